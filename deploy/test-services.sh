@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Make sure the PostgreSQL and Redis servers the tests use answer on 127.0.0.1,
+# and that the browser tests find Debian's chromium.
+# On a fresh Debian machine (as root) this installs and starts them; where they
+# already run it does nothing. Skipped when PBEM_TEST_POSTGRES_URL or
+# PBEM_TEST_REDIS_URL point the tests at servers of your own.
+set -euo pipefail
+
+answers() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+apt_updated=
+apt_install() {
+    if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
+        echo "deploy/test-services.sh: $* is not running on 127.0.0.1 and I can only" \
+            "install it as root on Debian; start it yourself or set the PBEM_TEST_*_URL variables" >&2
+        exit 1
+    fi
+    if [ -z "$apt_updated" ]; then
+        apt-get update -qq
+        apt_updated=1
+    fi
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+}
+
+wait_for() {
+    for _ in $(seq 50); do
+        answers "$1" && return 0
+        sleep 0.2
+    done
+    echo "deploy/test-services.sh: nothing answers on 127.0.0.1:$1" >&2
+    exit 1
+}
+
+start_postgres() {
+    if ! ls /etc/postgresql/*/main >/dev/null 2>&1; then
+        apt_install postgresql
+    fi
+    local version
+    version=$(ls /etc/postgresql | sort -n | tail -1)
+    local hba="/etc/postgresql/$version/main/pg_hba.conf"
+    # Tests connect as postgres without a password, from this machine only.
+    if ! grep -q '^host all postgres 127.0.0.1/32 trust' "$hba"; then
+        sed -i '1i host all postgres 127.0.0.1/32 trust' "$hba"
+    fi
+    pg_ctlcluster --skip-systemctl-redirect "$version" main start || true
+    wait_for 5432
+}
+
+start_redis() {
+    command -v redis-server >/dev/null || apt_install redis-server
+    redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no >/dev/null
+    wait_for 6379
+}
+
+# The mail tests start a private Dovecot of their own (tests/mail/servers.py).
+if ! command -v dovecot >/dev/null && [ ! -x /usr/sbin/dovecot ]; then
+    apt_install dovecot-imapd
+fi
+
+if [ -z "${PBEM_TEST_POSTGRES_URL:-}" ] && ! answers 5432; then
+    start_postgres
+fi
+if [ -z "${PBEM_TEST_REDIS_URL:-}" ] && ! answers 6379; then
+    start_redis
+fi
+if [ ! -x /usr/bin/chromium ]; then
+    apt_install chromium
+fi

@@ -1,0 +1,1 @@
+"""The game-independent core: state base, records, randomness, hex math, bots."""

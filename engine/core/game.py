@@ -1,0 +1,125 @@
+"""A game: seats, seed and options plus the move log, replayed through a State."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from engine.core.errors import EngineError, IllegalMove, ReplayError
+from engine.core.record import LoggedMove, Record
+from engine.core.registry import get_ruleset
+from engine.core.state import State
+
+
+class Game:
+    """The unit everything outside the engine works with: replayable, recordable."""
+
+    def __init__(
+        self,
+        ruleset: type[State],
+        seats: Sequence[str],
+        seed: str,
+        options: Mapping[str, Any] | None = None,
+    ) -> None:
+        self.ruleset = ruleset
+        self.seats = tuple(seats)
+        self.seed = str(seed)
+        self.state = ruleset.new(len(self.seats), self.seed, options)
+        self.log: list[LoggedMove] = []
+        self._moves: list[Any] = []
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return dict(self.state.options)
+
+    def seat_index(self, seat: int | str) -> int:
+        """A seat by number (0-based) or by name."""
+        if isinstance(seat, int) or (isinstance(seat, str) and seat.isdigit()):
+            index = int(seat)
+            if 0 <= index < len(self.seats):
+                return index
+        elif seat in self.seats:
+            return self.seats.index(seat)
+        raise EngineError(f"no seat {seat!r} (seats: {', '.join(self.seats)})")
+
+    def play(self, seat: int, text: str) -> Any:
+        """Parse, check and apply one move, logging its canonical text."""
+        try:
+            move = self.state.play(seat, text)
+        except IllegalMove as exc:
+            if exc.rule == "turn order" and not self.state.is_over():
+                waiting = ", ".join(self.seats[s] for s in sorted(self.state.to_act()))
+                raise IllegalMove(
+                    f"it is not your turn (waiting for {waiting})", exc.rule
+                ) from None
+            raise
+        self._log(seat, move)
+        return move
+
+    def push(self, seat: int, move: Any) -> None:
+        self.state.push(seat, move)
+        self._log(seat, move)
+
+    def _log(self, seat: int, move: Any) -> None:
+        self.log.append(LoggedMove(seat, self.state.format_move(move)))
+        self._moves.append(move)
+
+    def play_all(self, seat: int, texts: Iterable[str]) -> list[Any]:
+        """Several moves of one seat as one submission: all are applied or none."""
+        trial = self.copy()
+        moves = [trial.play(seat, text) for text in texts]
+        self.state, self.log, self._moves = trial.state, trial.log, trial._moves
+        return moves
+
+    def copy(self) -> Game:
+        clone = object.__new__(Game)
+        clone.ruleset, clone.seats, clone.seed = self.ruleset, self.seats, self.seed
+        clone.state = self.state.copy()
+        clone.log = list(self.log)
+        clone._moves = list(self._moves)
+        return clone
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """The seat's view plus seat names and the move history it may see."""
+        view = self.state.view(seat)
+        view["seats"] = list(self.seats)
+        view["history"] = [
+            {"seat": entry.seat, "move": self.state.history_text(move, entry.seat, seat)}
+            for entry, move in zip(self.log, self._moves, strict=True)
+        ]
+        return view
+
+    def to_record(self) -> Record:
+        return Record(
+            ruleset=self.ruleset.name,
+            version=self.ruleset.version,
+            seats=list(self.seats),
+            seed=self.seed,
+            options=self.options,
+            moves=list(self.log),
+        )
+
+    @classmethod
+    def new(
+        cls,
+        name: str,
+        seats: Sequence[str],
+        seed: str,
+        options: Mapping[str, Any] | None = None,
+        version: int | None = None,
+    ) -> Game:
+        return cls(get_ruleset(name, version), seats, seed, options)
+
+    @classmethod
+    def from_record(cls, record: Record) -> Game:
+        """Replay a record under its own ruleset version; ReplayError on a bad move."""
+        game = cls(
+            get_ruleset(record.ruleset, record.version), record.seats, record.seed, record.options
+        )
+        for ply, entry in enumerate(record.moves, start=1):
+            try:
+                game.play(entry.seat, entry.text)
+            except IllegalMove as exc:
+                name = game.seats[entry.seat] if 0 <= entry.seat < len(game.seats) else "?"
+                raise ReplayError(ply, entry.seat, name, entry.text, str(exc)) from None
+        return game

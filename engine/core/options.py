@@ -1,0 +1,56 @@
+"""Named game options: their defaults, allowed values, and checking."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from engine.core.errors import EngineError
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off"}
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of a ruleset; values typed on a command line are coerced."""
+
+    name: str
+    default: Any
+    help: str
+    choices: tuple[Any, ...] | None = None
+
+    def coerce(self, raw: Any) -> Any:
+        kind = type(self.default)
+        value = raw
+        if isinstance(raw, str) and kind is not str:
+            text = raw.strip().lower()
+            if kind is bool:
+                if text not in _TRUE | _FALSE:
+                    raise EngineError(f"option {self.name} takes yes or no, not {raw!r}")
+                value = text in _TRUE
+            elif kind is int:
+                try:
+                    value = int(text)
+                except ValueError:
+                    raise EngineError(
+                        f"option {self.name} takes a whole number, not {raw!r}"
+                    ) from None
+        if type(value) is not kind:
+            raise EngineError(f"option {self.name} takes a {kind.__name__}, not {raw!r}")
+        if self.choices is not None and value not in self.choices:
+            allowed = ", ".join(str(c) for c in self.choices)
+            raise EngineError(f"option {self.name} must be one of {allowed}, not {raw!r}")
+        return value
+
+
+def resolve_options(spec: tuple[Option, ...], raw: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Defaults filled in, unknown names refused, values checked."""
+    raw = dict(raw or {})
+    known = {o.name: o for o in spec}
+    unknown = sorted(set(raw) - set(known))
+    if unknown:
+        names = ", ".join(known) or "none"
+        raise EngineError(f"unknown option {unknown[0]!r} (options: {names})")
+    return {o.name: o.coerce(raw[o.name]) if o.name in raw else o.default for o in spec}

@@ -1,0 +1,85 @@
+"""The game record file: everything needed to replay a game, as JSON."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from engine.core.errors import RecordError
+
+FORMAT = "pbem-record/1"
+
+
+@dataclass(frozen=True)
+class LoggedMove:
+    seat: int
+    text: str
+
+
+@dataclass
+class Record:
+    """Ruleset with version, seats, seed, options and the ordered move log."""
+
+    ruleset: str
+    version: int
+    seats: list[str]
+    seed: str
+    options: dict[str, Any] = field(default_factory=dict)
+    moves: list[LoggedMove] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "ruleset": self.ruleset,
+            "version": self.version,
+            "seats": list(self.seats),
+            "seed": self.seed,
+            "options": dict(self.options),
+            "moves": [{"seat": m.seat, "move": m.text} for m in self.moves],
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> Record:
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise RecordError(f"not a game record (expected format {FORMAT!r})")
+        try:
+            moves = [LoggedMove(int(m["seat"]), str(m["move"])) for m in data.get("moves", [])]
+            record = cls(
+                ruleset=str(data["ruleset"]),
+                version=int(data["version"]),
+                seats=[str(s) for s in data["seats"]],
+                seed=str(data["seed"]),
+                options=dict(data.get("options", {})),
+                moves=moves,
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise RecordError(f"malformed game record: {exc}") from None
+        return record
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json(), indent=1, ensure_ascii=False) + "\n"
+
+    @classmethod
+    def loads(cls, text: str) -> Record:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"game record is not valid JSON: {exc}") from None
+        return cls.from_json(data)
+
+    @classmethod
+    def load(cls, path: str | Path) -> Record:
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise RecordError(f"cannot read {path}: {exc.strerror}") from None
+        return cls.loads(text)
+
+    def save(self, path: str | Path) -> None:
+        """Write through a temporary file so a crash never leaves half a record."""
+        target = Path(path)
+        tmp = target.with_name(target.name + ".tmp")
+        tmp.write_text(self.dumps(), encoding="utf-8")
+        tmp.replace(target)

@@ -1,0 +1,175 @@
+"""The base every ruleset's state derives from (modelled on python-chess's Board).
+
+A state is a mutable position: `push`/`play` change it, `copy` gives a
+preview. Subclasses fill in the rules; this class holds what is the same for
+every game: turn checks, the order parse -> check -> apply, the view envelope.
+"""
+
+from __future__ import annotations
+
+import pickle
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Self
+
+from engine.core.errors import EngineError, IllegalMove
+from engine.core.options import Option, resolve_options
+from engine.core.rng import seed_commitment
+
+Move = Hashable
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a finished game ended: seats ranked best first, ties grouped."""
+
+    ranking: tuple[tuple[int, ...], ...]
+    scores: tuple[Mapping[str, Any], ...]
+    reason: str
+    unranked: tuple[int, ...] = field(default=())
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return self.ranking[0] if self.ranking else ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ranking": [list(group) for group in self.ranking],
+            "winners": list(self.winners),
+            "unranked": list(self.unranked),
+            "scores": [dict(s) for s in self.scores],
+            "reason": self.reason,
+        }
+
+
+class State(ABC):
+    """One position of one game; subclasses implement a ruleset version."""
+
+    name: ClassVar[str]
+    version: ClassVar[int]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    option_spec: ClassVar[tuple[Option, ...]] = ()
+
+    def __init__(self, players: int, seed: str, options: Mapping[str, Any]) -> None:
+        self.players = players
+        self.seed = seed
+        self.options = dict(options)
+
+    @classmethod
+    def new(cls, players: int, seed: str, options: Mapping[str, Any] | None = None) -> Self:
+        """Set up a game after checking the player count and the options."""
+        if not cls.min_players <= players <= cls.max_players:
+            raise EngineError(
+                f"{cls.title} takes {cls.min_players} to {cls.max_players} players, not {players}"
+            )
+        resolved = resolve_options(cls.option_spec, options)
+        cls.check_options(players, resolved)
+        return cls(players, str(seed), resolved)
+
+    @classmethod
+    def check_options(cls, players: int, options: Mapping[str, Any]) -> None:
+        """Refuse option combinations that do not fit the player count."""
+        return None
+
+    # -- what each ruleset implements -------------------------------------
+
+    @abstractmethod
+    def to_act(self) -> frozenset[int]:
+        """Seats that may move now; empty once the game is over."""
+
+    @abstractmethod
+    def legal_moves(self, seat: int) -> list[Any]:
+        """Every legal move of `seat`, in a stable order; empty if it may not act."""
+
+    @abstractmethod
+    def parse_syntax(self, seat: int, text: str) -> Any:
+        """Read a move's text without judging it; IllegalMove when malformed."""
+
+    @abstractmethod
+    def check(self, seat: int, move: Any) -> None:
+        """Raise IllegalMove naming the rule and the space when `move` breaks a rule."""
+
+    @abstractmethod
+    def apply(self, seat: int, move: Any) -> None:
+        """Carry out a move already known to be legal, with its automatic effects."""
+
+    @abstractmethod
+    def format_move(self, move: Any) -> str:
+        """The canonical text of a move: parse_syntax(format_move(m)) == m."""
+
+    @abstractmethod
+    def result(self) -> Result | None:
+        """The result once over, None while the game goes on."""
+
+    @abstractmethod
+    def seat_view(self, seat: int | None) -> dict[str, Any]:
+        """Game-specific JSON for one seat (None: a spectator), secrets removed."""
+
+    @abstractmethod
+    def text_picture(self, seat: int | None) -> str:
+        """A board picture in text, with that seat's private information."""
+
+    # -- shared behaviour -------------------------------------------------
+
+    def is_over(self) -> bool:
+        return self.result() is not None
+
+    def require_turn(self, seat: int) -> None:
+        if not 0 <= seat < self.players:
+            raise IllegalMove(f"there is no seat {seat} in this game")
+        if self.is_over():
+            raise IllegalMove("the game is over")
+        if seat not in self.to_act():
+            raise IllegalMove("it is not your turn", rule="turn order")
+
+    def parse_move(self, seat: int, text: str) -> Any:
+        """Read and judge a move's text; the move returned is legal now."""
+        self.require_turn(seat)
+        move = self.parse_syntax(seat, text)
+        self.check(seat, move)
+        return move
+
+    def push(self, seat: int, move: Any) -> None:
+        self.require_turn(seat)
+        self.check(seat, move)
+        self.apply(seat, move)
+
+    def play(self, seat: int, text: str) -> Any:
+        move = self.parse_move(seat, text)
+        self.apply(seat, move)
+        return move
+
+    def history_text(self, move: Any, mover: int, viewer: int | None) -> str:
+        """A past move as `viewer` may see it; games with secret moves override."""
+        return self.format_move(move)
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """The JSON a seat (None: a spectator) may see; the seed only at the end."""
+        result = self.result()
+        envelope: dict[str, Any] = {
+            "ruleset": self.name,
+            "version": self.version,
+            "players": self.players,
+            "viewer": seat,
+            "options": dict(self.options),
+            "to_act": sorted(self.to_act()),
+            "over": result is not None,
+            "result": result.to_json() if result else None,
+            "seed_commitment": seed_commitment(self.seed),
+            "state": self.seat_view(seat),
+        }
+        if result is not None:
+            envelope["seed"] = self.seed
+        return envelope
+
+    def copy(self) -> Self:
+        """A deep copy; pickling is several times faster than copy.deepcopy."""
+        return pickle.loads(pickle.dumps(self, pickle.HIGHEST_PROTOCOL))
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and vars(self) == vars(other)
+
+    __hash__ = None  # type: ignore[assignment]

@@ -1,0 +1,26 @@
+"""Text pictures of flat-top hex boards: each hex is a two-line block, odd
+columns half a block lower, as on the printed and PNG boards."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from engine.core.hexgrid import Hex, to_offset
+
+
+def render_hexes(cells: Mapping[Hex, tuple[str, str]], width: int = 7) -> str:
+    """Draw each hex's two lines (cut to `width`) at its place on the board."""
+    if not cells:
+        return "(empty board)"
+    placed = {to_offset(h): lines for h, lines in cells.items()}
+    cols = [c for c, _ in placed]
+    rows = [r for _, r in placed]
+    left, top = min(cols), min(rows)
+    height = 2 * (max(rows) - top + 1) + 1
+    canvas = [[" "] * ((max(cols) - left + 1) * (width + 1)) for _ in range(height)]
+    for (col, row), lines in placed.items():
+        y = 2 * (row - top) + (col & 1)
+        x = (col - left) * (width + 1)
+        for dy, text in enumerate(lines):
+            canvas[y + dy][x : x + width] = list(text[:width].ljust(width))
+    return "\n".join("".join(line).rstrip() for line in canvas).rstrip("\n")

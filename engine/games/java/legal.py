@@ -1,0 +1,172 @@
+"""Every legal move of the seat to act, in a stable order.
+
+The enumeration mirrors the checks in `state.py` but works from
+precomputed footprints and one village map per call, so a bot game stays
+fast. Tests compare the two on random positions.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.games.java import cards
+from engine.games.java.board import FOOTPRINT_SET, FOOTPRINTS, SPACES, sort_spaces
+from engine.games.java.notation import (
+    DECK,
+    FACEUP,
+    Agree,
+    Build,
+    Draw,
+    EndTurn,
+    Enlarge,
+    Enter,
+    Festival,
+    Irrigate,
+    Leave,
+    Move,
+    MoveDeveloper,
+    Pass,
+    PlaceTile,
+    PlayCards,
+    TakeToken,
+)
+from engine.games.java.positions import strict_winner
+from engine.games.java.tiles import (
+    CARDS_PER_TURN,
+    DOUBLE,
+    PALACE_VALUES,
+    TILE_KINDS,
+    TILE_SIZE,
+    TRIPLE,
+)
+
+if TYPE_CHECKING:
+    from engine.games.java.state import JavaState
+
+
+def footprint_set(size: int) -> frozenset[tuple[str, ...]]:
+    return FOOTPRINT_SET.get(size, frozenset())
+
+
+def moves(state: JavaState, seat: int) -> list[Move]:
+    if state.auction is not None:
+        return auction_moves(state, seat)
+    found: list[Move] = []
+    found += tile_moves(state, seat)
+    found += developer_moves(state, seat)
+    found += palace_moves(state, seat)
+    found += other_moves(state, seat)
+    found += festival_moves(state, seat)
+    if not (state.duty_pending and any(isinstance(m, PlaceTile) for m in found)):
+        found.append(EndTurn())
+    return found
+
+
+def tile_moves(state: JavaState, seat: int) -> list[PlaceTile]:
+    if state.ap_left < 1:
+        return []
+    land = state.land
+    villages = land.village_map()
+    found = []
+    for kind in TILE_KINDS:
+        if not state.has_tile(seat, kind):
+            continue
+        for cells in FOOTPRINTS[TILE_SIZE[kind]]:
+            if state.tile_cost(cells) > state.ap_left or land.tile_problem(cells):
+                continue
+            for village in cells if kind in (TRIPLE, DOUBLE) else (None,):
+                if not land.joins_cities(kind, cells, village, villages):
+                    found.append(PlaceTile(kind, cells, village))
+    return found
+
+
+def developer_moves(state: JavaState, seat: int) -> list[Move]:
+    land, budget = state.land, state.budget
+    found: list[Move] = []
+    if state.off_board[seat] > 0:
+        for cell in sort_spaces(land.level):
+            cost = land.entry_cost(cell)
+            if cost is not None and cost <= budget and land.free_for_developer(cell):
+                found.append(Enter(cell))
+    mine = sort_spaces(c for c, s in land.developers.items() if s == seat)
+    for cell in mine:
+        cost = land.entry_cost(cell)
+        if cost is not None and cost <= budget:
+            found.append(Leave(cell))
+    for cell in mine:
+        costs = land.move_costs(cell)
+        found += [
+            MoveDeveloper(cell, target)
+            for target in sort_spaces(costs)
+            if target != cell and costs[target] <= budget
+        ]
+    return found
+
+
+def palace_moves(state: JavaState, seat: int) -> list[Move]:
+    land = state.land
+    if state.budget < 1 or not any(s == seat for s in land.developers.values()):
+        return []
+    found: list[Move] = []
+    seen: set[str] = set()
+    for cell in sort_spaces(c for c in land.face if land.is_village(c)):
+        if cell in seen:
+            continue
+        area = land.village_area(cell)
+        seen |= area
+        if strict_winner(land.positions(area)) != seat:
+            continue
+        palace = land.palace_of(area)
+        allowed = [v for v in PALACE_VALUES if v <= len(area) and state.palace_supply[v] > 0]
+        if palace is None:
+            for spot in sort_spaces(area):
+                if land.free_for_developer(spot):
+                    found += [Build(spot, v) for v in allowed]
+        elif land.palaces[palace].changed_turn != state.turn_number:
+            current = land.palaces[palace].value
+            found += [Enlarge(palace, v) for v in allowed if v > current]
+    return sorted(found, key=lambda m: (type(m).__name__, SPACES[m.cell].col, m.cell, m.value))
+
+
+def other_moves(state: JavaState, seat: int) -> list[Move]:
+    found: list[Move] = []
+    budget = state.budget
+    if budget >= 1 and state.irrigation_left > 0:
+        found += [
+            Irrigate(c)
+            for c in sort_spaces(SPACES)
+            if SPACES[c].central
+            and not SPACES[c].border
+            and c not in state.land.irrigation
+            and c not in state.land.level
+        ]
+    if budget >= 1 and state.cards_drawn < CARDS_PER_TURN:
+        if state.faceup is not None:
+            found.append(Draw(FACEUP))
+        if state.deck or state.discards:
+            found.append(Draw(DECK))
+    if state.tokens[seat] > 0 and not state.token_used:
+        found.append(TakeToken())
+    return found
+
+
+def festival_moves(state: JavaState, seat: int) -> list[Move]:
+    land = state.land
+    if state.duty_pending or cards.best_total(state.hands[seat], state.faceup) == 0:
+        return []
+    openings = list(cards.plays(state.hands[seat], state.faceup, 1))
+    found: list[Move] = []
+    for cell, city in land.cities():
+        if not land.palaces[cell].festival and seat in land.positions(city):
+            found += [Festival(cell, played) for played in openings]
+    return found
+
+
+def auction_moves(state: JavaState, seat: int) -> list[Move]:
+    auction = state.auction
+    assert auction is not None
+    found: list[Move] = [
+        PlayCards(p) for p in cards.plays(state.hands[seat], state.faceup, auction.needed(seat))
+    ]
+    found.append(Agree() if auction.is_level(seat) else Pass())
+    return found

@@ -1,0 +1,264 @@
+"""Java moves as frozen dataclasses, and their text (docs/notation/java.md).
+
+One move is one action, written in one line that a player can type in an
+email: `triple F4 F5 G4 village=F5`, `move F4 H6`, `build G5 4`, `end`.
+Parsing here only reads the text; the state judges the rules.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from engine.core.errors import IllegalMove
+from engine.games.java import cards
+from engine.games.java.board import SPACES, sort_spaces
+from engine.games.java.tiles import DOUBLE, PALACE_VALUES, RICE, TILE_SIZE, TRIPLE, VILLAGE
+
+
+@dataclass(frozen=True)
+class PlaceTile:
+    kind: str
+    cells: tuple[str, ...]
+    village: str | None = None
+
+
+@dataclass(frozen=True)
+class Enter:
+    cell: str
+
+
+@dataclass(frozen=True)
+class Leave:
+    cell: str
+
+
+@dataclass(frozen=True)
+class MoveDeveloper:
+    source: str
+    target: str
+
+
+@dataclass(frozen=True)
+class Build:
+    cell: str
+    value: int
+
+
+@dataclass(frozen=True)
+class Enlarge:
+    cell: str
+    value: int
+
+
+@dataclass(frozen=True)
+class Irrigate:
+    cell: str
+
+
+FACEUP, DECK = "faceup", "deck"
+
+
+@dataclass(frozen=True)
+class Draw:
+    source: str
+
+
+@dataclass(frozen=True)
+class TakeToken:
+    pass
+
+
+@dataclass(frozen=True)
+class Festival:
+    cell: str
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class PlayCards:
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Agree:
+    pass
+
+
+@dataclass(frozen=True)
+class Pass:
+    pass
+
+
+@dataclass(frozen=True)
+class EndTurn:
+    pass
+
+
+Move = (
+    PlaceTile
+    | Enter
+    | Leave
+    | MoveDeveloper
+    | Build
+    | Enlarge
+    | Irrigate
+    | Draw
+    | TakeToken
+    | Festival
+    | PlayCards
+    | Agree
+    | Pass
+    | EndTurn
+)
+
+_SYNTAX = "move syntax"
+_CARD_WORDS = {name: letter for letter, name in cards.SYMBOL_NAMES.items()}
+
+
+def _space(word: str) -> str:
+    sid = word.upper()
+    if sid not in SPACES:
+        raise IllegalMove(f"{word!r} is not a space of the board (spaces look like F3)", _SYNTAX)
+    return sid
+
+
+def _card(word: str) -> str:
+    lowered = word.lower()
+    parts = lowered.split("+") if "+" in word or lowered in _CARD_WORDS else list(word.upper())
+    letters = [_CARD_WORDS.get(p, p.upper()) for p in parts]
+    if not letters or any(p not in cards.SYMBOLS for p in letters) or len(set(letters)) > 2:
+        raise IllegalMove(f"{word!r} is not a festival card (write M, D, P, MD, MP or DP)", _SYNTAX)
+    card = cards.canonical(letters)
+    if len(card) != len(letters):
+        raise IllegalMove(f"{word!r} names a symbol twice", _SYNTAX)
+    return card
+
+
+def _cards(words: list[str]) -> tuple[str, ...]:
+    if not words:
+        raise IllegalMove("name the cards you play, e.g. 'play M MD'", _SYNTAX)
+    return cards.sort_cards(_card(w) for w in words)
+
+
+def _value(word: str) -> int:
+    if not word.isdigit() or int(word) not in PALACE_VALUES:
+        raise IllegalMove(f"a palace is worth 2, 4, 6, 8 or 10, not {word!r}", _SYNTAX)
+    return int(word)
+
+
+def _tile(kind: str, words: list[str]) -> PlaceTile:
+    size = TILE_SIZE[kind]
+    village = None
+    spaces = []
+    for word in words:
+        key, sep, val = word.partition("=")
+        if sep:
+            if key.lower() != "village" or village is not None:
+                raise IllegalMove(f"write village=SPACE once, not {word!r}", _SYNTAX)
+            village = _space(val)
+        else:
+            spaces.append(_space(word))
+    if len(spaces) != size or len(set(spaces)) != size:
+        raise IllegalMove(f"a {kind} tile covers {size} different spaces", _SYNTAX)
+    if kind in (TRIPLE, DOUBLE):
+        if village is None:
+            raise IllegalMove(f"say which space of the {kind} is the village: village=F4", _SYNTAX)
+        if village not in spaces:
+            raise IllegalMove(f"the village {village} is not one of the tile's spaces", _SYNTAX)
+    elif village is not None:
+        raise IllegalMove(f"a single {kind} tile takes no village=", _SYNTAX)
+    return PlaceTile(kind, sort_spaces(spaces), village)
+
+
+def _arity(words: list[str], n: int, usage: str) -> None:
+    if len(words) != n:
+        raise IllegalMove(f"write '{usage}'", _SYNTAX)
+
+
+def parse(text: str) -> Move:
+    words = re.split(r"[\s,;]+", text.strip())
+    words = [w for w in words if w]
+    if not words:
+        raise IllegalMove("empty move", _SYNTAX)
+    verb, args = words[0].lower(), words[1:]
+    if verb in (TRIPLE, DOUBLE, RICE, VILLAGE):
+        return _tile(verb, args)
+    if verb == "enter":
+        _arity(args, 1, "enter F3")
+        return Enter(_space(args[0]))
+    if verb == "leave":
+        _arity(args, 1, "leave F3")
+        return Leave(_space(args[0]))
+    if verb == "move":
+        if len(args) == 3 and args[1].lower() == "to":
+            args = [args[0], args[2]]
+        _arity(args, 2, "move F3 G5")
+        return MoveDeveloper(_space(args[0]), _space(args[1]))
+    if verb in ("build", "enlarge"):
+        _arity(args, 2, f"{verb} G5 4")
+        cls = Build if verb == "build" else Enlarge
+        return cls(_space(args[0]), _value(args[1]))
+    if verb == "irrigate":
+        _arity(args, 1, "irrigate F5")
+        return Irrigate(_space(args[0]))
+    if verb == "draw":
+        _arity(args, 1, "draw faceup' or 'draw deck")
+        source = args[0].lower()
+        if source not in (FACEUP, DECK):
+            raise IllegalMove("draw from 'faceup' or 'deck'", _SYNTAX)
+        return Draw(source)
+    if verb == "token":
+        _arity(args, 0, "token")
+        return TakeToken()
+    if verb == "festival":
+        if len(args) < 2:
+            raise IllegalMove(
+                "write 'festival G5 M MD': the palace and your opening cards", _SYNTAX
+            )
+        return Festival(_space(args[0]), _cards(args[1:]))
+    if verb == "play":
+        return PlayCards(_cards(args))
+    for word, cls in (("agree", Agree), ("pass", Pass), ("end", EndTurn)):
+        if verb == word:
+            _arity(args, 0, word)
+            return cls()
+    raise IllegalMove(
+        f"unknown move {words[0]!r} (moves: triple, double, rice, village, enter, leave, "
+        "move, build, enlarge, irrigate, draw, token, festival, play, agree, pass, end)",
+        _SYNTAX,
+    )
+
+
+def format_move(move: Move) -> str:
+    match move:
+        case PlaceTile(kind, cells_, village):
+            text = f"{kind} {' '.join(cells_)}"
+            return f"{text} village={village}" if village else text
+        case Enter(cell):
+            return f"enter {cell}"
+        case Leave(cell):
+            return f"leave {cell}"
+        case MoveDeveloper(source, target):
+            return f"move {source} {target}"
+        case Build(cell, value):
+            return f"build {cell} {value}"
+        case Enlarge(cell, value):
+            return f"enlarge {cell} {value}"
+        case Irrigate(cell):
+            return f"irrigate {cell}"
+        case Draw(source):
+            return f"draw {source}"
+        case TakeToken():
+            return "token"
+        case Festival(cell, played):
+            return f"festival {cell} {' '.join(played)}"
+        case PlayCards(played):
+            return f"play {' '.join(played)}"
+        case Agree():
+            return "agree"
+        case Pass():
+            return "pass"
+        case EndTurn():
+            return "end"
+    raise TypeError(f"not a Java move: {move!r}")

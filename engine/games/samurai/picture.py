@@ -1,0 +1,65 @@
+"""The board in text: each space shows its name and then its tile (seat
+number and tile) or its figures; below, the public counts and the viewer's screen."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.core.textboard import render_hexes
+from engine.games.samurai.tiles import FIGURES, kind
+
+if TYPE_CHECKING:
+    from engine.games.samurai.state import SamuraiState
+
+FIGURE_LETTER = {"helmet": "H", "buddha": "B", "rice": "R"}
+TILE_SHORT = {
+    "samurai": "S",
+    "ronin": "Ro",
+    "ship": "Sh",
+    "token_exchange": "TX",
+    **{f: FIGURE_LETTER[f] for f in FIGURES},
+}
+SETTLEMENT_MARK = {"village": "v", "city": "c", "edo": "E"}
+
+
+def tile_label(seat: int, code: str) -> str:
+    """E.g. 2:H4 for seat 2's helmet 4, 1:Sh2 for a ship 2 (seats count from 1)."""
+    tile = kind(code)
+    strength = str(tile.strength) if tile.type not in ("ronin", "token_exchange") else ""
+    return f"{seat + 1}:{TILE_SHORT[tile.type]}{strength}"
+
+
+def _cells(state: SamuraiState) -> dict[tuple[int, int], tuple[str, str]]:
+    cells = {}
+    for space in state.board.spaces.values():
+        if space.id in state.tiles:
+            content = tile_label(*state.tiles[space.id])
+        elif space.is_settlement:
+            letters = "".join(FIGURE_LETTER[f] for f in state.figures[space.id])
+            content = f"{SETTLEMENT_MARK[space.kind]}[{letters}]"
+        else:
+            content = "~~~" if space.is_sea else "."
+        cells[(space.q, space.r)] = (space.name, content)
+    return cells
+
+
+def _counts(counts: dict[str, int]) -> str:
+    return ", ".join(f"{counts[f]} {f}" for f in FIGURES)
+
+
+def picture(state: SamuraiState, viewer: int | None) -> str:
+    lines = [render_hexes(_cells(state)), ""]
+    lines.append(f"phase: {state.phase}, turn {state.turn}")
+    if state.phase == "figures":
+        lines.append(f"figures to place: {_counts(state.supply)}")
+    lines.append(f"set aside: {_counts(state.set_aside)}")
+    for seat in range(state.players):
+        line = (
+            f"seat {seat + 1}: {len(state.hands[seat])} tiles in hand,"
+            f" {len(state.piles[seat])} in pile"
+        )
+        if state.screens_open(viewer, seat):
+            hand = " ".join(state.hands[seat]) or "-"
+            line += f"; hand {hand}; captured {_counts(state.captured[seat])}"
+        lines.append(line)
+    return "\n".join(lines)

@@ -1,0 +1,5 @@
+"""Taluva (Marcel-André Casasola-Merkle)."""
+
+from engine.games.taluva.state import TaluvaState
+
+__all__ = ["TaluvaState"]

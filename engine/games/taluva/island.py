@@ -1,0 +1,221 @@
+"""The island: stacked tiles, their levels, and the buildings on them.
+
+Placement rules live here because they only need the island; whose turn it
+is and what a player still has in stock are the state's business.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.core.errors import IllegalMove
+from engine.core.hexgrid import DIRECTIONS, Hex, add, direction_index, neighbors
+from engine.games.taluva.notation import PlaceTile, format_hex
+from engine.games.taluva.tiles import VOLCANO, Tile
+
+HUT, TEMPLE, TOWER = "hut", "temple", "tower"
+
+
+@dataclass
+class Cell:
+    terrain: str
+    level: int
+    tile: int
+    owner: int | None = None
+    building: str | None = None
+    huts: int = 0  # huts on a hut space: one per level when extended
+
+    @property
+    def empty(self) -> bool:
+        return self.building is None
+
+
+def footprint(volcano: Hex, left_direction: int) -> PlaceTile:
+    """The tile with its left terrain towards DIRECTIONS[left_direction]; the right
+    terrain is the next space clockwise around the volcano."""
+    return PlaceTile(
+        volcano,
+        add(volcano, DIRECTIONS[left_direction]),
+        add(volcano, DIRECTIONS[(left_direction + 1) % 6]),
+    )
+
+
+@dataclass
+class Settlement:
+    owner: int
+    spaces: frozenset[Hex]
+    temples: int
+    towers: int
+
+    @property
+    def key(self) -> Hex:
+        return min(self.spaces)
+
+
+@dataclass
+class Island:
+    cells: dict[Hex, Cell] = field(default_factory=dict)
+    tiles_placed: int = 0
+    # Worked out on demand, dropped whenever a tile or a building is placed.
+    _settlements: list[Settlement] | None = field(default=None, repr=False, compare=False)
+
+    # -- tiles --------------------------------------------------------------
+
+    def placement_error(self, move: PlaceTile) -> IllegalMove | None:
+        """Why this tile may not lie here, or None when it may."""
+        v, left, right = move.volcano, move.left, move.right
+        shape = _shape_error(v, left, right)
+        if shape:
+            return shape
+        spaces = (v, left, right)
+        covered = [s for s in spaces if s in self.cells]
+        if not self.cells:
+            if v != (0, 0):
+                return IllegalMove(
+                    "the first tile sets the coordinates: put its volcano on 0,0",
+                    rule="first tile",
+                )
+            return None
+        if not covered:
+            if not any(n in self.cells for s in spaces for n in neighbors(s)):
+                return IllegalMove(
+                    "a tile on the table must touch the island by at least one side",
+                    rule="extending the island",
+                )
+            return None
+        if len(covered) < 3:
+            gaps = ", ".join(format_hex(s) for s in spaces if s not in self.cells)
+            return IllegalMove(
+                f"no space may be left empty under a tile: nothing lies under {gaps}",
+                rule="eruption: no gap",
+            )
+        return self._eruption_error(v, left, right)
+
+    def _eruption_error(self, v: Hex, left: Hex, right: Hex) -> IllegalMove | None:
+        under = [self.cells[s] for s in (v, left, right)]
+        if under[0].terrain != VOLCANO:
+            return IllegalMove(
+                f"the volcano must lie on a volcano, and {format_hex(v)} is {under[0].terrain}",
+                rule="eruption: volcano on volcano",
+            )
+        levels = {c.level for c in under}
+        if len(levels) > 1:
+            detail = ", ".join(
+                f"{format_hex(s)} level {c.level}"
+                for s, c in zip((v, left, right), under, strict=True)
+            )
+            return IllegalMove(
+                f"all three spaces under a tile must be at one level ({detail})",
+                rule="eruption: no gap",
+            )
+        if len({c.tile for c in under}) == 1:
+            return IllegalMove(
+                f"the volcano on {format_hex(v)} must point another way than the tile it covers",
+                rule="eruption: volcano direction",
+            )
+        for space, cell in zip((left, right), under[1:], strict=True):
+            if cell.building in (TEMPLE, TOWER):
+                return IllegalMove(
+                    f"a {cell.building} stands on {format_hex(space)}: temples and towers "
+                    "are never covered",
+                    rule="eruption: covering buildings",
+                )
+        covered = {left, right}
+        for settlement in self.settlements():
+            if settlement.spaces <= covered:
+                return IllegalMove(
+                    f"this would cover the whole settlement on "
+                    f"{', '.join(format_hex(s) for s in sorted(settlement.spaces))}",
+                    rule="eruption: whole settlement",
+                )
+        return None
+
+    def place(self, move: PlaceTile, tile: Tile) -> int:
+        """Lay a tile already judged legal; returns how many huts it crushed."""
+        level = self.cells[move.volcano].level + 1 if move.volcano in self.cells else 1
+        crushed = sum(self.cells[s].huts for s in (move.left, move.right) if s in self.cells)
+        self.tiles_placed += 1
+        self._settlements = None
+        number = self.tiles_placed
+        self.cells[move.volcano] = Cell(VOLCANO, level, number)
+        self.cells[move.left] = Cell(tile.left, level, number)
+        self.cells[move.right] = Cell(tile.right, level, number)
+        return crushed
+
+    def candidate_placements(self) -> list[PlaceTile]:
+        """Every tile position worth checking: on the table next to the island,
+        or on top of a volcano in each direction."""
+        if not self.cells:
+            return [footprint((0, 0), d) for d in range(6)]
+        found: set[PlaceTile] = set()
+        border = {n for s in self.cells for n in neighbors(s) if n not in self.cells}
+        for space in border:
+            # Every tile covering `space`, with the volcano on any of its three spaces.
+            for d in range(6):
+                corner = (space, add(space, DIRECTIONS[d]), add(space, DIRECTIONS[(d + 1) % 6]))
+                for i in range(3):
+                    found.add(PlaceTile(corner[i], corner[(i + 1) % 3], corner[(i + 2) % 3]))
+        for space, cell in self.cells.items():
+            if cell.terrain == VOLCANO:
+                found.update(footprint(space, d) for d in range(6))
+        return sorted(found, key=lambda m: (m.volcano, m.left, m.right))
+
+    # -- buildings -----------------------------------------------------------
+
+    def settlements(self, owner: int | None = None) -> list[Settlement]:
+        """Groups of adjacent spaces holding one player's buildings."""
+        if self._settlements is None:
+            self._settlements = self._find_settlements()
+        return [s for s in self._settlements if owner is None or s.owner == owner]
+
+    def _find_settlements(self) -> list[Settlement]:
+        seen: set[Hex] = set()
+        found = []
+        for start in sorted(self.cells):
+            cell = self.cells[start]
+            if cell.empty or start in seen:
+                continue
+            group = {start}
+            frontier = [start]
+            while frontier:
+                for n in neighbors(frontier.pop()):
+                    other = self.cells.get(n)
+                    if n not in group and other and not other.empty and other.owner == cell.owner:
+                        group.add(n)
+                        frontier.append(n)
+            seen |= group
+            kinds = [self.cells[s].building for s in group]
+            found.append(
+                Settlement(cell.owner, frozenset(group), kinds.count(TEMPLE), kinds.count(TOWER))
+            )
+        return found
+
+    def build(self, space: Hex, owner: int, kind: str) -> int:
+        """Put a building on a space; returns the number of pieces it used."""
+        cell = self.cells[space]
+        self._settlements = None
+        cell.owner, cell.building = owner, kind
+        cell.huts = cell.level if kind == HUT else 0
+        return cell.huts or 1
+
+    def buildable(self, space: Hex) -> bool:
+        cell = self.cells.get(space)
+        return cell is not None and cell.empty and cell.terrain != VOLCANO
+
+
+def _shape_error(v: Hex, left: Hex, right: Hex) -> IllegalMove | None:
+    d_left, d_right = direction_index(v, left), direction_index(v, right)
+    if d_left is None or d_right is None or direction_index(left, right) is None:
+        return IllegalMove(
+            f"{format_hex(v)}, {format_hex(left)} and {format_hex(right)} are not the three "
+            "spaces of one tile: each must touch the other two"
+        )
+    if d_right != (d_left + 1) % 6:
+        return IllegalMove(
+            "a tile cannot be turned over: seen from the volcano, the left terrain's "
+            "space comes just before the right one going clockwise; "
+            f"'tile {format_hex(v)} {format_hex(right)} {format_hex(left)}' covers the same "
+            "spaces with the terrains the other way round",
+            rule="tile handedness",
+        )
+    return None

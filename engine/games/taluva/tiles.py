@@ -1,0 +1,50 @@
+"""The 48 volcano tiles and the terrain names players may type."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from importlib import resources
+
+VOLCANO = "volcano"
+TERRAINS = ("jungle", "clearing", "sand", "rock", "lake")
+
+# English names are canonical; the French rulebook's names and first letters
+# are accepted too, since players type them in email.
+TERRAIN_WORDS = {
+    **{t: t for t in TERRAINS},
+    **{t[0]: t for t in TERRAINS},
+    "forest": "jungle",
+    "foret": "jungle",
+    "forêt": "jungle",
+    "prairie": "clearing",
+    "meadow": "clearing",
+    "desert": "sand",
+    "désert": "sand",
+    "montagne": "rock",
+    "mountain": "rock",
+    "lac": "lake",
+}
+
+TERRAIN_LETTERS = {VOLCANO: "V", **{t: t[0].upper() for t in TERRAINS}}
+
+
+@dataclass(frozen=True)
+class Tile:
+    """A volcano with two terrains, `left` and `right` as seen from the volcano.
+
+    A tile cannot be turned over, so a (jungle, sand) tile never shows sand on
+    the left: the handedness matters when it is placed.
+    """
+
+    left: str
+    right: str
+
+    def describe(self) -> str:
+        return f"volcano, {self.left} on the left, {self.right} on the right"
+
+
+def full_set() -> list[Tile]:
+    """All 48 tiles in a fixed order (the order of the shipped data file)."""
+    data = json.loads(resources.files(__package__).joinpath("data/tiles.json").read_text())
+    return [Tile(t["left"], t["right"]) for t in data["tiles"] for _ in range(t["count"])]

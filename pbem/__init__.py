@@ -1,0 +1,39 @@
+"""The pbem turn server: `create_app()` builds the Flask app with its database,
+Celery, JSON API and pages; mail and picture blueprints plug in beside them."""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+from pbem.config import Config, config_from_env
+
+
+def create_app(config: Config | type[Config] | Mapping[str, Any] | None = None) -> Flask:
+    """`config`: a Config (class or instance) to read the environment with, or
+    a mapping of settings laid over the environment's (what tests pass)."""
+    app = Flask(__name__, instance_path=os.environ.get("PBEM_INSTANCE_PATH") or None)
+    if isinstance(config, type):
+        config = config()
+    source = config if isinstance(config, Config) else config_from_env()
+    app.config.update(source.settings(app.instance_path))
+    if isinstance(config, Mapping):
+        app.config.update(config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = source.default_secret_key(Path(app.instance_path))
+    logging.basicConfig(level=app.config["PBEM_LOG_LEVEL"])
+
+    from pbem import api, db, mail, web
+    from worker.celery_app import celery_init_app
+
+    db.init_app(app)
+    celery_init_app(app)
+    api.init_app(app)
+    mail.init_app(app)
+    web.init_app(app)
+    return app

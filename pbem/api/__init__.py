@@ -1,0 +1,57 @@
+"""The JSON API (flask-smorest): marshmallow schemas, an OpenAPI document at
+/api/openapi.json, bearer tokens per user."""
+
+from __future__ import annotations
+
+from flask import Flask, request
+from flask_smorest import Api
+from werkzeug.exceptions import HTTPException
+
+API_PREFIX = "/api"
+
+SETTINGS = {
+    "API_TITLE": "pbem",
+    "API_VERSION": "v1",
+    "OPENAPI_VERSION": "3.0.3",
+    "OPENAPI_URL_PREFIX": API_PREFIX,
+    "OPENAPI_JSON_PATH": "openapi.json",
+    "API_SPEC_OPTIONS": {
+        "info": {"description": "Play turn-based board games: create, join, view, move."},
+        "security": [{"bearerAuth": []}],
+        "components": {
+            "securitySchemes": {
+                "bearerAuth": {
+                    "type": "http",
+                    "scheme": "bearer",
+                    "description": "A user's API token (`pbem token create EMAIL`).",
+                }
+            }
+        },
+    },
+}
+
+
+class PbemApi(Api):
+    """Answers errors in JSON under /api only, so pages keep their own error pages."""
+
+    def handle_http_exception(self, error: HTTPException):  # type: ignore[no-untyped-def]
+        if request.path == API_PREFIX or request.path.startswith(API_PREFIX + "/"):
+            return super().handle_http_exception(error)
+        return error
+
+
+def init_app(app: Flask) -> PbemApi:
+    from pbem.api import auth
+    from pbem.api.games import blp as games_blp
+    from pbem.api.rulesets import blp as rulesets_blp
+    from pbem.api.settings import blp as settings_blp
+
+    for key, value in SETTINGS.items():
+        app.config.setdefault(key, value)
+    auth.init_app(app)
+    api = PbemApi(app)
+    api.register_blueprint(rulesets_blp, url_prefix=f"{API_PREFIX}/v1/rulesets")
+    api.register_blueprint(games_blp, url_prefix=f"{API_PREFIX}/v1/games")
+    api.register_blueprint(settings_blp, url_prefix=f"{API_PREFIX}/v1/settings")
+    app.extensions["pbem.api"] = api
+    return api

@@ -1,0 +1,231 @@
+"""Games, seats and moves through the API."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import url_for
+from flask.views import MethodView
+from flask_smorest import Blueprint, abort
+from flask_smorest.error_handler import ErrorSchema
+from werkzeug.http import HTTP_STATUS_CODES
+
+import engine
+from pbem.api.auth import api_user
+from pbem.api.schemas import (
+    GameCreateSchema,
+    GameSchema,
+    JoinSchema,
+    LegalMovesSchema,
+    SubmissionSchema,
+    SubmitSchema,
+    ViewSchema,
+)
+from pbem.db import request_session
+from pbem.dispatch import enqueue_pending, enqueue_submissions
+from pbem.models import Game, Seat, Submission, User
+from pbem.services import games as game_service
+from pbem.services.errors import Conflict, Invalid, NotFound, ServiceError
+from pbem.services.replay import engine_game
+from pbem.services.submissions import preview, submit_once
+
+blp = Blueprint("api_games", __name__, description="Games, seats and moves")
+
+STATUS_FOR = {NotFound: 404, Conflict: 409, Invalid: 422}
+
+
+def errors(code: int, description: str):  # type: ignore[no-untyped-def]
+    """Document an error answer with the shape every error has."""
+    return blp.alt_response(code, schema=ErrorSchema, description=description)
+
+
+def authenticated(method):  # type: ignore[no-untyped-def]
+    return errors(401, "No valid API token")(method)
+
+
+SEAT_URL = "/<game_id>/seats/<int:position>"
+
+
+@blp.errorhandler(ServiceError)
+def _service_error(error: ServiceError):  # type: ignore[no-untyped-def]
+    return _error(STATUS_FOR.get(type(error), 400), str(error))
+
+
+def _error(code: int, message: str) -> tuple[dict[str, Any], int]:
+    """The same shape as flask-smorest's own error answers."""
+    return {"code": code, "status": HTTP_STATUS_CODES[code], "message": message}, code
+
+
+def seat_json(seat: Seat, user: User) -> dict[str, Any]:
+    kind = "user" if seat.user_id else "bot" if seat.bot else "open"
+    return {
+        "position": seat.position,
+        "colour": seat.colour,
+        "name": seat.name,
+        "kind": kind,
+        "mine": seat.user_id == user.id,
+    }
+
+
+def game_json(game: Game, user: User) -> dict[str, Any]:
+    return {
+        "id": game.public_id,
+        "ruleset": game.ruleset,
+        "version": game.ruleset_version,
+        "options": game.options,
+        "status": game.status,
+        "to_act": game.to_act,
+        "seats": [seat_json(seat, user) for seat in game.seats],
+        "created_at": game.created_at,
+        "finished_at": game.finished_at,
+    }
+
+
+@blp.route("")
+class Games(MethodView):
+    @authenticated
+    @blp.doc(operationId="listGames")
+    @blp.response(200, GameSchema(many=True))
+    def get(self):  # type: ignore[no-untyped-def]
+        """Your games and the games waiting for players"""
+        user = api_user()
+        return [game_json(g, user) for g in game_service.games_for(request_session(), user)]
+
+    @authenticated
+    @blp.doc(operationId="createGame")
+    @blp.arguments(GameCreateSchema)
+    @blp.response(201, GameSchema)
+    @errors(422, "Unknown game, bad options or player count")
+    def post(self, body: dict[str, Any]):  # type: ignore[no-untyped-def]
+        """Start a game: seat yourself, bots and open seats for others to join"""
+        user = api_user()
+        if body["seats"].count("me") > 1:
+            raise Invalid("you can take one seat only")
+        specs = [
+            game_service.SeatSpec(
+                user=user if kind == "me" else None, bot="random" if kind == "bot" else None
+            )
+            for kind in body["seats"]
+        ]
+        session = request_session()
+        game = game_service.create_game(
+            session, user, body["ruleset"], specs, body["options"], body.get("version")
+        )
+        session.commit()
+        enqueue_pending(session, game.id)
+        return game_json(game, user)
+
+
+@blp.route("/<game_id>")
+class GameResource(MethodView):
+    @authenticated
+    @blp.doc(operationId="getGame")
+    @blp.response(200, GameSchema)
+    @errors(404, "No such game, or not yours to see")
+    def get(self, game_id: str):  # type: ignore[no-untyped-def]
+        """One game"""
+        user = api_user()
+        return game_json(game_service.visible_game(request_session(), game_id, user), user)
+
+
+@blp.route("/<game_id>/join")
+class Join(MethodView):
+    @authenticated
+    @blp.doc(operationId="joinGame")
+    @blp.arguments(JoinSchema)
+    @blp.response(200, GameSchema)
+    @errors(404, "No such game")
+    @errors(409, "No open seat, or you sit here already")
+    def post(self, body: dict[str, Any], game_id: str):  # type: ignore[no-untyped-def]
+        """Take an open seat; the game starts when the last one is taken"""
+        user = api_user()
+        session = request_session()
+        seat = game_service.join_game(session, game_id, user, body.get("position"))
+        session.commit()
+        enqueue_pending(session, seat.game_id)
+        return game_json(seat.game, user)
+
+
+def _own_seat(game_id: str, position: int) -> Seat:
+    return game_service.own_seat(request_session(), game_id, position, api_user())
+
+
+@blp.route(f"{SEAT_URL}/view")
+class SeatView(MethodView):
+    @authenticated
+    @blp.doc(operationId="getSeatView")
+    @blp.response(200, ViewSchema)
+    @errors(404, "No such game or seat of yours")
+    @errors(409, "The game waits for players")
+    def get(self, game_id: str, position: int):  # type: ignore[no-untyped-def]
+        """What your seat sees: board, your private information, history"""
+        seat = _own_seat(game_id, position)
+        played = engine_game(seat.game)
+        return {
+            "game": game_id,
+            "seat": position,
+            "view": played.view(position),
+            "picture": played.state.text_picture(position),
+        }
+
+
+@blp.route(f"{SEAT_URL}/legal")
+class LegalMoves(MethodView):
+    @authenticated
+    @blp.doc(operationId="getLegalMoves")
+    @blp.response(200, LegalMovesSchema)
+    @errors(404, "No such game or seat of yours")
+    @errors(409, "The game waits for players")
+    def get(self, game_id: str, position: int):  # type: ignore[no-untyped-def]
+        """Every move your seat may make now (empty when it is not your turn)"""
+        state = engine_game(_own_seat(game_id, position).game).state
+        return {"moves": [state.format_move(m) for m in state.legal_moves(position)]}
+
+
+@blp.route(f"{SEAT_URL}/moves")
+class Moves(MethodView):
+    @authenticated
+    @blp.doc(operationId="submitMoves")
+    @blp.arguments(SubmitSchema)
+    @blp.response(202, SubmissionSchema)
+    @errors(404, "No such game or seat of yours")
+    @errors(409, "Not your turn, or your last submission still waits")
+    @errors(422, "Illegal or malformed move: the message says why")
+    def post(self, body: dict[str, Any], game_id: str, position: int):  # type: ignore[no-untyped-def]
+        """Send one turn's moves; a worker applies them all or none"""
+        seat = _own_seat(game_id, position)
+        text = "\n".join(body["moves"])
+        try:
+            preview(seat, text)
+        except engine.IllegalMove as exc:
+            code = 409 if exc.rule == "turn order" else 422
+            abort(code, message=str(exc), errors={"rule": exc.rule})
+        session = request_session()
+        submission = submit_once(session, seat, text, channel="api")
+        session.commit()
+        enqueue_submissions([submission.id])
+        return submission, 202, {"Location": _submission_url(submission)}
+
+
+def _submission_url(submission: Submission) -> str:
+    return url_for(
+        "api_games.SubmissionResource",
+        game_id=submission.game.public_id,
+        position=submission.seat.position,
+        submission_id=submission.id,
+    )
+
+
+@blp.route(f"{SEAT_URL}/submissions/<int:submission_id>")
+class SubmissionResource(MethodView):
+    @authenticated
+    @blp.doc(operationId="getSubmission")
+    @blp.response(200, SubmissionSchema)
+    @errors(404, "No such submission of yours")
+    def get(self, game_id: str, position: int, submission_id: int):  # type: ignore[no-untyped-def]
+        """Whether a submission was accepted, and why not"""
+        seat = _own_seat(game_id, position)
+        submission = request_session().get(Submission, submission_id)
+        if submission is None or submission.seat_id != seat.id:
+            raise NotFound("no such submission")
+        return submission

@@ -1,0 +1,116 @@
+"""marshmallow schemas of the API: what comes in and what goes out."""
+
+from __future__ import annotations
+
+import marshmallow as ma
+from marshmallow import validate
+
+from pbem.models import MovedMail
+from pbem.services.accounts import LANGUAGES
+
+
+class OptionSchema(ma.Schema):
+    name = ma.fields.String(required=True)
+    default = ma.fields.Raw(required=True)
+    help = ma.fields.String(required=True)
+    choices = ma.fields.List(ma.fields.Raw(), allow_none=True)
+
+
+class RulesetSchema(ma.Schema):
+    name = ma.fields.String(required=True)
+    version = ma.fields.Integer(required=True)
+    title = ma.fields.String(required=True)
+    min_players = ma.fields.Integer(required=True)
+    max_players = ma.fields.Integer(required=True)
+    options = ma.fields.List(ma.fields.Nested(OptionSchema), attribute="option_spec", required=True)
+
+
+class SeatSchema(ma.Schema):
+    position = ma.fields.Integer(required=True, metadata={"description": "0-based seat number"})
+    colour = ma.fields.String(required=True)
+    name = ma.fields.String(required=True)
+    kind = ma.fields.String(
+        required=True, validate=validate.OneOf(["user", "bot", "open"]), dump_only=True
+    )
+    mine = ma.fields.Boolean(required=True, metadata={"description": "your own seat"})
+
+
+class GameSchema(ma.Schema):
+    id = ma.fields.String(required=True)
+    ruleset = ma.fields.String(required=True)
+    version = ma.fields.Integer(required=True)
+    options = ma.fields.Dict(required=True)
+    status = ma.fields.String(
+        required=True, validate=validate.OneOf(["open", "active", "finished"])
+    )
+    to_act = ma.fields.List(
+        ma.fields.Integer(), required=True, metadata={"description": "seats that must act now"}
+    )
+    seats = ma.fields.List(ma.fields.Nested(SeatSchema), required=True)
+    created_at = ma.fields.DateTime(required=True)
+    finished_at = ma.fields.DateTime(allow_none=True)
+
+
+class GameCreateSchema(ma.Schema):
+    ruleset = ma.fields.String(required=True, metadata={"example": "taluva"})
+    version = ma.fields.Integer(metadata={"description": "rules version; newest when left out"})
+    options = ma.fields.Dict(load_default=dict)
+    seats = ma.fields.List(
+        ma.fields.String(validate=validate.OneOf(["me", "bot", "open"])),
+        required=True,
+        validate=validate.Length(min=1),
+        metadata={"description": "who sits where, in seat order: me, bot or open"},
+    )
+
+
+class JoinSchema(ma.Schema):
+    position = ma.fields.Integer(metadata={"description": "which open seat; the first if left out"})
+
+
+class ViewSchema(ma.Schema):
+    game = ma.fields.String(required=True)
+    seat = ma.fields.Integer(required=True)
+    view = ma.fields.Dict(
+        required=True, metadata={"description": "the engine's view for this seat (Game.view)"}
+    )
+    picture = ma.fields.String(required=True, metadata={"description": "the board as text"})
+
+
+class LegalMovesSchema(ma.Schema):
+    moves = ma.fields.List(ma.fields.String(), required=True)
+
+
+class SubmitSchema(ma.Schema):
+    moves = ma.fields.List(
+        ma.fields.String(),
+        required=True,
+        validate=validate.Length(min=1),
+        metadata={"description": "the moves of one turn: all are applied or none"},
+    )
+
+
+class SubmissionSchema(ma.Schema):
+    id = ma.fields.Integer(required=True)
+    status = ma.fields.String(
+        required=True, validate=validate.OneOf(["pending", "accepted", "rejected"])
+    )
+    reason = ma.fields.String(allow_none=True, metadata={"description": "why it was rejected"})
+    channel = ma.fields.String(required=True)
+    text = ma.fields.String(required=True, attribute="raw_text")
+    created_at = ma.fields.DateTime(required=True)
+    processed_at = ma.fields.DateTime(allow_none=True)
+
+
+class SettingsSchema(ma.Schema):
+    email = ma.fields.String(dump_only=True)
+    name = ma.fields.String(
+        validate=validate.Length(min=1, max=100), metadata={"description": "shown to others"}
+    )
+    time_zone = ma.fields.String(metadata={"example": "Europe/Berlin"})
+    language = ma.fields.String(validate=validate.OneOf(LANGUAGES))
+    moved_mail = ma.fields.String(
+        validate=validate.OneOf(list(MovedMail)),
+        metadata={
+            "description": "each: a short mail after every move of another player; never: none"
+        },
+    )

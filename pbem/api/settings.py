@@ -1,0 +1,42 @@
+"""The signed-in user's own settings through the API."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask.views import MethodView
+from flask_smorest import Blueprint, abort
+from flask_smorest.error_handler import ErrorSchema
+
+from pbem.api.auth import api_user
+from pbem.api.schemas import SettingsSchema
+from pbem.db import request_session
+from pbem.services import accounts
+from pbem.services.errors import Invalid
+
+blp = Blueprint("api_settings", __name__, description="Your own settings")
+
+
+@blp.route("")
+class Settings(MethodView):
+    @blp.doc(operationId="getSettings")
+    @blp.response(200, SettingsSchema)
+    @blp.alt_response(401, schema=ErrorSchema, description="No valid API token")
+    def get(self):  # type: ignore[no-untyped-def]
+        """Your name, time zone, language and which mails you get"""
+        return api_user()
+
+    @blp.doc(operationId="updateSettings")
+    @blp.arguments(SettingsSchema)
+    @blp.response(200, SettingsSchema)
+    @blp.alt_response(401, schema=ErrorSchema, description="No valid API token")
+    @blp.alt_response(422, schema=ErrorSchema, description="A value is not allowed")
+    def patch(self, body: dict[str, Any]):  # type: ignore[no-untyped-def]
+        """Change some of your settings; the others stay as they are"""
+        user = api_user()
+        try:
+            accounts.update_settings(user, **body)
+        except Invalid as exc:
+            abort(422, message=str(exc))
+        request_session().commit()
+        return user

@@ -1,0 +1,275 @@
+"""The `pbem` command: run the processes, migrate, manage users, play a demo."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+from flask import Flask, current_app
+from flask.cli import FlaskGroup, ScriptInfo, pass_script_info, with_appcontext
+from sqlalchemy import select
+
+from pbem import create_app, migrate
+from pbem.db import EXTENSION, Database, get_db
+from pbem.dispatch import enqueue_pending
+from pbem.models import Game
+from pbem.services import accounts
+from pbem.services.errors import ServiceError
+from pbem.services.games import SeatSpec, create_game
+from pbem.services.replay import engine_game
+
+
+@click.group(cls=FlaskGroup, create_app=create_app)
+def main() -> None:
+    """pbem turn server. Settings come from PBEM_* environment variables."""
+
+
+@main.command()
+@click.option("--bind", help="address:port (default PBEM_WEB_BIND)")
+@click.option("--workers", type=int, help="web processes (default PBEM_WEB_WORKERS)")
+@click.option("--dev", is_flag=True, help="Flask's development server with reloading instead")
+@pass_script_info
+def web(info: ScriptInfo, bind: str | None, workers: int | None, dev: bool) -> None:
+    """Serve the site and the API."""
+    # No app context is pushed here: forked web processes would all share it.
+    app = info.load_app()
+    bind = bind or app.config["PBEM_WEB_BIND"]
+    if dev:
+        host, _, port = bind.rpartition(":")
+        app.run(host=host or "127.0.0.1", port=int(port), debug=True)
+        return
+    from gunicorn.app.base import BaseApplication
+
+    class Server(BaseApplication):
+        def load_config(self) -> None:
+            self.cfg.set("bind", bind)
+            self.cfg.set("workers", workers or app.config["PBEM_WEB_WORKERS"])
+            self.cfg.set("accesslog", "-")
+            self.cfg.set("post_fork", lambda _server, _worker: get_db_of(app).dispose())
+
+        def load(self) -> Flask:
+            return app
+
+    Server().run()
+
+
+@main.command()
+@click.option("--bind", help="address:port (default PBEM_WEB_BIND)")
+@pass_script_info
+def serve(info: ScriptInfo, bind: str | None) -> None:
+    """Everything on one machine: migrate, then serve the site with a worker
+    in this process. Sign-in links are printed here when no mail is set up."""
+    from werkzeug.serving import make_server
+
+    from worker.embedded import worker_thread
+
+    app = info.load_app()
+    with app.app_context():
+        migrate.upgrade(get_db().engine)
+    host, _, port = (bind or app.config["PBEM_WEB_BIND"]).rpartition(":")
+    host = host or "127.0.0.1"
+    app.config["PBEM_WEB_BIND"] = f"{host}:{port}"  # mailed links point here
+    with worker_thread(_celery(app)):
+        click.echo(f"pbem is running: open http://{host}:{port}/ in a browser (Ctrl-C stops it)")
+        make_server(host, int(port), app, threaded=True).serve_forever()
+
+
+def get_db_of(app: Flask) -> Database:
+    return app.extensions[EXTENSION]
+
+
+def _celery(app: Flask) -> Any:
+    return app.extensions["celery"]
+
+
+@main.command()
+@click.option("--concurrency", type=int, help="task processes (default PBEM_WORKER_CONCURRENCY)")
+@click.option("--loglevel", default="INFO", show_default=True)
+@pass_script_info
+def worker(info: ScriptInfo, concurrency: int | None, loglevel: str) -> None:
+    """Process submissions; run as many as you like, on any machines."""
+    app = info.load_app()
+    _celery(app).worker_main(
+        [
+            "worker",
+            f"--hostname=pbem-{os.getpid()}@%h",
+            f"--loglevel={loglevel}",
+            f"--concurrency={concurrency or app.config['PBEM_WORKER_CONCURRENCY']}",
+            f"--queues={app.config['PBEM_TASK_QUEUE']}",
+        ]
+    )
+
+
+@main.command()
+@click.option("--loglevel", default="INFO", show_default=True)
+@pass_script_info
+def beat(info: ScriptInfo, loglevel: str) -> None:
+    """Run the periodic tasks; exactly one beat per installation."""
+    app = info.load_app()
+    schedule = Path(app.instance_path) / "celerybeat-schedule"
+    schedule.parent.mkdir(parents=True, exist_ok=True)
+    _celery(app).start(["beat", f"--loglevel={loglevel}", f"--schedule={schedule}"])
+
+
+@main.command()
+@click.option("--bind", help="address:port (default PBEM_SMTPD_BIND)")
+@click.option("--lmtp/--smtp", default=None, help="speak LMTP (default PBEM_SMTPD_LMTP)")
+@pass_script_info
+def smtpd(info: ScriptInfo, bind: str | None, lmtp: bool | None) -> None:
+    """Receive players' replies by SMTP or LMTP (behind Postfix)."""
+    from pbem.mail.smtpd import controller
+
+    app = info.load_app()
+    host, _, port = (bind or app.config["PBEM_SMTPD_BIND"]).rpartition(":")
+    lmtp = app.config["PBEM_SMTPD_LMTP"] if lmtp is None else lmtp
+    listener = controller(app, host or "127.0.0.1", int(port), lmtp=lmtp)
+    listener.start()
+    click.echo(f"pbem smtpd: {'LMTP' if lmtp else 'SMTP'} on {host}:{port}; Ctrl-C stops")
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        listener.stop()
+
+
+@main.command(
+    context_settings={"ignore_unknown_options": True, "help_option_names": []},
+    add_help_option=False,
+)
+@click.argument("args", nargs=-1, type=click.UNPROCESSED)
+def render(args: tuple[str, ...]) -> None:
+    """Draw a record's board as PNG: RECORD [--seat S] -o FILE."""
+    from pbem.render.__main__ import main as render_main
+
+    raise SystemExit(render_main(list(args)))
+
+
+@main.group()
+def db() -> None:
+    """Database schema migrations."""
+
+
+@db.command("upgrade")
+@click.argument("revision", default="head")
+@with_appcontext
+def db_upgrade(revision: str) -> None:
+    """Bring the database schema up to REVISION (default: the newest)."""
+    migrate.upgrade(get_db().engine, revision)
+    click.echo(f"database at {revision}")
+
+
+@db.command("downgrade")
+@click.argument("revision")
+@with_appcontext
+def db_downgrade(revision: str) -> None:
+    """Take the schema back to REVISION ('base' empties the database)."""
+    migrate.downgrade(get_db().engine, revision)
+
+
+@db.command("revision")
+@click.option("-m", "--message", required=True)
+@with_appcontext
+def db_revision(message: str) -> None:
+    """For developers: write a migration for changes to pbem/models.py."""
+    migrate.make_revision(get_db().engine, message)
+
+
+@main.group()
+def user() -> None:
+    """Users and their API tokens."""
+
+
+@user.command("create")
+@click.argument("email")
+@click.option("--name", default="", help="shown to other players")
+@click.option("--time-zone", default="UTC", show_default=True)
+@click.option("--language", default="en", show_default=True)
+@with_appcontext
+def user_create(email: str, name: str, time_zone: str, language: str) -> None:
+    with get_db().session() as session:
+        try:
+            created = accounts.create_user(session, email, name, time_zone, language)
+        except ServiceError as exc:
+            raise click.ClickException(str(exc)) from None
+        session.commit()
+        click.echo(f"user {created.id}: {created.name} <{created.email}>")
+
+
+@user.command("token")
+@click.argument("email")
+@click.option("--label", default="", help="what the token is for")
+@with_appcontext
+def user_token(email: str, label: str) -> None:
+    """Issue an API token (shown once; keep it)."""
+    with get_db().session() as session:
+        found = accounts.user_by_email(session, email)
+        if found is None:
+            raise click.ClickException(f"no user {email}")
+        token = accounts.issue_api_token(session, found, label)
+        session.commit()
+    click.echo(token)
+
+
+@main.command()
+@click.option("--game", "ruleset", default="taluva", show_default=True)
+@click.option("--players", default=2, show_default=True)
+@click.option("--seed", help="the game's seed (random when left out)")
+@click.option("--timeout", default=300.0, show_default=True, help="seconds to wait for the end")
+@click.option(
+    "--embedded-worker/--external-worker",
+    default=True,
+    help="run a worker in this process, or rely on `pbem worker` processes",
+)
+@with_appcontext
+def demo(ruleset: str, players: int, seed: str | None, timeout: float, embedded_worker: bool):  # type: ignore[no-untyped-def]
+    """Bots play a whole game through the submission pipeline."""
+    from worker.embedded import worker_thread
+
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    database = get_db()
+    migrate.upgrade(database.engine)
+    with database.session() as session:
+        try:
+            game = create_game(
+                session, None, ruleset, [SeatSpec(bot="random")] * players, seed=seed
+            )
+        except ServiceError as exc:
+            raise click.ClickException(str(exc)) from None
+        session.commit()
+        game_id = game.id
+        enqueue_pending(session, game_id)
+    click.echo(f"game {game.public_id}: {players} bots play {ruleset}")
+    if embedded_worker:
+        with worker_thread(_celery(app)):
+            finished = _wait_for_end(database, game_id, timeout)
+    else:
+        finished = _wait_for_end(database, game_id, timeout)
+    if not finished:
+        raise click.ClickException(f"the game did not end within {timeout:g} s")
+    with database.session() as session:
+        _print_game(session.get_one(Game, game_id))
+
+
+def _wait_for_end(database: Database, game_id: int, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with database.session() as session:
+            if session.scalar(select(Game.status).where(Game.id == game_id)) == "finished":
+                return True
+        time.sleep(0.2)
+    return False
+
+
+def _print_game(game: Game) -> None:
+    played = engine_game(game)
+    for ply, (entry, move) in enumerate(zip(played.log, game.moves, strict=True), start=1):
+        click.echo(f"{ply:4} {played.seats[entry.seat]} ({move.channel}): {entry.text}")
+    result = played.state.result()
+    assert result is not None
+    winners = ", ".join(played.seats[s] for s in result.winners)
+    click.echo(f"game over: {result.reason}; won by {winners}")

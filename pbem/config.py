@@ -1,0 +1,119 @@
+"""Settings from environment variables (every name is listed in docs/configuration.md).
+
+`Config` is the embedded default: a SQLite file and a filesystem broker inside
+the instance folder, so one machine with only Python runs everything.
+`ProductionConfig` (PBEM_ENV=production) insists on real URLs and a secret key.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+ENV_PREFIX = "PBEM_"
+
+
+def _env(name: str, default: str | None = None) -> str | None:
+    value = os.environ.get(ENV_PREFIX + name)
+    return value if value not in (None, "") else default
+
+
+def _int_env(name: str, default: int) -> int:
+    value = _env(name)
+    try:
+        return int(value) if value is not None else default
+    except ValueError:
+        raise ValueError(f"{ENV_PREFIX}{name} must be a whole number, not {value!r}") from None
+
+
+class ConfigError(RuntimeError):
+    """A setting that is missing or unusable; the message names the variable."""
+
+
+class Config:
+    """Embedded defaults: everything lives in the instance folder."""
+
+    name = "embedded"
+
+    def settings(self, instance_path: str) -> dict[str, Any]:
+        instance = Path(instance_path)
+        return {
+            "PBEM_ENV": self.name,
+            "SECRET_KEY": _env("SECRET_KEY"),
+            "PBEM_DATABASE_URL": _env("DATABASE_URL") or f"sqlite:///{instance / 'pbem.sqlite3'}",
+            "PBEM_BROKER_URL": _env("BROKER_URL") or "filesystem://",
+            "PBEM_BROKER_FOLDER": _env("BROKER_FOLDER") or str(instance / "broker"),
+            "PBEM_TASK_QUEUE": _env("TASK_QUEUE", "pbem"),
+            "PBEM_STALE_SUBMISSION_SECONDS": _int_env("STALE_SUBMISSION_SECONDS", 60),
+            "PBEM_WEB_BIND": _env("WEB_BIND", "127.0.0.1:5000"),
+            "PBEM_WEB_WORKERS": _int_env("WEB_WORKERS", 2),
+            "PBEM_WORKER_CONCURRENCY": _int_env("WORKER_CONCURRENCY", 2),
+            "PBEM_LOG_LEVEL": _env("LOG_LEVEL", "INFO"),
+            **mail_settings(instance),
+            # Unset in the embedded default: pages use the request's address,
+            # mail the one the web server binds to (see base_url).
+            "PBEM_BASE_URL": (_env("BASE_URL") or "").rstrip("/") or None,
+            "PBEM_SIGN_IN_LINK_MINUTES": _int_env("SIGN_IN_LINK_MINUTES", 30),
+        }
+
+    def default_secret_key(self, instance: Path) -> str:
+        """Made once per instance folder when PBEM_SECRET_KEY is unset, so
+        sessions survive a restart."""
+        path = instance / "secret_key"
+        if not path.exists():
+            instance.mkdir(parents=True, exist_ok=True)
+            path.write_text(secrets.token_urlsafe(32), encoding="utf-8")
+            path.chmod(0o600)
+        return path.read_text(encoding="utf-8").strip()
+
+
+def base_url(config: Mapping[str, Any]) -> str:
+    """The site's address for links made outside a request (mail)."""
+    return config["PBEM_BASE_URL"] or f"http://{config['PBEM_WEB_BIND']}"
+
+
+def mail_settings(instance: Path) -> dict[str, Any]:
+    """Mail in and out (pbem.mail); see docs/configuration.md."""
+    domain = _env("MAIL_DOMAIN", "localhost")
+    return {
+        "PBEM_MAIL_DOMAIN": domain,
+        "PBEM_MAIL_FROM": _env("MAIL_FROM") or f"pbem <pbem@{domain}>",
+        "PBEM_MAIL_REPLY_LOCALPART": _env("MAIL_REPLY_LOCALPART", "play"),
+        "PBEM_SMTP_URL": _env("SMTP_URL"),
+        "PBEM_MAIL_FOLDER": _env("MAIL_FOLDER") or str(instance / "mail"),
+        "PBEM_MAIL_MAX_BYTES": _int_env("MAIL_MAX_BYTES", 5_000_000),
+        "PBEM_MAIL_RETRY_SECONDS": _int_env("MAIL_RETRY_SECONDS", 300),
+        "PBEM_IMAP_URL": _env("IMAP_URL"),
+        "PBEM_IMAP_POLL_SECONDS": _int_env("IMAP_POLL_SECONDS", 60),
+        "PBEM_SMTPD_BIND": _env("SMTPD_BIND", "127.0.0.1:8025"),
+        "PBEM_SMTPD_LMTP": _env("SMTPD_LMTP", "0") not in ("0", "false", "no"),
+        "PBEM_INBOUND_TOKEN": _env("INBOUND_TOKEN"),
+    }
+
+
+class ProductionConfig(Config):
+    """Separate web, worker and beat processes sharing PostgreSQL and Redis."""
+
+    name = "production"
+    # BASE_URL: links in mail must not take their host from a request header.
+    required = ("SECRET_KEY", "DATABASE_URL", "BROKER_URL", "BASE_URL")
+
+    def settings(self, instance_path: str) -> dict[str, Any]:
+        missing = [ENV_PREFIX + name for name in self.required if not _env(name)]
+        if missing:
+            raise ConfigError(f"PBEM_ENV=production needs {', '.join(missing)}")
+        return super().settings(instance_path)
+
+
+CONFIGS = {cls.name: cls for cls in (Config, ProductionConfig)}
+
+
+def config_from_env() -> Config:
+    name = _env("ENV", Config.name)
+    try:
+        return CONFIGS[name]()
+    except KeyError:
+        raise ConfigError(f"PBEM_ENV must be one of {', '.join(CONFIGS)}, not {name!r}") from None

@@ -1,0 +1,97 @@
+"""The database connection: one SQLAlchemy engine per app, one session per
+request or task, and the per-game lock the submission pipeline relies on."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from flask import Flask, current_app, g
+from sqlalchemy import Engine, create_engine, event, select, update
+from sqlalchemy.engine import make_url
+from sqlalchemy.orm import Session, sessionmaker
+
+from pbem.models import Game
+
+EXTENSION = "pbem.db"
+
+
+class Database:
+    def __init__(self, url: str) -> None:
+        parsed = make_url(url)
+        self.is_sqlite = parsed.get_backend_name() == "sqlite"
+        if self.is_sqlite and parsed.database not in (None, "", ":memory:"):
+            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+        self.engine: Engine = create_engine(
+            url,
+            pool_pre_ping=not self.is_sqlite,
+            connect_args={"timeout": 30} if self.is_sqlite else {},
+        )
+        if self.is_sqlite:
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        self.sessionmaker = sessionmaker(self.engine, expire_on_commit=False)
+
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        """A session closed whatever happens; the caller commits."""
+        session = self.sessionmaker()
+        try:
+            yield session
+        finally:
+            session.close()
+
+    def dispose(self) -> None:
+        """Drop pooled connections; a forked worker child must not reuse its parent's."""
+        self.engine.dispose()
+
+
+def lock_game(session: Session, game_id: int) -> Game:
+    """Serialise everything that changes one game until the transaction ends.
+
+    PostgreSQL: a row lock. SQLite has no SELECT ... FOR UPDATE, so the
+    version bump below, issued first, takes SQLite's write lock instead.
+    Both databases bump the version, which tells readers the game changed.
+    """
+    if session.get_bind().dialect.name != "sqlite":
+        session.execute(select(Game.id).where(Game.id == game_id).with_for_update())
+    session.execute(
+        update(Game).where(Game.id == game_id).values(lock_version=Game.lock_version + 1)
+    )
+    return session.execute(
+        select(Game).where(Game.id == game_id).execution_options(populate_existing=True)
+    ).scalar_one()
+
+
+def _sqlite_pragmas(dbapi_connection, _record) -> None:  # type: ignore[no-untyped-def]
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.close()
+
+
+def init_app(app: Flask) -> Database:
+    database = Database(app.config["PBEM_DATABASE_URL"])
+    app.extensions[EXTENSION] = database
+    # Per request, even when a caller keeps one app context open across
+    # requests (a pre-forked server, a test): no identity map outlives a request.
+    app.teardown_request(_close_request_session)
+    app.teardown_appcontext(_close_request_session)
+    return database
+
+
+def get_db() -> Database:
+    return current_app.extensions[EXTENSION]
+
+
+def request_session() -> Session:
+    """The session of the current request, closed when the request ends."""
+    if "db_session" not in g:
+        g.db_session = get_db().sessionmaker()
+    return g.db_session
+
+
+def _close_request_session(_exc: BaseException | None) -> None:
+    session = g.pop("db_session", None)
+    if session is not None:
+        session.close()

@@ -1,0 +1,19 @@
+"""Play by email: outbound notifications from the outbox, and three inbound
+doors (IMAP poller, SMTP/LMTP listener, HTTP endpoint) into one pipeline.
+
+compose.py writes a mail, transport.py hands it on, send.py runs the outbox;
+inbound.py reads what comes in, commands.py carries out what it asks;
+tasks.py holds the Celery tasks.
+"""
+
+from __future__ import annotations
+
+from flask import Flask
+
+
+def init_app(app: Flask) -> None:
+    from pbem.mail.http import blp
+    from pbem.mail.send import send_outbox_after_commit
+
+    app.register_blueprint(blp)
+    send_outbox_after_commit(app)

@@ -1,0 +1,61 @@
+"""The addresses and ids that tie a mail to a seat and a position.
+
+Reply-To is `play+<seat token>@<domain>`: the token is the seat's secret, so
+only the seat's player (who got it by mail) can write to it. Our Message-IDs
+carry the game, the seat and the number of moves played when the mail was
+written, so a reply says which position its author saw (the stale guard).
+"""
+
+from __future__ import annotations
+
+import re
+from email.headerregistry import Address
+from email.utils import getaddresses
+
+MESSAGE_ID = re.compile(
+    r"<pbem\.(?P<game>[A-Za-z0-9_-]+)\.(?P<seat>\d+)\.(?P<ply>\d+)\.[A-Za-z0-9_-]+@[^>]+>"
+)
+SUBJECT_MOVE = re.compile(r"\bmove (\d+)\b", re.IGNORECASE)
+
+
+def reply_address(localpart: str, token: str, domain: str) -> str:
+    return f"{localpart}+{token}@{domain}"
+
+
+def token_from_address(address: str, localpart: str) -> str | None:
+    """The seat token in `play+TOKEN@domain`; None for any other address."""
+    local, _, _domain = address.strip().strip("<>").rpartition("@")
+    base, plus, token = local.partition("+")
+    if not plus or base.lower() != localpart.lower() or not token:
+        return None
+    return token
+
+
+def thread_root_id(game: str, seat: int, domain: str) -> str:
+    """The id every mail of one game to one seat refers to, so clients thread them."""
+    return f"<pbem.{game}.{seat}.0.thread@{domain}>"
+
+
+def message_id(game: str, seat: int, ply: int, unique: str, domain: str) -> str:
+    return f"<pbem.{game}.{seat}.{ply}.{unique}@{domain}>"
+
+
+def seen_position(in_reply_to: str, references: str, subject: str) -> int | None:
+    """How many moves had been played in the mail being answered, if it says."""
+    for header in (in_reply_to, references):
+        plies = [int(m["ply"]) for m in MESSAGE_ID.finditer(header or "") if m["ply"] != "0"]
+        if plies:
+            return max(plies)
+    found = SUBJECT_MOVE.search(subject or "")
+    return int(found.group(1)) - 1 if found else None
+
+
+def plain_address(header_value: str) -> str | None:
+    """The one bare address of a From header, lower-cased; None if not exactly one."""
+    pairs = [addr for _name, addr in getaddresses([header_value or ""]) if "@" in addr]
+    return pairs[0].lower() if len(pairs) == 1 else None
+
+
+def formatted(name: str, address: str) -> str:
+    user, _, domain = address.rpartition("@")
+    return str(Address(display_name=name, username=user, domain=domain))

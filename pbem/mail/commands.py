@@ -1,0 +1,184 @@
+"""The commands a player may write in a reply, and what each one does.
+
+Every line that is not a command is a move; all the moves of one mail go in
+as one submission, applied together or not at all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sqlalchemy.orm import Session
+
+import engine
+from pbem.mail.game_text import history_lines
+from pbem.models import GameStatus, Outbox, Seat
+from pbem.services.errors import ServiceError
+from pbem.services.replay import engine_game
+from pbem.services.resign import resign
+from pbem.services.submissions import preview, submission_lines, submit
+
+COMMANDS = ("legal", "board", "history", "resign", "chat", "help")
+LEGAL_LIMIT = 3000
+HELP = """Write one move per line, in the notation of the game (the mails list
+some of your legal moves; `legal` lists them all). All the moves of one mail
+are played together, or none of them if one is not allowed.
+
+Commands, one per line:
+  legal        all your legal moves now
+  board        the board as it is now
+  history      every move of the game so far
+  chat TEXT    send TEXT to the other players
+  resign       leave the game (alone in its mail); a bot plays your seat on
+  help         this text"""
+
+
+@dataclass
+class Reading:
+    """A mail's new text, split into commands and move lines."""
+
+    commands: list[tuple[str, str]] = field(default_factory=list)
+    moves: list[str] = field(default_factory=list)
+
+
+def read_commands(text: str) -> Reading:
+    reading = Reading()
+    for line in submission_lines(text):
+        word, _, rest = line.partition(" ")
+        if word.lower() in COMMANDS:
+            reading.commands.append((word.lower(), rest.strip()))
+        else:
+            reading.moves.append(line)
+    return reading
+
+
+@dataclass
+class Answer:
+    """What the mail pipeline does with a reading: texts to answer, a
+    submission to hand on, bot submissions a resignation started."""
+
+    paragraphs: list[str] = field(default_factory=list)
+    board: bool = False
+    submission_id: int | None = None
+    follow_up: list[int] = field(default_factory=list)
+    outcome: str = "answered"
+
+
+def carry_out(session: Session, seat: Seat, reading: Reading, seen_ply: int | None) -> Answer:
+    """Run the commands and store the moves; the caller commits."""
+    answer = Answer()
+    resigning = any(name == "resign" for name, _ in reading.commands)
+    if resigning and (reading.moves or len(reading.commands) > 1):
+        answer.paragraphs.append(
+            "To resign, send a mail whose only line is: resign. Nothing was done."
+        )
+        answer.outcome = "refused"
+        return answer
+    if reading.moves:
+        _moves(session, seat, reading.moves, seen_ply, answer)
+    for name, argument in reading.commands:
+        _COMMANDS[name](session, seat, argument, answer)
+    if not reading.moves and not reading.commands:
+        answer.paragraphs.append("Your mail held no move and no command.\n\n" + HELP)
+        answer.outcome = "empty"
+    return answer
+
+
+def _moves(
+    session: Session, seat: Seat, moves: list[str], seen_ply: int | None, answer: Answer
+) -> None:
+    game = seat.game
+    if game.status != GameStatus.ACTIVE:
+        answer.paragraphs.append("This game is over; your moves were not played.")
+        answer.board = True
+        answer.outcome = "refused"
+        return
+    current = len(game.moves)
+    if seen_ply is not None and seen_ply < current:
+        try:
+            preview(seat, "\n".join(moves))
+        except engine.IllegalMove as exc:
+            answer.paragraphs.append(
+                f"Your reply answers the position after move {seen_ply}, but {current} "
+                f"moves have been played since then and your moves no longer fit ({exc}). "
+                "Nothing was played. Here is the board now."
+            )
+            answer.board = True
+            answer.outcome = "stale"
+            return
+    submission = submit(session, seat, "\n".join(moves), channel="mail")
+    answer.submission_id = submission.id
+    answer.outcome = "submitted"
+
+
+def _legal(session: Session, seat: Seat, _argument: str, answer: Answer) -> None:
+    played = engine_game(seat.game)
+    if seat.position not in played.state.to_act():
+        answer.paragraphs.append("It is not your turn, so you have no legal move now.")
+        return
+    legal = [played.state.format_move(m) for m in played.state.legal_moves(seat.position)]
+    shown = legal[:LEGAL_LIMIT]
+    more = f" (the first {LEGAL_LIMIT})" if len(legal) > LEGAL_LIMIT else ""
+    answer.paragraphs.append(f"Your {len(legal)} legal moves{more}:\n" + "\n".join(shown))
+
+
+def _board(_session: Session, _seat: Seat, _argument: str, answer: Answer) -> None:
+    answer.paragraphs.append("The board as it is now:")
+    answer.board = True
+
+
+def _history(_session: Session, seat: Seat, _argument: str, answer: Answer) -> None:
+    lines = history_lines(engine_game(seat.game), seat.position)
+    answer.paragraphs.append("All moves so far:\n" + ("\n".join(lines) or "(none yet)"))
+
+
+def _resign(session: Session, seat: Seat, _argument: str, answer: Answer) -> None:
+    try:
+        answer.follow_up = resign(session, seat)
+    except ServiceError as exc:
+        answer.paragraphs.append(f"You cannot resign: {exc}")
+        return
+    answer.paragraphs.append(
+        "You resigned. A bot plays your seat to the end; you get no more mail about this game."
+    )
+    answer.outcome = "resigned"
+
+
+def _chat(session: Session, seat: Seat, argument: str, answer: Answer) -> None:
+    if not argument:
+        answer.paragraphs.append("chat needs a text: chat Hello all")
+        return
+    readers = [
+        other
+        for other in seat.game.seats
+        if other.id != seat.id and other.user_id is not None and other.resigned_at is None
+    ]
+    for other in readers:
+        session.add(
+            Outbox(
+                recipient_id=other.user_id,
+                game_id=seat.game_id,
+                kind="chat",
+                payload={
+                    "game": seat.game.public_id,
+                    "seat": other.position,
+                    "from": seat.name,
+                    "text": argument,
+                },
+            )
+        )
+    answer.paragraphs.append(f"Sent to {len(readers)} other player(s): {argument}")
+
+
+def _help(_session: Session, _seat: Seat, _argument: str, answer: Answer) -> None:
+    answer.paragraphs.append(HELP)
+
+
+_COMMANDS = {
+    "legal": _legal,
+    "board": _board,
+    "history": _history,
+    "resign": _resign,
+    "chat": _chat,
+    "help": _help,
+}

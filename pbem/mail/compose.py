@@ -1,0 +1,232 @@
+"""Turning an outbox row into a mail: plain text and HTML, the board inline,
+threading headers and the seat's secret Reply-To."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping
+from email.message import EmailMessage
+from email.utils import formatdate, make_msgid
+from typing import Any
+
+import css_inline
+from sqlalchemy.orm import Session
+
+from pbem.config import base_url
+from pbem.mail import addresses
+from pbem.mail.board import board_png
+from pbem.mail.game_text import SeatPicture, result_text, seat_picture
+from pbem.models import Game, Outbox, Seat
+from pbem.services import notifications
+from pbem.services.replay import engine_game
+
+COMMANDS_HELP = (
+    "Reply to this mail with your moves, one per line, above the quoted text.\n"
+    "Commands, one per line: legal (all your legal moves), board (the board now), "
+    "history (all moves), chat TEXT (a message to the other players), "
+    "resign (leave the game; a bot plays your seat on), help."
+)
+STYLE = """
+body { font-family: sans-serif; color: #222; }
+pre { font-family: monospace; font-size: 12px; background: #f6f6f6; padding: 8px; }
+.moves li { font-family: monospace; }
+.note { color: #666; font-size: 12px; }
+"""
+BOARD_KINDS = {"your_turn", "game_over", "submission_rejected"}
+# Short mails: no board picture (a PNG of up to half a megabyte after every move
+# would not be short) and one line of help instead of the whole list.
+SHORT_KINDS = {notifications.MOVED}
+SHORT_HELP = "Reply board for the board now, history for all moves, help for the commands."
+
+
+class Mail:
+    """A message being written: text paragraphs and their HTML, plus headers."""
+
+    def __init__(self) -> None:
+        self.text: list[str] = []
+        self.html: list[str] = []
+        self.png: bytes | None = None  # the board, shown inline
+
+    def para(self, text: str) -> None:
+        self.text.append(text)
+        self.html.append(f"<p>{html.escape(text).replace(chr(10), '<br>')}</p>")
+
+    def listing(self, title: str, lines: list[str], css_class: str = "moves") -> None:
+        self.text.append("\n".join([title, *(f"  {line}" for line in lines)]))
+        items = "".join(f"<li>{html.escape(line)}</li>" for line in lines)
+        self.html.append(f"<p>{html.escape(title)}</p><ul class='{css_class}'>{items}</ul>")
+
+    def pre(self, text: str) -> None:
+        self.text.append(text)
+        self.html.append(f"<pre>{html.escape(text)}</pre>")
+
+    def link(self, title: str, url: str) -> None:
+        self.text.append(f"{title}: {url}")
+        self.html.append(f"<p><a href='{html.escape(url)}'>{html.escape(title)}</a></p>")
+
+    def message(self, subject: str) -> EmailMessage:
+        message = EmailMessage()
+        message["Subject"] = subject
+        message.set_content("\n\n".join(self.text) + "\n")
+        cid = make_msgid("board")
+        image = f"<p><img src='cid:{cid[1:-1]}' alt='the board'></p>" if self.png else ""
+        body = image + "".join(self.html)
+        page = f"<html><head><style>{STYLE}</style></head><body>{body}</body></html>"
+        message.add_alternative(css_inline.inline(page), subtype="html")
+        if self.png:
+            html_part = message.get_payload()[1]
+            html_part.add_related(
+                self.png, "image", "png", cid=cid, filename="board.png", disposition="inline"
+            )
+        return message
+
+
+def compose(session: Session, row: Outbox, config: Mapping[str, Any]) -> EmailMessage:
+    if row.game_id is None:
+        message = _account_mail(row, config)
+    else:
+        message = _game_mail(session, row, config)
+    domain = config["PBEM_MAIL_DOMAIN"]
+    message["From"] = config["PBEM_MAIL_FROM"]
+    message["To"] = (
+        addresses.formatted(row.recipient.name, row.recipient.email)
+        if row.recipient is not None
+        else row.to_address
+    )
+    message["Date"] = formatdate(localtime=False)
+    # RFC 3834: automatic mail; well-behaved responders do not answer it.
+    message["Auto-Submitted"] = "auto-replied" if row.kind == "refusal" else "auto-generated"
+    if "Message-ID" not in message:
+        message["Message-ID"] = f"<pbem.mail.{row.id}@{domain}>"
+    if row.kind == "refusal" and row.payload.get("in_reply_to"):
+        message["In-Reply-To"] = row.payload["in_reply_to"]
+    return message
+
+
+def _account_mail(row: Outbox, config: Mapping[str, Any]) -> EmailMessage:
+    mail = Mail()
+    payload = row.payload
+    if row.kind == notifications.SIGN_IN:
+        mail.para("Use this link to sign in to pbem. It works once and expires soon.")
+        mail.link("Sign in", payload["link"])
+        mail.para("If you did not ask to sign in, ignore this mail.")
+        return mail.message("Sign in to pbem")
+    if row.kind == notifications.INVITE:
+        mail.para(f"{payload['from']} invites you to a game on pbem.")
+        mail.link("Join the game", payload["link"])
+        return mail.message(f"{payload['from']} invites you to a game")
+    if row.kind == "refusal":
+        mail.para(
+            "We could not accept your message. Nothing was done. If you play a game "
+            "here, reply to the latest mail about it from the address you play with."
+        )
+        if payload.get("reason"):
+            mail.para(payload["reason"])
+        return mail.message("Your message was not accepted")
+    raise ValueError(f"no mail for outbox kind {row.kind!r}")
+
+
+def _game_mail(session: Session, row: Outbox, config: Mapping[str, Any]) -> EmailMessage:
+    game = session.get_one(Game, row.game_id)
+    seat = next(s for s in game.seats if s.position == row.payload["seat"])
+    played = engine_game(game)
+    picture = seat_picture(played, seat.position)
+    mail = Mail()
+    phrase = _write_kind(mail, row, picture)
+    if row.kind in BOARD_KINDS or row.payload.get("board"):
+        _board(mail, picture)
+    mail.para(SHORT_HELP if row.kind in SHORT_KINDS else COMMANDS_HELP)
+    mail.link("Game page", f"{base_url(config)}/games/{game.public_id}")
+    if row.kind == notifications.MOVED:
+        mail.link("Fewer mails? Change your settings", f"{base_url(config)}/settings")
+    message = mail.message(
+        f"{played.ruleset.title} {game.public_id}, move {picture.ply + 1}: {phrase}"
+    )
+    _thread_headers(message, game, seat, picture.ply, row, config)
+    return message
+
+
+def _write_kind(mail: Mail, row: Outbox, picture: SeatPicture) -> str:
+    """The kind's own opening paragraphs; returns the subject's phrase."""
+    payload = row.payload
+    if row.kind == "your_turn":
+        return "your turn" if picture.my_turn else f"waiting for {picture.waiting_for()}"
+    if row.kind == "game_over":
+        mail.para(result_text(payload["result"], picture.seats))
+        return "game over"
+    if row.kind == "submission_rejected":
+        mail.para(f"Your turn was not accepted: {payload['reason']}")
+        mail.para("Nothing of it was applied. Please send the whole turn again.")
+        return "not accepted"
+    if row.kind == "submission_accepted":
+        mail.listing("Accepted and played:", payload["moves"])
+        return "accepted"
+    if row.kind == "mail_answer":
+        mail.pre(payload["text"])
+        return payload.get("subject") or "answer"
+    if row.kind == "chat":
+        mail.para(f"{payload['from']} writes:")
+        mail.pre(payload["text"])
+        return f"message from {payload['from']}"
+    if row.kind == notifications.MOVED:
+        return _moved(mail, payload, picture)
+    if row.kind == "seat_resigned":
+        mail.para(f"{payload['name']} resigned. A bot plays their seat to the end.")
+        return f"{payload['name']} resigned"
+    raise ValueError(f"no mail for outbox kind {row.kind!r}")
+
+
+def _moved(mail: Mail, payload: Mapping[str, Any], picture: SeatPicture) -> str:
+    """Who moved and what, as the recipient may see it (secret moves stay hidden),
+    and who must act now."""
+    mover = picture.seats[payload["mover"]]
+    history = picture.view["history"]
+    plies = range(payload["first_ply"], payload["last_ply"] + 1)
+    mail.listing(f"{mover} moved:", [f"{ply}. {history[ply - 1]['move']}" for ply in plies])
+    if picture.result is not None:
+        mail.para(result_text(picture.result, picture.seats))
+    else:
+        acting = ["you" if s == picture.position else picture.seats[s] for s in picture.to_act]
+        mail.para(f"Now to move: {', '.join(acting)}.")
+    return f"{mover} moved"
+
+
+def _board(mail: Mail, picture: SeatPicture) -> None:
+    mail.png = board_png(picture.view)
+    if picture.result is not None:
+        mail.para(result_text(picture.result, picture.seats))
+    if picture.news:
+        mail.listing("Since your last turn:", picture.news, css_class="news")
+    mail.pre(picture.picture)
+    if picture.my_turn:
+        shown = len(picture.legal_sample)
+        mail.listing(
+            f"Your turn. Some of your legal moves ({shown} of {picture.legal_total}; "
+            "reply legal for all of them):",
+            picture.legal_sample,
+        )
+    elif picture.result is None:
+        mail.para(f"Waiting for {picture.waiting_for()}.")
+
+
+def _thread_headers(
+    message: EmailMessage,
+    game: Game,
+    seat: Seat,
+    ply: int,
+    row: Outbox,
+    config: Mapping[str, Any],
+) -> None:
+    domain = config["PBEM_MAIL_DOMAIN"]
+    root = addresses.thread_root_id(game.public_id, seat.position, domain)
+    message["Message-ID"] = addresses.message_id(
+        game.public_id, seat.position, ply, str(row.id), domain
+    )
+    answered = row.payload.get("in_reply_to")
+    message["In-Reply-To"] = answered or root
+    message["References"] = f"{root} {answered}" if answered else root
+    message["Reply-To"] = addresses.reply_address(
+        config["PBEM_MAIL_REPLY_LOCALPART"], seat.token, domain
+    )
+    message["X-Pbem-Game"] = game.public_id
+    message["X-Pbem-Move"] = str(ply + 1)

@@ -1,0 +1,93 @@
+"""What a mail says about a game, as one seat may see it: the news since the
+seat last moved, its private picture, its legal moves, the result."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+import engine
+
+SHORT_LIST_PER_KIND = 4
+SHORT_LIST_MAX = 30
+
+
+@dataclass
+class SeatPicture:
+    """Everything a mail to one seat needs, taken from one replay."""
+
+    ruleset: str
+    seats: list[str]
+    position: int
+    ply: int
+    to_act: list[int]
+    news: list[str]
+    picture: str
+    view: dict[str, Any]
+    legal_total: int = 0
+    legal_sample: list[str] = field(default_factory=list)
+    result: dict[str, Any] | None = None
+
+    @property
+    def my_turn(self) -> bool:
+        return self.position in self.to_act and self.result is None
+
+    def waiting_for(self) -> str:
+        return ", ".join(self.seats[s] for s in self.to_act)
+
+
+def seat_picture(played: engine.Game, position: int) -> SeatPicture:
+    view = played.view(position)
+    state = played.state
+    result = state.result()
+    picture = SeatPicture(
+        ruleset=state.name,
+        seats=list(played.seats),
+        position=position,
+        ply=len(played.log),
+        to_act=sorted(state.to_act()),
+        news=news_since_last_turn(view["history"], played.seats, position),
+        picture=state.text_picture(position),
+        view=view,
+        result=result.to_json() if result else None,
+    )
+    if picture.my_turn:
+        legal = [state.format_move(m) for m in state.legal_moves(position)]
+        picture.legal_total = len(legal)
+        picture.legal_sample = short_list(legal)
+    return picture
+
+
+def news_since_last_turn(
+    history: list[dict[str, Any]], seats: tuple[str, ...], me: int
+) -> list[str]:
+    """The moves after the seat's own last move, as it may see them."""
+    mine = [i for i, entry in enumerate(history) if entry["seat"] == me]
+    start = mine[-1] + 1 if mine else 0
+    return [
+        f"{ply}. {seats[entry['seat']]}: {entry['move']}"
+        for ply, entry in enumerate(history[start:], start=start + 1)
+    ]
+
+
+def short_list(legal: list[str]) -> list[str]:
+    """A few moves of every kind (by first word), in the engine's order, so a
+    player sees every kind of move open to them without a list of thousands."""
+    by_kind: dict[str, list[str]] = defaultdict(list)
+    for text in legal:
+        kind = text.split(" ", 1)[0]
+        if len(by_kind[kind]) < SHORT_LIST_PER_KIND:
+            by_kind[kind].append(text)
+    sample = [text for texts in by_kind.values() for text in texts]
+    return sample[:SHORT_LIST_MAX]
+
+
+def result_text(result: dict[str, Any], seats: list[str]) -> str:
+    winners = ", ".join(seats[s] for s in result["winners"]) or "nobody"
+    return f"Game over ({result['reason']}). Won by {winners}."
+
+
+def history_lines(played: engine.Game, position: int) -> list[str]:
+    view = played.view(position)
+    return news_since_last_turn(view["history"], played.seats, me=-1)

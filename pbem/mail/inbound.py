@@ -1,0 +1,237 @@
+"""One pipeline for every door (IMAP poller, SMTP/LMTP listener, HTTP endpoint).
+
+`receive` stores the raw message first, dropping a Message-ID seen before,
+and hands it to a worker; `process` then reads it once:
+loop guard (auto-replies and bounces are ignored) -> size -> authentication
+(the seat token in the recipient address and the seat's player in From) ->
+the new text above the quote -> commands and moves.
+A stranger gets a polite refusal that says nothing about any game.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from email import policy
+from email.message import EmailMessage
+from email.parser import BytesParser
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from pbem.mail import addresses
+from pbem.mail.commands import carry_out, read_commands
+from pbem.mail.reply_text import body_text, new_text
+from pbem.models import InboundMessage, InboundStatus, Outbox, Seat, utcnow
+
+log = logging.getLogger(__name__)
+
+PROCESS_INBOUND = "pbem.process_inbound"
+AUTOMATIC_PRECEDENCE = {"bulk", "junk", "list", "auto_reply"}
+UNREADABLE = (
+    "We could not read the text of your mail (its encoding is broken). "
+    "Nothing was played. Please send it again as plain text."
+)
+RECIPIENT_HEADERS = ("Delivered-To", "X-Original-To", "To", "Cc")
+
+
+def message_id_of(raw: bytes) -> str:
+    """The Message-ID header, or one made from the bytes so a resent copy is still a duplicate."""
+    try:
+        headers = BytesParser(policy=policy.default).parsebytes(raw, headersonly=True)
+        found = str(headers.get("Message-ID", "")).strip()
+    except Exception:  # a header too broken to read is no Message-ID
+        found = ""
+    return found[:512] if found else f"<sha256.{hashlib.sha256(raw).hexdigest()}@pbem.invalid>"
+
+
+def store(
+    session: Session,
+    raw: bytes,
+    channel: str,
+    envelope_from: str | None = None,
+    envelope_to: Iterable[str] = (),
+) -> InboundMessage | None:
+    """Keep the message as it came; None (nothing stored) for a Message-ID seen before."""
+    message_id = message_id_of(raw)
+    if session.scalar(select(InboundMessage.id).where(InboundMessage.message_id == message_id)):
+        return None
+    row = InboundMessage(
+        message_id=message_id,
+        raw=raw,
+        channel=channel,
+        envelope_from=envelope_from,
+        envelope_to=list(envelope_to),
+    )
+    session.add(row)
+    try:
+        session.commit()
+    except IntegrityError:  # the same message arrived through two doors at once
+        session.rollback()
+        return None
+    return row
+
+
+def receive(
+    session: Session,
+    celery: Any,
+    raw: bytes,
+    channel: str,
+    envelope_from: str | None = None,
+    envelope_to: Iterable[str] = (),
+) -> InboundMessage | None:
+    """Store, then hand to a worker; what every door calls."""
+    row = store(session, raw, channel, envelope_from, envelope_to)
+    if row is not None:
+        celery.send_task(PROCESS_INBOUND, args=[row.id])
+    return row
+
+
+@dataclass
+class Result:
+    outcome: str
+    detail: str = ""
+    submissions: list[int] = field(default_factory=list)
+
+
+def process(session: Session, inbound_id: int, config: Mapping[str, Any]) -> Result | None:
+    """Read a stored message exactly once; commits. None if it was read before."""
+    # The claiming UPDATE locks the row (SQLite: the database) until the commit.
+    claimed = session.execute(
+        update(InboundMessage)
+        .where(InboundMessage.id == inbound_id, InboundMessage.status == InboundStatus.RECEIVED)
+        .values(processed_at=utcnow())
+    )
+    if claimed.rowcount == 0:
+        session.rollback()
+        return None
+    row = session.get_one(InboundMessage, inbound_id)
+    result = _read(session, row, config)
+    row.status, row.outcome, row.detail = InboundStatus.DONE, result.outcome, result.detail
+    session.commit()
+    log.info("inbound %s (%s): %s %s", row.id, row.message_id, result.outcome, result.detail)
+    return result
+
+
+def _read(session: Session, row: InboundMessage, config: Mapping[str, Any]) -> Result:
+    try:
+        message = BytesParser(policy=policy.default).parsebytes(row.raw)
+        sender = addresses.plain_address(str(message.get("From", "")))
+    except Exception as exc:  # broken beyond reading: keep it stored, answer nobody
+        return Result("unreadable", f"{type(exc).__name__}: {exc}")
+    if is_automatic(message, row.envelope_from):
+        return Result("ignored", "automatic reply or bounce")
+    if sender is None:
+        return Result("unreadable", "no single From address to answer")
+    if len(row.raw) > config["PBEM_MAIL_MAX_BYTES"]:
+        _refuse(session, sender, message, "Your message is too large. Send only text.")
+        return Result("refused", "too large")
+    seat = authenticated_seat(session, row, message, sender, config)
+    if seat is None:
+        _refuse(session, sender, message, "")
+        return Result("refused", "no seat for this address and sender")
+    row.seat_id = seat.id
+    try:
+        text = new_text(body_text(message))
+    except Exception as exc:  # an unreadable body: say so, apply nothing
+        _answer(session, seat, row, [UNREADABLE], board=False)
+        return Result("unreadable", f"{type(exc).__name__}: {exc}")
+    seen = addresses.seen_position(
+        str(message.get("In-Reply-To", "")),
+        str(message.get("References", "")),
+        str(message.get("Subject", "")),
+    )
+    answer = carry_out(session, seat, read_commands(text), seen)
+    row.submission_id = answer.submission_id
+    if answer.paragraphs:
+        _answer(session, seat, row, answer.paragraphs, answer.board)
+    submissions = [answer.submission_id] if answer.submission_id else []
+    return Result(answer.outcome, text[:200], submissions + answer.follow_up)
+
+
+def _answer(
+    session: Session, seat: Seat, row: InboundMessage, paragraphs: list[str], board: bool
+) -> None:
+    session.add(
+        Outbox(
+            recipient_id=seat.user_id,
+            game_id=seat.game_id,
+            kind="mail_answer",
+            payload={
+                "game": seat.game.public_id,
+                "seat": seat.position,
+                "text": "\n\n".join(paragraphs),
+                "board": board,
+                "in_reply_to": row.message_id,
+                "subject": "answer",
+            },
+        )
+    )
+
+
+def is_automatic(message: EmailMessage, envelope_from: str | None) -> bool:
+    """RFC 3834 Auto-Submitted, Precedence, vacation headers, bounces and the null sender."""
+    auto = str(message.get("Auto-Submitted", "no")).strip().lower()
+    precedence = str(message.get("Precedence", "")).strip().lower()
+    return (
+        auto != "no"
+        or precedence in AUTOMATIC_PRECEDENCE
+        or any(h in message for h in ("X-Autoreply", "X-Autorespond", "X-Auto-Response-Suppress"))
+        or message.get_content_type() == "multipart/report"
+        or envelope_from == ""
+        or str(message.get("Return-Path", "")).strip() == "<>"
+    )
+
+
+def authenticated_seat(
+    session: Session,
+    row: InboundMessage,
+    message: EmailMessage,
+    sender: str,
+    config: Mapping[str, Any],
+) -> Seat | None:
+    """The seat whose token the mail was sent to, if From is that seat's player."""
+    localpart = config["PBEM_MAIL_REPLY_LOCALPART"]
+    candidates = list(row.envelope_to)
+    for name in RECIPIENT_HEADERS:
+        for value in message.get_all(name, []):
+            candidates.extend(a.addr_spec for a in getattr(value, "addresses", ()))
+    tokens = {t for t in (addresses.token_from_address(a, localpart) for a in candidates) if t}
+    for token in tokens:
+        seat = session.scalar(select(Seat).where(Seat.token == token))
+        if (
+            seat is not None
+            and seat.user is not None
+            and seat.resigned_at is None
+            and seat.user.email.lower() == sender
+        ):
+            return seat
+    return None
+
+
+def _refuse(session: Session, sender: str, message: EmailMessage, reason: str) -> None:
+    session.add(
+        Outbox(
+            to_address=sender,
+            kind="refusal",
+            payload={"reason": reason, "in_reply_to": str(message.get("Message-ID", ""))},
+        )
+    )
+
+
+def received_since(session: Session, older_than: Any) -> list[int]:
+    """Stored messages no worker has read yet: their task message was lost."""
+    return list(
+        session.scalars(
+            select(InboundMessage.id)
+            .where(
+                InboundMessage.status == InboundStatus.RECEIVED,
+                InboundMessage.received_at < older_than,
+            )
+            .order_by(InboundMessage.id)
+        )
+    )

@@ -1,0 +1,75 @@
+"""The mail's Celery tasks: thin wrappers opening one session each."""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+from celery import shared_task
+from flask import current_app
+from sqlalchemy.exc import OperationalError
+
+from pbem.db import get_db
+from pbem.dispatch import enqueue_submissions
+from pbem.mail import imap_poller, inbound, send
+from pbem.models import utcnow
+
+log = logging.getLogger(__name__)
+
+REQUEUE_OUTBOX = "pbem.requeue_outbox"
+REQUEUE_INBOUND = "pbem.requeue_inbound"
+POLL_IMAP = "pbem.poll_imap"
+MAX_SEND_RETRIES = 8
+DB_RETRY = {
+    "autoretry_for": (OperationalError,),
+    "max_retries": 5,
+    "retry_backoff": 1,
+    "retry_backoff_max": 30,
+}
+
+
+@shared_task(name=send.SEND_MAIL, bind=True, acks_late=True, reject_on_worker_lost=True)
+def send_mail(self, outbox_id: int) -> bool:  # type: ignore[no-untyped-def]
+    with get_db().session() as session:
+        try:
+            return send.send_row(session, outbox_id, current_app.config)
+        except send.Transient as exc:
+            if self.request.retries >= MAX_SEND_RETRIES:
+                log.warning("outbox %s: giving up for now (%s); the sweep retries", outbox_id, exc)
+                return False
+            raise self.retry(countdown=send.retry_wait(self.request.retries)) from exc
+
+
+@shared_task(name=REQUEUE_OUTBOX, **DB_RETRY)
+def requeue_outbox() -> int:
+    with get_db().session() as session:
+        ids = send.due_rows(session, current_app.config["PBEM_MAIL_RETRY_SECONDS"])
+    send.enqueue(current_app.extensions["celery"], ids)
+    return len(ids)
+
+
+@shared_task(name=inbound.PROCESS_INBOUND, acks_late=True, reject_on_worker_lost=True, **DB_RETRY)
+def process_inbound(inbound_id: int) -> str | None:
+    with get_db().session() as session:
+        result = inbound.process(session, inbound_id, current_app.config)
+    if result is None:
+        return None
+    enqueue_submissions(result.submissions)
+    return result.outcome
+
+
+@shared_task(name=REQUEUE_INBOUND, **DB_RETRY)
+def requeue_inbound() -> int:
+    age = timedelta(seconds=current_app.config["PBEM_STALE_SUBMISSION_SECONDS"])
+    with get_db().session() as session:
+        ids = inbound.received_since(session, utcnow() - age)
+    celery = current_app.extensions["celery"]
+    for inbound_id in ids:
+        celery.send_task(inbound.PROCESS_INBOUND, args=[inbound_id])
+    return len(ids)
+
+
+@shared_task(name=POLL_IMAP, **DB_RETRY)
+def poll_imap() -> int:
+    """Run by beat every PBEM_IMAP_POLL_SECONDS when PBEM_IMAP_URL is set."""
+    return imap_poller.poll(current_app._get_current_object())  # type: ignore[attr-defined]

@@ -1,0 +1,256 @@
+"""The database tables. The move log is the truth about a game; everything the
+engine knows is rebuilt from it (see pbem.services.games.engine_game)."""
+
+from __future__ import annotations
+
+import enum
+import secrets
+from datetime import UTC, datetime
+from typing import Any, ClassVar
+
+from sqlalchemy import (
+    JSON,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+# Named constraints, so Alembic can alter them on SQLite (batch mode) too.
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def public_id() -> str:
+    """Game ids in URLs are random so nobody can count or guess games."""
+    return secrets.token_urlsafe(9)
+
+
+def seat_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+    type_annotation_map: ClassVar = {datetime: DateTime(timezone=True), dict[str, Any]: JSON}
+
+
+class GameStatus(enum.StrEnum):
+    OPEN = "open"  # waiting for players to take seats
+    ACTIVE = "active"
+    FINISHED = "finished"
+
+
+class SubmissionStatus(enum.StrEnum):
+    PENDING = "pending"
+    ACCEPTED = "accepted"
+    REJECTED = "rejected"
+
+
+class MovedMail(enum.StrEnum):
+    """When a player hears of the other seats' moves between their own turns."""
+
+    NEVER = "never"
+    EACH = "each"  # a short mail after every accepted submission of another seat
+
+
+class OutboxStatus(enum.StrEnum):
+    PENDING = "pending"
+    SENT = "sent"
+    FAILED = "failed"
+
+
+class User(Base):
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    email: Mapped[str] = mapped_column(String(320), unique=True)
+    name: Mapped[str] = mapped_column(String(100))
+    time_zone: Mapped[str] = mapped_column(String(64), default="UTC")
+    language: Mapped[str] = mapped_column(String(16), default="en")
+    moved_mail: Mapped[str] = mapped_column(
+        String(16), default=MovedMail.EACH, server_default=MovedMail.EACH.value
+    )
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # Last sign-in through a link: None until the first one. Each sign-in
+    # changes it, which is what makes every earlier link useless.
+    signed_in_at: Mapped[datetime | None]
+
+    seats: Mapped[list[Seat]] = relationship(back_populates="user")
+
+
+class ApiToken(Base):
+    """Only the token's SHA-256 is kept; the token itself is shown once."""
+
+    __tablename__ = "api_tokens"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    label: Mapped[str] = mapped_column(String(100), default="")
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    last_used_at: Mapped[datetime | None]
+
+    user: Mapped[User] = relationship()
+
+
+class Game(Base):
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    public_id: Mapped[str] = mapped_column(String(16), unique=True, default=public_id)
+    ruleset: Mapped[str] = mapped_column(String(40))
+    ruleset_version: Mapped[int]
+    options: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    seed: Mapped[str] = mapped_column(String(64))
+    status: Mapped[str] = mapped_column(String(16), default=GameStatus.OPEN, index=True)
+    lock_version: Mapped[int] = mapped_column(Integer, default=0)
+    # Seats that must act now, kept by the pipeline so lists need no replay.
+    to_act: Mapped[list[int]] = mapped_column(JSON, default=list)
+    created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    finished_at: Mapped[datetime | None]
+
+    seats: Mapped[list[Seat]] = relationship(
+        back_populates="game", order_by="Seat.position", cascade="all, delete-orphan"
+    )
+    moves: Mapped[list[Move]] = relationship(
+        back_populates="game", order_by="Move.ply", cascade="all, delete-orphan"
+    )
+
+
+class Seat(Base):
+    """A place at the table: a user, a bot, or still open (neither)."""
+
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("game_id", "position"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    position: Mapped[int]  # the engine's seat number, 0-based
+    colour: Mapped[str] = mapped_column(String(20))
+    name: Mapped[str] = mapped_column(String(100), default="")
+    user_id: Mapped[int | None] = mapped_column(
+        ForeignKey("users.id", ondelete="SET NULL"), index=True
+    )
+    bot: Mapped[str | None] = mapped_column(String(20))
+    # An open seat kept for the person invited at this address.
+    invited_email: Mapped[str | None] = mapped_column(String(320))
+    token: Mapped[str] = mapped_column(String(40), unique=True, default=seat_token)
+    # Set when the player resigned: a bot plays the seat on, the player is out.
+    resigned_at: Mapped[datetime | None]
+
+    game: Mapped[Game] = relationship(back_populates="seats")
+    user: Mapped[User | None] = relationship(back_populates="seats")
+
+    @property
+    def is_open(self) -> bool:
+        return self.user_id is None and self.bot is None
+
+
+class Submission(Base):
+    """What a seat sent, by whatever channel, before anyone judged it."""
+
+    __tablename__ = "submissions"
+    __table_args__ = (Index("ix_submissions_status_created", "status", "created_at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    seat_id: Mapped[int] = mapped_column(ForeignKey("seats.id", ondelete="CASCADE"))
+    raw_text: Mapped[str] = mapped_column(Text)
+    channel: Mapped[str] = mapped_column(String(16))
+    status: Mapped[str] = mapped_column(String(16), default=SubmissionStatus.PENDING)
+    reason: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    processed_at: Mapped[datetime | None]
+
+    game: Mapped[Game] = relationship()
+    seat: Mapped[Seat] = relationship()
+
+
+class Move(Base):
+    __tablename__ = "moves"
+    __table_args__ = (UniqueConstraint("game_id", "ply"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    ply: Mapped[int]  # 1-based position in the game's log
+    seat_id: Mapped[int] = mapped_column(ForeignKey("seats.id", ondelete="CASCADE"))
+    text: Mapped[str] = mapped_column(Text)
+    channel: Mapped[str] = mapped_column(String(16))
+    submission_id: Mapped[int | None] = mapped_column(
+        ForeignKey("submissions.id", ondelete="SET NULL"), index=True
+    )
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    game: Mapped[Game] = relationship(back_populates="moves")
+    seat: Mapped[Seat] = relationship()
+
+
+class Outbox(Base):
+    """A notification to send; the mail sender marks it sent.
+
+    To a user, or (`to_address`) to a stranger who wrote in and gets a refusal.
+    A sender claims a row until `claimed_until` so two workers never send it twice.
+    """
+
+    __tablename__ = "outbox"
+    __table_args__ = (Index("ix_outbox_status_created", "status", "created_at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    recipient_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    to_address: Mapped[str | None] = mapped_column(String(320))
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(String(32))
+    payload: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    status: Mapped[str] = mapped_column(String(16), default=OutboxStatus.PENDING)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    sent_at: Mapped[datetime | None]
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    claimed_until: Mapped[datetime | None]
+    last_error: Mapped[str | None] = mapped_column(Text)
+
+    recipient: Mapped[User | None] = relationship()
+
+
+class InboundStatus(enum.StrEnum):
+    RECEIVED = "received"  # stored, not yet read
+    DONE = "done"  # read; `outcome` says what came of it
+
+
+class InboundMessage(Base):
+    """A mail that came in, stored raw before anything reads it; one row per Message-ID."""
+
+    __tablename__ = "inbound_messages"
+    __table_args__ = (Index("ix_inbound_messages_status_received", "status", "received_at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    message_id: Mapped[str] = mapped_column(String(512), unique=True)
+    raw: Mapped[bytes] = mapped_column(LargeBinary)
+    channel: Mapped[str] = mapped_column(String(16))  # imap, smtp, lmtp, http
+    envelope_from: Mapped[str | None] = mapped_column(String(320))
+    envelope_to: Mapped[list[str]] = mapped_column(JSON, default=list)
+    received_at: Mapped[datetime] = mapped_column(default=utcnow)
+    status: Mapped[str] = mapped_column(String(16), default=InboundStatus.RECEIVED)
+    outcome: Mapped[str | None] = mapped_column(String(32))
+    detail: Mapped[str | None] = mapped_column(Text)
+    seat_id: Mapped[int | None] = mapped_column(ForeignKey("seats.id", ondelete="SET NULL"))
+    submission_id: Mapped[int | None] = mapped_column(
+        ForeignKey("submissions.id", ondelete="SET NULL")
+    )
+    processed_at: Mapped[datetime | None]

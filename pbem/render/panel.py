@@ -1,0 +1,174 @@
+"""The side panel every game shares (seats, whose turn, result, last turn) and
+the step that puts board and panel side by side."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from pbem.render.colours import BACKGROUND, EDGE, HIGHLIGHT, INK, MUTED, PANEL
+from pbem.render.hexdraw import Canvas, Colour, HexLayout, Picture
+from pbem.render.lastturn import last_turn
+
+WIDTH = 420
+PAD = 18
+TALLEST = 2400
+TEXT = 15
+SMALL = 13
+# A long turn (Java's many actions) lists only its latest moves.
+MOVES_SHOWN = 12
+
+
+def count(n: int, word: str) -> str:
+    """`1 hut`, `3 huts`."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def score_text(score: Mapping[str, Any]) -> str:
+    """`{"hut": 14, "shogun": ["rice"], "eliminated": False}` -> `hut 14, shogun rice`."""
+    parts = []
+    for key, value in score.items():
+        name = key.replace("_", " ")
+        if value is True:
+            parts.append(name)
+        elif isinstance(value, list | tuple):
+            parts.append(f"{name} {' + '.join(map(str, value)) or 'none'}")
+        elif value is not False and value is not None:
+            parts.append(f"{name} {value}")
+    return ", ".join(parts)
+
+
+class Panel:
+    """A column of text and small drawings, written top to bottom."""
+
+    def __init__(self, view: Mapping[str, Any], colours: Sequence[Colour]) -> None:
+        self.view = view
+        self.colours = colours
+        self.names: list[str] = list(view["seats"])
+        self.canvas = Canvas(WIDTH, TALLEST, PANEL)
+        self.y = float(PAD)
+
+    # -- writing ---------------------------------------------------------
+
+    def gap(self, pixels: float = 8) -> None:
+        self.y += pixels
+
+    def heading(self, text: str) -> None:
+        self.gap(6)
+        self.canvas.text((PAD, self.y), text, 16, INK, bold=True, anchor="la")
+        self.y += 24
+
+    def line(self, text: str, colour: Colour = INK, size: float = TEXT, bold: bool = False) -> None:
+        """One line of text, wrapped at word boundaries to the panel's width."""
+        for part in self._wrap(text, size, bold):
+            self.canvas.text((PAD, self.y), part, size, colour, bold=bold, anchor="la")
+            self.y += size * 1.4
+
+    def _wrap(self, text: str, size: float, bold: bool) -> list[str]:
+        room = WIDTH - 2 * PAD
+        lines, current = [], ""
+        for word in text.split(" "):
+            attempt = f"{current} {word}" if current else word
+            if current and self.canvas.text_width(attempt, size, bold) > room:
+                lines.append(current)
+                current = "  " + word
+            else:
+                current = attempt
+        return [*lines, current]
+
+    def name(self, seat: int) -> str:
+        return self.names[seat] if 0 <= seat < len(self.names) else f"seat {seat + 1}"
+
+    # -- the parts every game has ------------------------------------------
+
+    def header(self, title: str, details: str = "") -> None:
+        view = self.view
+        self.canvas.text((PAD, self.y), title, 22, INK, bold=True, anchor="la")
+        self.y += 32
+        viewer = view.get("viewer")
+        who = f"view of {self.name(viewer)}" if viewer is not None else "spectator view"
+        self.line(f"{who}{' · ' + details if details else ''}", MUTED, SMALL)
+        self.gap(4)
+        if view.get("over"):
+            self._result(view.get("result") or {})
+        else:
+            acting = ", ".join(self.name(s) for s in view.get("to_act", []))
+            self.line(f"To act: {acting}", INK, TEXT, bold=True)
+
+    def _result(self, result: Mapping[str, Any]) -> None:
+        winners = result.get("winners", [])
+        if winners:
+            names = " and ".join(self.name(s) for s in winners)
+            self.line(f"Game over: {names} {'win' if len(winners) > 1 else 'wins'}", bold=True)
+        else:
+            self.line("Game over", bold=True)
+        if result.get("reason"):
+            self.line(f"({result['reason']})", MUTED, SMALL)
+        scores = result.get("scores", [])
+        for place, group in enumerate(result.get("ranking", []), start=1):
+            for seat in group:
+                score = scores[seat] if seat < len(scores) else {}
+                detail = score_text(score)
+                self.line(
+                    f"{place}. {self.name(seat)}{': ' + detail if detail else ''}", size=SMALL
+                )
+        for seat in result.get("unranked", []):
+            self.line(f"–  {self.name(seat)}: not ranked", MUTED, SMALL)
+
+    def seats(self, details: Callable[[int], Sequence[str]]) -> None:
+        """One row per seat in its colour: name, markers, then the game's details."""
+        self.heading("Players")
+        acting = set(self.view.get("to_act", []))
+        for seat, name in enumerate(self.names):
+            colour = self.colours[seat]
+            top = self.y
+            self.canvas.rounded_rect((PAD, top + 1, PAD + 18, top + 19), 4, colour, EDGE, 1.5)
+            marks = []
+            if seat == self.view.get("viewer"):
+                marks.append("(you)")
+            if seat in acting and not self.view.get("over"):
+                marks.append("◀ to act")
+            text = f"{name}  {' '.join(marks)}".rstrip()
+            self.canvas.text((PAD + 28, top), text, TEXT, INK, bold=seat in acting, anchor="la")
+            self.y += 22
+            for detail in details(seat):
+                self.canvas.text((PAD + 28, self.y), detail, SMALL, MUTED, anchor="la")
+                self.y += SMALL * 1.45
+            self.gap(6)
+
+    def last_turn(self) -> None:
+        seat, moves = last_turn(self.view.get("history", []))
+        if seat is None:
+            return
+        self.heading("Last turn")
+        top = self.y
+        self.canvas.rounded_rect(
+            (PAD, top + 1, PAD + 18, top + 19), 4, self.colours[seat], EDGE, 1.5
+        )
+        self.canvas.text((PAD + 28, top), self.name(seat), TEXT, INK, bold=True, anchor="la")
+        self.y += 22
+        self.canvas.rounded_rect((PAD, self.y + 2, PAD + 18, self.y + 14), 3, HIGHLIGHT, EDGE, 1.5)
+        self.canvas.text(
+            (PAD + 28, self.y), "spaces outlined on the board", SMALL, MUTED, anchor="la"
+        )
+        self.y += SMALL * 1.6
+        if len(moves) > MOVES_SHOWN:
+            self.line(f"… {count(len(moves) - MOVES_SHOWN, 'earlier move')}", MUTED, SMALL)
+        for move in moves[-MOVES_SHOWN:]:
+            self.line(move, INK, SMALL)
+
+    def height(self) -> int:
+        return int(self.y + PAD)
+
+
+def compose(
+    layout: HexLayout, panel: Panel, draw_board: Callable[[Canvas], dict[str, tuple[float, float]]]
+) -> Picture:
+    """Board on the left, panel on the right, as tall as the taller of them."""
+    height = max(layout.height, panel.height())
+    canvas = Canvas(layout.width + WIDTH, height, BACKGROUND)
+    centres = draw_board(canvas)
+    panel.canvas.crop(height)
+    canvas.paste(panel.canvas, layout.width, 0)
+    canvas.line([(layout.width, 0), (layout.width, height)], (210, 205, 195), 1)
+    return Picture(canvas.finish(), canvas.labels, centres)

@@ -1,0 +1,213 @@
+"""Samurai: the map with sea, land and settlements, tiles in seat colours with
+their symbol and strength, figures on the settlements, and the viewer's screen."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pbem.render.colours import EDGE, INK, MUTED, SAMURAI_FIGURE, SAMURAI_SPACE, ink_on, shade
+from pbem.render.hexdraw import Canvas, Colour, HexLayout, Picture, Point
+from pbem.render.lastturn import highlight, last_turn, spaces_named
+from pbem.render.panel import PAD, SMALL, WIDTH, Panel, compose, count
+
+MAX_WIDTH, MAX_HEIGHT = 1180, 1400
+MIN_WIDTH, MIN_HEIGHT = 700, 700
+MAX_HEX = 40
+MARGIN = 16
+
+PHASES = {
+    "choose": "opening: every seat chooses 5 tiles",
+    "figures": "setup: placing figures",
+    "play": "play",
+    "over": "over",
+}
+# The notation's picture abbreviations (docs/notation/samurai.md).
+SYMBOLS = {
+    "helmet": "H",
+    "buddha": "B",
+    "rice": "R",
+    "samurai": "S",
+    "ronin": "Ro",
+    "ship": "Sh",
+    "token-exchange": "TX",
+    "figure-exchange": "FX",
+}
+FIGURE_LETTERS = {"helmet": "H", "buddha": "B", "rice": "R"}
+LEGEND = "H helmet · B buddha · R rice · S samurai · Ro ronin · Sh ship · TX token exchange"
+
+
+def tile_label(code: str) -> str:
+    """`helmet4` -> `H4`, `ronin` -> `Ro`, as in the text picture."""
+    kind, strength = re.fullmatch(r"([a-z-]+?)(\d*)", code).groups()  # type: ignore[union-attr]
+    if kind == "ronin":
+        return "Ro"
+    return SYMBOLS.get(kind, kind[:2]) + strength
+
+
+def layout(view: Mapping[str, Any]) -> HexLayout:
+    hexes = [(s["q"], s["r"]) for s in view["state"]["spaces"]]
+    return HexLayout(hexes, MAX_WIDTH, MAX_HEIGHT, MAX_HEX, MARGIN, MIN_WIDTH, MIN_HEIGHT)
+
+
+def centres(view: Mapping[str, Any]) -> dict[str, Point]:
+    lay = layout(view)
+    return {s["name"]: lay.centre((s["q"], s["r"])) for s in view["state"]["spaces"]}
+
+
+def render(view: Mapping[str, Any], colours: Sequence[Colour]) -> Picture:
+    board_layout = layout(view)
+    panel = _panel(view, colours)
+    return compose(board_layout, panel, lambda canvas: _board(canvas, board_layout, view, colours))
+
+
+# -- board ---------------------------------------------------------------
+
+
+def _board(
+    canvas: Canvas, lay: HexLayout, view: Mapping[str, Any], colours: Sequence[Colour]
+) -> dict[str, Point]:
+    state = view["state"]
+    spaces = {s["name"]: s for s in state["spaces"]}
+    s = lay.size
+    for space in spaces.values():
+        fill = SAMURAI_SPACE[space["kind"]]
+        canvas.polygon(lay.corners(_hex(space)), fill, shade(fill, 0.55), s * 0.05)
+    _, moves = last_turn(view.get("history", []))
+    for name in spaces_named(moves, spaces):
+        highlight(canvas, lay, _hex(spaces[name]))
+    for name, space in spaces.items():
+        cx, cy = lay.centre(_hex(space))
+        canvas.text((cx, cy - s * 0.62), name, s * 0.27, ink_on(SAMURAI_SPACE[space["kind"]]))
+        if space["slots"]:
+            figures = state["figures"].get(name, [])
+            _settlement(canvas, (cx, cy + s * 0.12), space, figures, s)
+    for name, placed in state["tiles"].items():
+        cx, cy = lay.centre(_hex(spaces[name]))
+        tile_chip(canvas, (cx, cy + s * 0.1), placed["tile"], colours[placed["seat"]], s * 0.7)
+    return {name: lay.centre(_hex(space)) for name, space in spaces.items()}
+
+
+def _hex(space: Mapping[str, Any]) -> tuple[int, int]:
+    return space["q"], space["r"]
+
+
+def tile_chip(canvas: Canvas, centre: Point, code: str, colour: Colour, size: float) -> None:
+    """A square tile in its owner's colour with symbol and strength."""
+    x, y = centre
+    half = size / 2
+    box = (x - half, y - half, x + half, y + half)
+    canvas.rounded_rect(box, size * 0.16, colour, EDGE, size * 0.06)
+    label = tile_label(code)
+    canvas.text(
+        (x, y), label, size * (0.46 if len(label) <= 2 else 0.38), ink_on(colour), bold=True
+    )
+
+
+def _settlement(
+    canvas: Canvas, centre: Point, space: Mapping[str, Any], figures: Sequence[str], s: float
+) -> None:
+    """A band as wide as the settlement's figure places, each figure a disc."""
+    slots = max(space["slots"], len(figures), 1)
+    step, radius = s * 0.46, s * 0.2
+    fill = shade(SAMURAI_SPACE[space["kind"]], 0.78)
+    x, y = centre
+    half = (slots * step + s * 0.1) / 2
+    box = (x - half, y - s * 0.28, x + half, y + s * 0.28)
+    canvas.rounded_rect(box, s * 0.28, fill, EDGE, s * (0.09 if space["kind"] == "edo" else 0.05))
+    x0 = x - step * (slots - 1) / 2
+    for i in range(slots):
+        spot = (x0 + i * step, y)
+        if i < len(figures):
+            figure_disc(canvas, spot, figures[i], radius)
+        else:
+            canvas.circle(spot, radius * 0.7, outline=shade(fill, 0.6), width=s * 0.03)
+
+
+def figure_disc(canvas: Canvas, centre: Point, figure: str, radius: float) -> None:
+    colour = SAMURAI_FIGURE[figure]
+    canvas.circle(centre, radius, fill=colour, outline=EDGE, width=radius * 0.16)
+    canvas.text(centre, FIGURE_LETTERS[figure], radius * 1.25, ink_on(colour), bold=True)
+
+
+# -- panel ---------------------------------------------------------------
+
+
+def _panel(view: Mapping[str, Any], colours: Sequence[Colour]) -> Panel:
+    state = view["state"]
+    panel = Panel(view, colours)
+    details = PHASES.get(state["phase"], state["phase"])
+    if state["phase"] == "play":
+        details = f"turn {state['turn']}"
+    panel.header("Samurai", details)
+    seats = state["seats"]
+
+    def seat_details(seat: int) -> list[str]:
+        entry = seats[seat]
+        lines = [
+            f"hand {entry['hand_size']} · pile {entry['pile_size']} · "
+            f"figure exchanges played {entry['figure_exchanges_played']}"
+        ]
+        if state["phase"] == "choose":
+            lines.append("has chosen" if entry["chosen"] else "still choosing")
+        if seat in state.get("passed", []):
+            lines.append("passed")
+        return lines
+
+    panel.seats(seat_details)
+    _figures_off_board(panel, state)
+    for seat, entry in enumerate(seats):
+        if "hand" in entry:
+            _screen(panel, seat, entry, colours[seat])
+    if state.get("played_this_turn"):
+        panel.line("Played this turn: " + ", ".join(state["played_this_turn"]), size=SMALL)
+    _resolution(panel, state.get("last_resolution", []))
+    panel.last_turn()
+    panel.gap(6)
+    panel.line(LEGEND, MUTED, 12)
+    return panel
+
+
+def _figure_counts(counts: Mapping[str, int]) -> str:
+    return ", ".join(f"{n} {figure}" for figure, n in counts.items())
+
+
+def _figures_off_board(panel: Panel, state: Mapping[str, Any]) -> None:
+    panel.heading("Figures")
+    if any(state["figure_supply"].values()):
+        panel.line("still to place: " + _figure_counts(state["figure_supply"]), size=SMALL)
+    panel.line("set aside: " + _figure_counts(state["set_aside"]), size=SMALL)
+
+
+def _screen(panel: Panel, seat: int, entry: Mapping[str, Any], colour: Colour) -> None:
+    """What lies behind a screen the view opens: the hand as tiles, the rest as text."""
+    whose = "your" if seat == panel.view.get("viewer") else f"{panel.name(seat)}'s"
+    panel.heading(f"Behind {whose} screen")
+    panel.line(f"hand: {count(len(entry['hand']), 'tile')}", INK, SMALL)
+    chip = 44
+    for i, code in enumerate(entry["hand"]):
+        x = PAD + chip / 2 + i * (chip + 8)
+        if x + chip / 2 > WIDTH - PAD:
+            break
+        tile_chip(panel.canvas, (x, panel.y + chip / 2), code, colour, chip)
+    if entry["hand"]:
+        panel.y += chip + 8
+    if entry.get("choice"):
+        panel.line("opening choice: " + " ".join(entry["choice"]), INK, SMALL)
+    panel.line("pile holds: " + (" ".join(entry["pile_tiles"]) or "nothing"), INK, SMALL)
+    panel.line("captured: " + _figure_counts(entry["captured"]), INK, SMALL)
+
+
+def _resolution(panel: Panel, events: Sequence[Mapping[str, Any]]) -> None:
+    if not events:
+        return
+    panel.heading("Last resolution")
+    for event in events:
+        if event["set_aside"]:
+            fate = "set aside"
+        elif "taken_by" in event:
+            fate = f"taken by {panel.name(event['taken_by'])}"
+        else:
+            fate = "taken"
+        panel.line(f"{event['settlement']}: {event['figure']} {fate}", size=SMALL)

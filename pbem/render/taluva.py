@@ -1,0 +1,191 @@
+"""Taluva: the island from the seat's view, levels and tile borders readable,
+buildings in seat colours, and the tile in hand for the player who drew it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pbem.render.colours import EDGE, LAVA, MUTED, TALUVA_TERRAIN, ink_on, shade
+from pbem.render.hexdraw import Canvas, Colour, HexLayout, Picture, neighbour
+from pbem.render.lastturn import highlight, last_turn, spaces_named
+from pbem.render.panel import PAD, SMALL, Panel, compose, count
+
+MAX_WIDTH, MAX_HEIGHT = 1120, 1000
+MIN_WIDTH, MIN_HEIGHT = 700, 700
+MAX_HEX = 46
+MARGIN = 20
+
+PHASES = {"tile": "lay a tile", "build": "build"}
+
+
+def layout(view: Mapping[str, Any]) -> HexLayout:
+    """Where the board goes; tests use it to find the pixel of a space."""
+    hexes = [(cell["q"], cell["r"]) for cell in view["state"]["board"]]
+    return HexLayout(hexes, MAX_WIDTH, MAX_HEIGHT, MAX_HEX, MARGIN, MIN_WIDTH, MIN_HEIGHT)
+
+
+def centres(view: Mapping[str, Any]) -> dict[str, tuple[float, float]]:
+    lay = layout(view)
+    return {cell["space"]: lay.centre((cell["q"], cell["r"])) for cell in view["state"]["board"]}
+
+
+def render(view: Mapping[str, Any], colours: Sequence[Colour]) -> Picture:
+    board_layout = layout(view)
+    panel = _panel(view, colours)
+    return compose(board_layout, panel, lambda canvas: _board(canvas, board_layout, view, colours))
+
+
+# -- board ---------------------------------------------------------------
+
+
+def _board(
+    canvas: Canvas, lay: HexLayout, view: Mapping[str, Any], colours: Sequence[Colour]
+) -> dict[str, tuple[float, float]]:
+    cells = {(c["q"], c["r"]): c for c in view["state"]["board"]}
+    if not cells:
+        middle = (lay.width / 2, lay.height / 2)
+        canvas.text(middle, "No tile on the table yet: the first volcano goes on 0,0", 18, MUTED)
+        return {}
+    s = lay.size
+    for h, cell in cells.items():
+        terrain_hex(canvas, lay, h, cell["terrain"], cell["level"])
+    _tile_borders(canvas, lay, cells)
+    _, moves = last_turn(view.get("history", []))
+    for name in spaces_named(moves, (c["space"] for c in cells.values())):
+        cell = next(c for c in cells.values() if c["space"] == name)
+        highlight(canvas, lay, (cell["q"], cell["r"]))
+    for h, cell in cells.items():
+        cx, cy = lay.centre(h)
+        ink = ink_on(TALUVA_TERRAIN[cell["terrain"]])
+        canvas.text((cx, cy - s * 0.6), cell["space"], s * 0.23, ink)
+        _level_badge(canvas, (cx, cy + s * 0.6), cell["level"], s)
+        if cell["building"]:
+            _building(canvas, (cx, cy + s * 0.02), cell, colours[cell["owner"]], s)
+    return {cell["space"]: lay.centre(h) for h, cell in cells.items()}
+
+
+def terrain_hex(
+    canvas: Canvas, lay: HexLayout, h: tuple[int, int], terrain: str, level: int
+) -> None:
+    """The hex's colour, one contour ring per level above the first, a volcano's cone."""
+    colour = TALUVA_TERRAIN[terrain]
+    canvas.polygon(lay.corners(h), fill=colour)
+    for ring in range(1, min(level, 6)):
+        canvas.outline(lay.corners(h, 0.92 - 0.08 * ring), shade(colour, 0.72), lay.size * 0.04)
+    if terrain == "volcano":
+        cx, cy = lay.centre(h)
+        s = lay.size
+        cone = [(cx - s * 0.44, cy + s * 0.3), (cx - s * 0.1, cy - s * 0.3)]
+        cone += [(cx + s * 0.1, cy - s * 0.3), (cx + s * 0.44, cy + s * 0.3)]
+        canvas.polygon(cone, fill=(58, 48, 46))
+        crater = [(cx - s * 0.1, cy - s * 0.3), (cx + s * 0.1, cy - s * 0.3)]
+        crater += [
+            (cx + s * 0.18, cy - s * 0.14),
+            (cx, cy - s * 0.04),
+            (cx - s * 0.18, cy - s * 0.14),
+        ]
+        canvas.polygon(crater, fill=LAVA)
+
+
+def _tile_borders(canvas: Canvas, lay: HexLayout, cells: Mapping[tuple[int, int], Any]) -> None:
+    """Thin lines inside a tile, thick ones where two tiles (or the sea) meet."""
+    thick = []
+    for h, cell in cells.items():
+        for direction in range(6):
+            other = cells.get(neighbour(h, direction))
+            edge = lay.edge(h, direction)
+            if other is not None and other["tile"] == cell["tile"]:
+                canvas.line(edge, (60, 60, 60), lay.size * 0.025)
+            else:
+                thick.append(edge)
+    for edge in thick:
+        canvas.line(edge, EDGE, lay.size * 0.09)
+
+
+def _level_badge(canvas: Canvas, centre: tuple[float, float], level: int, s: float) -> None:
+    fill = shade((255, 255, 255), 1 - 0.12 * (level - 1))
+    canvas.circle(centre, s * 0.17, fill=fill, outline=EDGE, width=s * 0.025)
+    canvas.text(centre, str(level), s * 0.22, ink_on(fill), bold=True)
+
+
+def _building(
+    canvas: Canvas, centre: tuple[float, float], cell: Mapping[str, Any], colour: Colour, s: float
+) -> None:
+    x, y = centre
+    line = s * 0.04
+    if cell["building"] == "hut":
+        house = [(x - s * 0.26, y + s * 0.3), (x - s * 0.26, y - s * 0.04), (x, y - s * 0.32)]
+        house += [(x + s * 0.26, y - s * 0.04), (x + s * 0.26, y + s * 0.3)]
+        canvas.polygon(house, fill=colour, outline=EDGE, width=line)
+        canvas.text((x, y + s * 0.12), str(cell["huts"]), s * 0.26, ink_on(colour), bold=True)
+    elif cell["building"] == "temple":
+        canvas.circle((x, y - s * 0.08), s * 0.24, fill=colour, outline=EDGE, width=line)
+        base = [(x - s * 0.34, y + s * 0.32), (x - s * 0.34, y + s * 0.02)]
+        base += [(x + s * 0.34, y + s * 0.02), (x + s * 0.34, y + s * 0.32)]
+        canvas.polygon(base, fill=colour, outline=EDGE, width=line)
+        canvas.line([(x, y - s * 0.32), (x, y - s * 0.44)], EDGE, line)
+        canvas.text((x, y + s * 0.17), "T", s * 0.22, ink_on(colour), bold=True)
+    else:
+        w, top, bottom, notch = s * 0.2, y - s * 0.22, y + s * 0.34, s * 0.1
+        tower = [(x - w, bottom)]
+        for left, right in ((-1, -0.6), (-0.2, 0.2), (0.6, 1)):  # three merlons
+            tower += [(x + left * w, top), (x + left * w, top - notch)]
+            tower += [(x + right * w, top - notch), (x + right * w, top)]
+        tower.append((x + w, bottom))
+        canvas.polygon(tower, fill=colour, outline=EDGE, width=line)
+        canvas.text((x, y + s * 0.08), "W", s * 0.2, ink_on(colour), bold=True)
+
+
+# -- panel ---------------------------------------------------------------
+
+
+def _panel(view: Mapping[str, Any], colours: Sequence[Colour]) -> Panel:
+    state = view["state"]
+    panel = Panel(view, colours)
+    phase = PHASES.get(state["phase"], state["phase"])
+    details = f"{count(state['tiles_left'], 'tile')} left in the pile"
+    panel.header("Taluva", details)
+    if not view.get("over") and state.get("current") is not None:
+        panel.line(f"{panel.name(state['current'])} to {phase}", size=SMALL)
+    players = state["players"]
+
+    def seat_details(seat: int) -> list[str]:
+        lines = [
+            f"{title}: "
+            + " · ".join(count(pieces[kind], kind) for kind in ("hut", "temple", "tower"))
+            for title, pieces in (
+                ("in stock", players[seat]["stock"]),
+                ("built", players[seat]["built"]),
+            )
+        ]
+        if players[seat]["eliminated"]:
+            lines.append("eliminated")
+        if players[seat]["finished"]:
+            lines.append("finished (placed two whole kinds)")
+        return lines
+
+    panel.seats(seat_details)
+    if state.get("teams"):
+        teams = [" + ".join(panel.name(s) for s in team) for team in state["teams"]]
+        panel.line("Teams: " + " against ".join(teams), size=SMALL)
+    hand = state.get("tile_in_hand")
+    if hand:
+        panel.heading("Your tile")
+        _tile_in_hand(panel, hand)
+    panel.last_turn()
+    return panel
+
+
+def _tile_in_hand(panel: Panel, hand: Mapping[str, str]) -> None:
+    """The drawn tile as it lies: volcano, then left and right clockwise from it."""
+    tile = {(0, 0): "volcano", (1, -1): hand["left"], (1, 0): hand["right"]}
+    lay = HexLayout(tile, 120, 110, 34, 2)
+    lay.shift(PAD, panel.y)
+    for h, terrain in tile.items():
+        terrain_hex(panel.canvas, lay, h, terrain, 1)
+        panel.canvas.outline(lay.corners(h), EDGE, 2)
+    x = PAD + lay.width + 12
+    panel.canvas.text((x, panel.y + 24), f"left: {hand['left']}", 15, (28, 28, 32), anchor="la")
+    panel.canvas.text((x, panel.y + 48), f"right: {hand['right']}", 15, (28, 28, 32), anchor="la")
+    panel.y += lay.height + 6

@@ -1,0 +1,152 @@
+"""Creating, joining and finding games, and rebuilding a game's engine state."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import or_, select
+from sqlalchemy.orm import Session
+
+import engine
+from pbem.db import lock_game
+from pbem.models import Game, GameStatus, Seat, User
+from pbem.services.accounts import normalise_email
+from pbem.services.errors import Conflict, Invalid, NotFound
+from pbem.services.pipeline import after_change
+from pbem.services.replay import engine_game
+
+COLOURS = ("red", "blue", "yellow", "green", "purple", "orange")
+BOT_KINDS = ("random",)
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """Who sits at a new game's seat: a user, a bot, or nobody yet (open);
+    an open seat may be kept for an invited e-mail address."""
+
+    user: User | None = None
+    bot: str | None = None
+    invite: str | None = None
+
+
+def create_game(
+    session: Session,
+    creator: User | None,
+    ruleset: str,
+    seats: Sequence[SeatSpec],
+    options: Mapping[str, Any] | None = None,
+    version: int | None = None,
+    seed: str | None = None,
+) -> Game:
+    """A new game; it starts at once when no seat is left open.
+
+    The caller commits and then hands the game's pending submissions (see
+    pbem.dispatch.enqueue_pending) to the worker, so bots that move first get going.
+    """
+    try:
+        rules = engine.get_ruleset(ruleset, version)
+        state = rules.new(len(seats), seed or "check", options)
+    except engine.EngineError as exc:
+        raise Invalid(str(exc)) from None
+    for spec in seats:
+        if spec.bot is not None and spec.bot not in BOT_KINDS:
+            raise Invalid(f"unknown bot {spec.bot!r} (bots: {', '.join(BOT_KINDS)})")
+        if sum(x is not None for x in (spec.user, spec.bot, spec.invite)) > 1:
+            raise Invalid("a seat holds a user, a bot or an invitation, not several")
+    game = Game(
+        ruleset=rules.name,
+        ruleset_version=rules.version,
+        options=dict(state.options),
+        seed=seed or secrets.token_hex(16),
+        created_by_id=creator.id if creator else None,
+        status=GameStatus.OPEN,
+    )
+    for position, spec in enumerate(seats):
+        game.seats.append(
+            Seat(
+                position=position,
+                colour=COLOURS[position % len(COLOURS)],
+                user_id=spec.user.id if spec.user else None,
+                name=_seat_name(position, spec.user, spec.bot),
+                bot=spec.bot,
+                invited_email=normalise_email(spec.invite) if spec.invite else None,
+            )
+        )
+    session.add(game)
+    session.flush()
+    _start_if_full(session, game)
+    return game
+
+
+def _seat_name(position: int, user: User | None, bot: str | None) -> str:
+    if user is not None:
+        return user.name
+    return f"Bot {position + 1}" if bot else ""
+
+
+def _start_if_full(session: Session, game: Game) -> None:
+    if game.status == GameStatus.OPEN and not any(seat.is_open for seat in game.seats):
+        game.status = GameStatus.ACTIVE
+        after_change(session, game, engine_game(game), already_waiting=frozenset())
+
+
+def join_game(session: Session, game_public_id: str, user: User, position: int | None) -> Seat:
+    """Take an open seat (when `position` is None: the one kept for the user's
+    address, else the first one kept for nobody)."""
+    found = visible_game(session, game_public_id, user)
+    game = lock_game(session, found.id)
+    if _has_seat(game, user):
+        raise Conflict("you already have a seat in this game")
+    if game.status != GameStatus.OPEN:
+        raise Conflict("this game has no open seat any more")
+    open_seats = [
+        s
+        for s in game.seats
+        if s.is_open and s.invited_email in (None, user.email) and position in (None, s.position)
+    ]
+    if not open_seats:
+        raise Conflict(
+            "there is no open seat for you" if position is None else f"seat {position} is not open"
+        )
+    seat = min(open_seats, key=lambda s: (s.invited_email is None, s.position))
+    seat.user_id, seat.name = user.id, user.name
+    session.flush()
+    _start_if_full(session, game)
+    return seat
+
+
+def _has_seat(game: Game, user: User | None) -> bool:
+    return user is not None and any(seat.user_id == user.id for seat in game.seats)
+
+
+def visible_game(session: Session, game_public_id: str, user: User | None) -> Game:
+    """A game its players may see, and anyone while it waits for players;
+    for everybody else it does not exist."""
+    game = session.scalar(select(Game).where(Game.public_id == game_public_id))
+    if game is None or not (game.status == GameStatus.OPEN or _has_seat(game, user)):
+        raise NotFound("no such game")
+    return game
+
+
+def own_seat(session: Session, game_public_id: str, position: int, user: User | None) -> Seat:
+    """The user's own seat; any other seat is 'not found', like an unknown game."""
+    game = visible_game(session, game_public_id, user)
+    for seat in game.seats:
+        if seat.position == position and user is not None and seat.user_id == user.id:
+            return seat
+    raise NotFound("no such seat")
+
+
+def games_for(session: Session, user: User) -> list[Game]:
+    """The user's games and the games waiting for players, newest first."""
+    mine = select(Seat.game_id).where(Seat.user_id == user.id)
+    return list(
+        session.scalars(
+            select(Game)
+            .where(or_(Game.id.in_(mine), Game.status == GameStatus.OPEN))
+            .order_by(Game.created_at.desc(), Game.id.desc())
+        )
+    )

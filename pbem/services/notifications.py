@@ -1,0 +1,98 @@
+"""Queueing notifications in the outbox; the mail sender delivers them later,
+only once the transaction that queued them has committed."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+import engine
+from pbem.models import Game, MovedMail, Outbox, Seat, Submission, User
+
+YOUR_TURN = "your_turn"
+GAME_OVER = "game_over"
+REJECTED = "submission_rejected"
+SIGN_IN = "sign_in"
+INVITE = "invite"
+ACCEPTED = "submission_accepted"
+MOVED = "moved"
+
+
+def _queue(session: Session, seat: Seat, kind: str, payload: dict[str, Any]) -> None:
+    if seat.user_id is None or seat.resigned_at is not None:
+        return
+    payload = {"game": seat.game.public_id, "seat": seat.position, **payload}
+    session.add(Outbox(recipient_id=seat.user_id, game_id=seat.game_id, kind=kind, payload=payload))
+
+
+def notify_turn(session: Session, game: Game, positions: Iterable[int], ply: int) -> None:
+    for seat in game.seats:
+        if seat.position in positions:
+            _queue(session, seat, YOUR_TURN, {"ply": ply})
+
+
+def notify_game_over(session: Session, game: Game, result: engine.Result) -> None:
+    for seat in game.seats:
+        _queue(session, seat, GAME_OVER, {"result": result.to_json()})
+
+
+def notify_rejected(session: Session, submission: Submission) -> None:
+    _queue(
+        session,
+        submission.seat,
+        REJECTED,
+        {
+            "submission": submission.id,
+            "channel": submission.channel,
+            "reason": submission.reason,
+        },
+    )
+
+
+def notify_accepted(session: Session, submission: Submission, moves: list[str]) -> None:
+    """Mail players get an answer to every turn they send; other channels answer at once."""
+    if submission.channel == "mail":
+        _queue(
+            session,
+            submission.seat,
+            ACCEPTED,
+            {"submission": submission.id, "moves": moves},
+        )
+
+
+def notify_moved(session: Session, mover: Seat, plies: range, told_to_act: Iterable[int]) -> None:
+    """A short 'X moved' to each other player who asked for one, except the
+    seats just told it is their turn: that mail has the news already."""
+    skip = {mover.position, *told_to_act}
+    for seat in mover.game.seats:
+        wants = seat.user is not None and seat.user.moved_mail == MovedMail.EACH
+        if wants and seat.position not in skip:
+            _queue(
+                session,
+                seat,
+                MOVED,
+                {"mover": mover.position, "first_ply": plies.start, "last_ply": plies.stop - 1},
+            )
+
+
+def notify_sign_in(session: Session, user: User, link: str) -> None:
+    session.add(Outbox(recipient_id=user.id, kind=SIGN_IN, payload={"link": link}))
+
+
+def notify_invite(session: Session, seat: Seat, invitee: User, link: str, inviter: str) -> None:
+    session.add(
+        Outbox(
+            recipient_id=invitee.id,
+            game_id=seat.game_id,
+            kind=INVITE,
+            payload={
+                "link": link,
+                "game": seat.game.public_id,
+                "ruleset": seat.game.ruleset,
+                "seat": seat.position,
+                "from": inviter,
+            },
+        )
+    )

@@ -1,0 +1,131 @@
+"""Processing a stored submission: the one path every move takes, bots' included.
+
+Under the game lock: replay the log, check the seat may act, apply all the
+submission's moves or none, store them, mark the submission, queue
+notifications and let bots answer with submissions of their own. A submission
+already judged is left alone, so a redelivered task changes nothing; should a
+worker die between committing and handing on the bots' submissions, the
+periodic sweep (pbem.dispatch) hands them on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+import engine
+from pbem.db import lock_game
+from pbem.models import Game, GameStatus, Move, Submission, SubmissionStatus, utcnow
+from pbem.services import notifications
+from pbem.services.bots import bot_turn
+from pbem.services.replay import engine_game
+from pbem.services.submissions import pending_submission, submission_lines, submit
+
+
+@dataclass
+class Outcome:
+    status: str
+    reason: str | None = None
+    follow_up: list[int] = field(default_factory=list)  # submissions to hand to a worker
+
+
+def process_submission(session: Session, submission_id: int) -> Outcome | None:
+    """Judge one submission exactly once; commits. None if it no longer exists."""
+    game_id = session.scalar(select(Submission.game_id).where(Submission.id == submission_id))
+    if game_id is None:
+        return None
+    game = lock_game(session, game_id)
+    submission = session.get(Submission, submission_id, populate_existing=True)
+    assert submission is not None  # games and their submissions are deleted together
+    if submission.status != SubmissionStatus.PENDING:
+        session.rollback()
+        return Outcome(submission.status, submission.reason)
+    follow_up = _judge(session, game, submission)
+    outcome = Outcome(submission.status, submission.reason, follow_up)
+    session.commit()
+    return outcome
+
+
+def _judge(session: Session, game: Game, submission: Submission) -> list[int]:
+    position = submission.seat.position
+    submission.processed_at = utcnow()
+    try:
+        if game.status == GameStatus.OPEN:
+            raise engine.IllegalMove("the game has not started: it is waiting for players")
+        if submission.seat.resigned_at is not None and submission.channel != "bot":
+            raise engine.IllegalMove("you resigned from this game")
+        played = engine_game(game)
+        waiting = played.state.to_act()
+        first_new = len(played.log)
+        lines = submission_lines(submission.raw_text)
+        if not lines:
+            raise engine.IllegalMove("the submission holds no move")
+        played.play_all(position, lines)
+    except engine.IllegalMove as exc:
+        submission.status, submission.reason = SubmissionStatus.REJECTED, str(exc)
+        notifications.notify_rejected(session, submission)
+        if game.status != GameStatus.ACTIVE:
+            return []
+        return queue_bot_submissions(session, game, engine_game(game))
+    for ply, entry in enumerate(played.log[first_new:], start=first_new + 1):
+        game.moves.append(
+            Move(
+                ply=ply,
+                seat_id=submission.seat_id,
+                text=entry.text,
+                channel=submission.channel,
+                submission_id=submission.id,
+            )
+        )
+    submission.status = SubmissionStatus.ACCEPTED
+    notifications.notify_accepted(
+        session, submission, [entry.text for entry in played.log[first_new:]]
+    )
+    already_waiting = waiting - {position}
+    follow_up = after_change(session, game, played, already_waiting)
+    if game.status == GameStatus.ACTIVE:  # else everyone has 'game over' with the last moves
+        notifications.notify_moved(
+            session,
+            submission.seat,
+            plies=range(first_new + 1, len(played.log) + 1),
+            told_to_act=newly_to_act(played, already_waiting),
+        )
+    return follow_up
+
+
+def after_change(
+    session: Session, game: Game, played: engine.Game, already_waiting: frozenset[int]
+) -> list[int]:
+    """Finish the game, or tell the seats that must now act and let bots move.
+
+    Seats in `already_waiting` were told before and have not moved since.
+    Returns the ids of the bots' new submissions, for the caller to hand on
+    after committing.
+    """
+    result = played.state.result()
+    game.to_act = sorted(played.state.to_act())
+    if result is not None:
+        game.status, game.finished_at = GameStatus.FINISHED, utcnow()
+        notifications.notify_game_over(session, game, result)
+        return []
+    notifications.notify_turn(
+        session, game, newly_to_act(played, already_waiting), ply=len(played.log)
+    )
+    return queue_bot_submissions(session, game, played)
+
+
+def newly_to_act(played: engine.Game, already_waiting: frozenset[int]) -> frozenset[int]:
+    """The seats a change tells 'your turn': those that must act and were not told before."""
+    return played.state.to_act() - already_waiting
+
+
+def queue_bot_submissions(session: Session, game: Game, played: engine.Game) -> list[int]:
+    """Each bot that must act and has nothing waiting submits its turn."""
+    acting = played.state.to_act()
+    return [
+        submit(session, seat, "\n".join(bot_turn(played, seat.position)), channel="bot").id
+        for seat in game.seats
+        if seat.bot and seat.position in acting and pending_submission(session, seat) is None
+    ]

@@ -1,0 +1,42 @@
+"""Resigning: the rulesets know no resignation, so the server handles it.
+
+The player leaves the game: the seat is marked resigned, gets no more mail and
+accepts no more submissions from its player, and a bot plays it to the end so
+the others can finish the game the rules define. The engine's result then
+ranks the seat like any other; pages and mails show it as resigned.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy.orm import Session
+
+from pbem.db import lock_game
+from pbem.models import GameStatus, Outbox, Seat, utcnow
+from pbem.services.errors import Conflict
+from pbem.services.pipeline import queue_bot_submissions
+from pbem.services.replay import engine_game
+
+RESIGN_BOT = "random"
+
+
+def resign(session: Session, seat: Seat) -> list[int]:
+    """Resign the seat; the caller commits, then hands on the returned bot submissions."""
+    game = lock_game(session, seat.game_id)
+    seat = next(s for s in game.seats if s.id == seat.id)
+    if game.status != GameStatus.ACTIVE:
+        raise Conflict("the game is not going on")
+    if seat.resigned_at is not None or seat.user_id is None:
+        raise Conflict("this seat has no player to resign")
+    seat.resigned_at, seat.bot = utcnow(), RESIGN_BOT
+    for other in game.seats:
+        if other.id != seat.id and other.user_id is not None and other.resigned_at is None:
+            session.add(
+                Outbox(
+                    recipient_id=other.user_id,
+                    game_id=game.id,
+                    kind="seat_resigned",
+                    payload={"game": game.public_id, "seat": other.position, "name": seat.name},
+                )
+            )
+    session.flush()
+    return queue_bot_submissions(session, game, engine_game(game))

@@ -1,0 +1,88 @@
+"""Storing a submission: the first step for every channel (API, pages, mail, bots)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+import engine
+from pbem.models import Seat, Submission, SubmissionStatus
+from pbem.services.errors import Conflict
+from pbem.services.replay import engine_game
+
+CHANNELS = ("api", "web", "mail", "bot")
+
+
+def submission_lines(raw_text: str) -> list[str]:
+    """One move per line; blank lines and lines starting with '#' are ignored."""
+    lines = (line.strip() for line in raw_text.splitlines())
+    return [line for line in lines if line and not line.startswith("#")]
+
+
+def preview(seat: Seat, raw_text: str) -> engine.Game:
+    """The game as it would be after the submission; IllegalMove says why not.
+
+    Pages and the API call this first to answer at once; the worker still
+    judges the stored submission again under the game lock.
+    """
+    lines = submission_lines(raw_text)
+    if not lines:
+        raise engine.IllegalMove("the submission holds no move")
+    game = engine_game(seat.game)
+    game.play_all(seat.position, lines)
+    return game
+
+
+def pending_submission(session: Session, seat: Seat) -> Submission | None:
+    return session.scalar(
+        select(Submission)
+        .where(Submission.seat_id == seat.id, Submission.status == SubmissionStatus.PENDING)
+        .limit(1)
+    )
+
+
+def submit(session: Session, seat: Seat, raw_text: str, channel: str) -> Submission:
+    """Store what a seat sent, unjudged. The caller commits, then calls
+    pbem.dispatch.enqueue_submissions so a worker processes it."""
+    if channel not in CHANNELS:
+        raise ValueError(f"unknown channel {channel!r}")
+    submission = Submission(
+        game_id=seat.game_id, seat_id=seat.id, raw_text=raw_text, channel=channel
+    )
+    session.add(submission)
+    session.flush()
+    return submission
+
+
+def submit_once(session: Session, seat: Seat, raw_text: str, channel: str) -> Submission:
+    """`submit` for interactive channels: refuses a second submission while the
+    first still waits, so a double click never queues two turns."""
+    if pending_submission(session, seat) is not None:
+        raise Conflict("your previous submission is still being processed")
+    return submit(session, seat, raw_text, channel)
+
+
+def pending_submission_ids(session: Session, game_id: int) -> list[int]:
+    return list(
+        session.scalars(
+            select(Submission.id)
+            .where(Submission.game_id == game_id, Submission.status == SubmissionStatus.PENDING)
+            .order_by(Submission.id)
+        )
+    )
+
+
+def stale_submission_ids(session: Session, older_than: datetime) -> list[int]:
+    """Pending submissions nobody has picked up: their task message was lost."""
+    return list(
+        session.scalars(
+            select(Submission.id)
+            .where(
+                Submission.status == SubmissionStatus.PENDING,
+                Submission.created_at < older_than,
+            )
+            .order_by(Submission.id)
+        )
+    )

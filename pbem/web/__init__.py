@@ -1,0 +1,35 @@
+"""The server-rendered pages: sign-in by mailed link, the lobby, the game page
+with preview and history, and the spectator view. Every form carries a CSRF
+token; the token-authenticated /api is exempt."""
+
+from __future__ import annotations
+
+from flask import Flask
+from flask_wtf.csrf import CSRFError, CSRFProtect
+
+from pbem.web.common import error_page, site
+
+csrf = CSRFProtect()
+# Blueprints whose callers prove themselves with a bearer token, not a session.
+TOKEN_AUTHENTICATED = ("api", "mail_inbound")
+
+
+def init_app(app: Flask) -> None:
+    """Call after the API is registered, so its blueprints can be exempted."""
+    from pbem.web import auth, board, lobby, play, spectate
+
+    app.config.setdefault("WTF_CSRF_TIME_LIMIT", None)  # valid as long as the session
+    csrf.init_app(app)
+    for name, blueprint in app.blueprints.items():
+        if name.startswith(TOKEN_AUTHENTICATED):
+            csrf.exempt(blueprint)
+    auth.init_app(app)
+    app.register_blueprint(site)
+    for module in (auth, lobby, play, spectate, board):
+        app.register_blueprint(module.bp)
+    app.register_error_handler(CSRFError, _csrf_error)
+
+
+def _csrf_error(_error: CSRFError):  # type: ignore[no-untyped-def]
+    message = "The form had expired or came from elsewhere. Reload the page and try again."
+    return error_page("Form refused", message, 400)

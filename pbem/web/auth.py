@@ -1,0 +1,150 @@
+"""Signing in by a link sent by mail: no passwords. A link works once, for
+PBEM_SIGN_IN_LINK_MINUTES; the user is created on the first request and
+asked for a name on the first visit."""
+
+from __future__ import annotations
+
+import logging
+from zoneinfo import available_timezones
+
+from flask import Flask, current_app, redirect, render_template, request, url_for
+from flask_login import LoginManager, login_user, logout_user
+
+from pbem.models import MovedMail, User
+from pbem.services import accounts, notifications
+from pbem.services.errors import Invalid
+from pbem.web.common import SignedIn, db, me, page_blueprint, signed_in
+from pbem.web.links import BadLink, absolute_url, read_sign_in_token, sign_in_token
+
+log = logging.getLogger(__name__)
+bp = page_blueprint("auth")
+login_manager = LoginManager()
+MOVED_CHOICES = {
+    MovedMail.EACH: "after every move of another player",
+    MovedMail.NEVER: "never: only when it is my turn and when the game ends",
+}
+
+
+def init_app(app: Flask) -> None:
+    login_manager.init_app(app)
+    login_manager.login_view = "auth.sign_in"
+
+
+@login_manager.user_loader
+def _load_user(user_id: str) -> SignedIn | None:
+    user = db().get(User, int(user_id))
+    return SignedIn(user) if user is not None else None
+
+
+def safe_next(target: str | None) -> str:
+    """Only a path on this site, so a link cannot send people elsewhere."""
+    if target and target.startswith("/") and not target.startswith("//") and "\\" not in target:
+        return target
+    return url_for("lobby.home")
+
+
+@bp.route("/sign-in", methods=["GET", "POST"])
+def sign_in():  # type: ignore[no-untyped-def]
+    next_page = safe_next(request.values.get("next"))
+    if request.method == "GET":
+        return render_template("sign_in.html", next=next_page, email="")
+    email = request.form.get("email", "")
+    try:
+        user = accounts.user_for_sign_in(db(), email)
+    except Invalid as exc:
+        return render_template("sign_in.html", next=next_page, email=email, error=str(exc)), 422
+    link = absolute_url(
+        "auth.follow_link", token=sign_in_token(user.id, user.signed_in_at), next=next_page
+    )
+    notifications.notify_sign_in(db(), user, link)
+    db().commit()
+    if current_app.config["PBEM_ENV"] == "embedded":
+        # No mail may be set up on one machine: the console shows the link.
+        log.info("\n\n    sign-in link for %s:\n    %s\n", user.email, link)
+    return render_template("sign_in_sent.html", email=user.email)
+
+
+def _linked_user(token: str) -> tuple[User, bool]:
+    """The link's user, and whether this is their first sign-in; BadLink if
+    the link is forged, expired or was used already."""
+    user_id, last_sign_in = read_sign_in_token(token)
+    user = db().get(User, user_id)
+    if user is None or _stamp(user.signed_in_at) != _stamp(last_sign_in):
+        raise BadLink("this sign-in link was used already; ask for a new one")
+    return user, last_sign_in is None
+
+
+def _stamp(moment) -> str | None:  # type: ignore[no-untyped-def]
+    """Time stamps compared as the database keeps them (SQLite drops the zone)."""
+    return moment.replace(tzinfo=None).isoformat() if moment else None
+
+
+@bp.route("/sign-in/<token>", methods=["GET", "POST"])
+def follow_link(token: str):  # type: ignore[no-untyped-def]
+    """GET only asks to confirm, so a mail scanner opening the link uses nothing up."""
+    next_page = safe_next(request.values.get("next"))
+    try:
+        user, first = _linked_user(token)
+    except BadLink as exc:
+        return render_template("bad_link.html", message=str(exc)), 400
+    if request.method == "GET":
+        return render_template("sign_in_confirm.html", email=user.email, next=next_page)
+    if not accounts.claim_sign_in(db(), user.id, user.signed_in_at):
+        db().rollback()
+        return render_template("bad_link.html", message="this sign-in link was used already"), 400
+    db().commit()
+    login_user(SignedIn(user), remember=True)
+    if first:
+        return redirect(url_for("auth.welcome", next=next_page))
+    return redirect(next_page)
+
+
+@bp.route("/welcome", methods=["GET", "POST"])
+@signed_in
+def welcome():  # type: ignore[no-untyped-def]
+    """The settings, asked on the first visit; saving goes on to the page asked for."""
+    return _settings_form(first_visit=True)
+
+
+@bp.route("/settings", methods=["GET", "POST"])
+@signed_in
+def settings():  # type: ignore[no-untyped-def]
+    """Name, time zone, language and which mails to get, changeable any time."""
+    return _settings_form(first_visit=False)
+
+
+def _settings_form(first_visit: bool):  # type: ignore[no-untyped-def]
+    user = me()
+    assert user is not None
+    next_page = safe_next(request.values.get("next"))
+    page = {
+        "user": user,
+        "zones": sorted(available_timezones()),
+        "languages": accounts.LANGUAGES,
+        "moved_choices": MOVED_CHOICES,
+        "first_visit": first_visit,
+        "next": next_page,
+        "saved": request.args.get("saved") == "1",
+    }
+    if request.method == "GET":
+        return render_template("settings.html", **page)
+    try:
+        accounts.update_settings(
+            user,
+            name=request.form.get("name", ""),
+            time_zone=request.form.get("time_zone", "UTC"),
+            language=request.form.get("language", user.language),
+            moved_mail=request.form.get("moved_mail", user.moved_mail),
+        )
+    except Invalid as exc:
+        return render_template("settings.html", **page, form=request.form, error=str(exc)), 422
+    db().commit()
+    if first_visit:
+        return redirect(next_page)
+    return redirect(url_for("auth.settings", saved=1))
+
+
+@bp.route("/sign-out", methods=["POST"])
+def sign_out():  # type: ignore[no-untyped-def]
+    logout_user()
+    return redirect(url_for("auth.sign_in"))

@@ -1,0 +1,75 @@
+"""What every page module shares: its blueprint, the signed-in user, and
+turning a service's refusal into a page."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from flask import Blueprint, redirect, render_template, request, url_for
+from flask_login import UserMixin, current_user
+from sqlalchemy.orm import Session
+from werkzeug.exceptions import HTTPException
+
+from pbem.db import request_session
+from pbem.models import User
+from pbem.services.errors import Conflict, Invalid, NotFound, ServiceError
+
+STATUS_FOR = {NotFound: 404, Conflict: 409, Invalid: 422}
+
+
+class SignedIn(UserMixin):
+    """Flask-Login's idea of a user, wrapping ours for the current request."""
+
+    def __init__(self, user: User) -> None:
+        self.user = user
+        self.id = user.id
+
+
+# The templates and the style sheet, shared by the page blueprints.
+site = Blueprint(
+    "site", __name__, template_folder="templates", static_folder="static", static_url_path="/assets"
+)
+
+
+def page_blueprint(name: str) -> Blueprint:
+    bp = Blueprint(name, __name__)
+    bp.register_error_handler(ServiceError, service_error)
+    bp.register_error_handler(404, http_error)
+    bp.register_error_handler(405, http_error)
+    return bp
+
+
+def service_error(error: ServiceError):  # type: ignore[no-untyped-def]
+    title = "Not found" if isinstance(error, NotFound) else "Not possible"
+    return error_page(title, str(error), STATUS_FOR.get(type(error), 400))
+
+
+def http_error(error: HTTPException):  # type: ignore[no-untyped-def]
+    return error_page(error.name, error.description or "", error.code or 500)
+
+
+def error_page(title: str, message: str, status: int):  # type: ignore[no-untyped-def]
+    return render_template("error.html", title=title, message=message), status
+
+
+def db() -> Session:
+    return request_session()
+
+
+def me() -> User | None:
+    """The signed-in user, or None."""
+    return current_user.user if current_user.is_authenticated else None
+
+
+def signed_in(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Pages for signed-in users; others are sent to sign in and brought back."""
+
+    @wraps(view)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if me() is None:
+            return redirect(url_for("auth.sign_in", next=request.full_path.rstrip("?")))
+        return view(*args, **kwargs)
+
+    return wrapper

@@ -1,0 +1,60 @@
+"""Signed links sent by mail: sign-in links (short-lived, single use) and
+invitations (for one seat and one address). Nothing secret is stored; the
+signature and the state of the database decide whether a link still works."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from flask import current_app, request, url_for
+from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
+
+SIGN_IN = "pbem.sign-in"
+INVITE = "pbem.invite"
+INVITE_DAYS = 60
+
+
+class BadLink(Exception):
+    """Forged, damaged, expired or already used: the message says which kind."""
+
+
+def _serializer(purpose: str) -> URLSafeTimedSerializer:
+    return URLSafeTimedSerializer(current_app.config["SECRET_KEY"], salt=purpose)
+
+
+def absolute_url(endpoint: str, **values: Any) -> str:
+    """A link for a mail: from PBEM_BASE_URL, never from a request's Host header
+    when that is set (production requires it)."""
+    base = current_app.config.get("PBEM_BASE_URL") or request.host_url
+    return base.rstrip("/") + url_for(endpoint, **values)
+
+
+def sign_in_token(user_id: int, last_sign_in: datetime | None) -> str:
+    stamp = last_sign_in.isoformat() if last_sign_in else None
+    return _serializer(SIGN_IN).dumps({"user": user_id, "last": stamp})
+
+
+def read_sign_in_token(token: str) -> tuple[int, datetime | None]:
+    """(user id, the user's last sign-in when the link was made)."""
+    max_age = current_app.config["PBEM_SIGN_IN_LINK_MINUTES"] * 60
+    data = _load(SIGN_IN, token, max_age, "sign-in")
+    return data["user"], datetime.fromisoformat(data["last"]) if data["last"] else None
+
+
+def invite_token(seat_id: int, email: str) -> str:
+    return _serializer(INVITE).dumps({"seat": seat_id, "email": email})
+
+
+def read_invite_token(token: str) -> tuple[int, str]:
+    data = _load(INVITE, token, INVITE_DAYS * 86400, "invitation")
+    return data["seat"], data["email"]
+
+
+def _load(purpose: str, token: str, max_age: int, what: str) -> dict[str, Any]:
+    try:
+        return _serializer(purpose).loads(token, max_age=max_age)
+    except SignatureExpired:
+        raise BadLink(f"this {what} link has expired") from None
+    except BadSignature:
+        raise BadLink(f"this {what} link is not valid") from None

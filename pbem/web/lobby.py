@@ -1,0 +1,216 @@
+"""The lobby: my games, starting a game (seats, options, invitations, bots)
+and joining one, by invitation link or from the list of open games."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from flask import redirect, render_template, request, url_for
+from flask_login import login_user
+
+import engine
+from engine.core.options import Option
+from pbem.dispatch import enqueue_pending
+from pbem.models import Game, GameStatus, Seat, User
+from pbem.services import accounts, notifications
+from pbem.services import games as game_service
+from pbem.services.errors import Invalid, NotFound
+from pbem.web.common import SignedIn, db, me, page_blueprint, signed_in
+from pbem.web.links import BadLink, absolute_url, invite_token, read_invite_token
+
+bp = page_blueprint("lobby")
+SEAT_KINDS = {
+    "": "nobody",
+    "me": "me",
+    "bot": "a bot",
+    "invite": "invite by e-mail",
+    "open": "anyone",
+}
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """One line of "my games"."""
+
+    game: Game
+    title: str
+    my_turn: bool
+    waiting_for: list[str]
+    joinable: bool
+
+
+def titles() -> dict[str, str]:
+    return {rules.name: rules.title for rules in engine.rulesets()}
+
+
+def newest_rulesets() -> dict[str, type[engine.State]]:
+    return {rules.name: rules for rules in engine.rulesets()}  # sorted: newest version wins
+
+
+@bp.route("/")
+def home():  # type: ignore[no-untyped-def]
+    user = me()
+    if user is None:
+        return render_template("landing.html", rulesets=newest_rulesets().values())
+    names = titles()
+    rows = [_row(game, user, names) for game in game_service.games_for(db(), user)]
+    return render_template(
+        "home.html",
+        user=user,
+        my_turn=[r for r in rows if r.my_turn],
+        waiting=[r for r in rows if r.game.status == GameStatus.ACTIVE and not r.my_turn],
+        open_games=[r for r in rows if r.game.status == GameStatus.OPEN],
+        finished=[r for r in rows if r.game.status == GameStatus.FINISHED],
+    )
+
+
+def _row(game: Game, user: User, names: dict[str, str]) -> GameRow:
+    mine = {seat.position for seat in game.seats if seat.user_id == user.id}
+    return GameRow(
+        game=game,
+        title=names.get(game.ruleset, game.ruleset),
+        my_turn=game.status == GameStatus.ACTIVE and bool(mine & set(game.to_act)),
+        waiting_for=[seat.name for seat in game.seats if seat.position in game.to_act],
+        joinable=game.status == GameStatus.OPEN
+        and not mine
+        and any(s.is_open and s.invited_email in (None, user.email) for s in game.seats),
+    )
+
+
+@bp.route("/games/new")
+@signed_in
+def choose_game():  # type: ignore[no-untyped-def]
+    return render_template("new_game_choose.html", rulesets=newest_rulesets().values())
+
+
+@bp.route("/games/new/<ruleset>", methods=["GET", "POST"])
+@signed_in
+def new_game(ruleset: str):  # type: ignore[no-untyped-def]
+    rules = newest_rulesets().get(ruleset)
+    if rules is None:
+        raise NotFound("no such game")
+    form = request.form if request.method == "POST" else _default_form(rules)
+    if request.method == "GET":
+        return _new_game_page(rules, form)
+    try:
+        specs = _seat_specs(rules, form)
+        options = _options(rules.option_spec, form)
+        game = game_service.create_game(db(), me(), rules.name, specs, options)
+        _send_invitations(game)
+    except Invalid as exc:
+        db().rollback()
+        return _new_game_page(rules, form, error=str(exc)), 422
+    db().commit()
+    enqueue_pending(db(), game.id)
+    return redirect(url_for("play.game_page", game_id=game.public_id))
+
+
+def _new_game_page(rules: type[engine.State], form: Any, error: str | None = None) -> str:
+    return render_template(
+        "new_game.html",
+        rules=rules,
+        form=form,
+        kinds=SEAT_KINDS,
+        rows=range(rules.max_players),
+        error=error,
+    )
+
+
+def _default_form(rules: type[engine.State]) -> dict[str, Any]:
+    form: dict[str, Any] = {f"seat-{i}": "bot" for i in range(1, rules.min_players)}
+    form["seat-0"] = "me"
+    for option in rules.option_spec:
+        form[f"option-{option.name}"] = option.default
+    return form
+
+
+def _seat_specs(rules: type[engine.State], form: Any) -> list[game_service.SeatSpec]:
+    specs = []
+    kinds = [form.get(f"seat-{i}", "") for i in range(rules.max_players)]
+    if kinds.count("me") > 1:
+        raise Invalid("you can take one seat only")
+    for index, kind in enumerate(kinds):
+        if kind not in SEAT_KINDS:
+            raise Invalid(f"unknown kind of seat {kind!r}")
+        if kind == "invite":
+            email = accounts.normalise_email(form.get(f"invite-{index}", ""))
+            specs.append(game_service.SeatSpec(invite=email))
+        elif kind:
+            user = me() if kind == "me" else None
+            specs.append(game_service.SeatSpec(user=user, bot="random" if kind == "bot" else None))
+    if not rules.min_players <= len(specs) <= rules.max_players:
+        raise Invalid(
+            f"{rules.title} is for {rules.min_players} to {rules.max_players} players,"
+            f" not {len(specs)}"
+        )
+    return specs
+
+
+def _options(spec: tuple[Option, ...], form: Any) -> dict[str, Any]:
+    """Check boxes send nothing when off; other fields are coerced by the engine."""
+    return {
+        option.name: (f"option-{option.name}" in form)
+        if isinstance(option.default, bool)
+        else form.get(f"option-{option.name}", option.default)
+        for option in spec
+    }
+
+
+def _send_invitations(game: Game) -> None:
+    inviter = me()
+    assert inviter is not None
+    for seat in game.seats:
+        if seat.invited_email:
+            invitee = accounts.user_for_sign_in(db(), seat.invited_email)
+            link = absolute_url("lobby.invitation", token=invite_token(seat.id, invitee.email))
+            notifications.notify_invite(db(), seat, invitee, link, inviter.name)
+
+
+def _invited_seat(token: str) -> tuple[Seat, User]:
+    """The seat the invitation is for, still open and still kept for its address."""
+    seat_id, email = read_invite_token(token)
+    seat = db().get(Seat, seat_id)
+    invitee = accounts.user_by_email(db(), email)
+    if seat is None or invitee is None or seat.invited_email != email or not seat.is_open:
+        raise BadLink("this invitation has been used or withdrawn")
+    return seat, invitee
+
+
+@bp.route("/join/<token>", methods=["GET", "POST"])
+def invitation(token: str):  # type: ignore[no-untyped-def]
+    """The link in an invitation. It came to the invitee's mailbox, so it signs
+    them in too; it works until the seat is taken."""
+    try:
+        seat, invitee = _invited_seat(token)
+    except BadLink as exc:
+        return render_template("bad_link.html", message=str(exc)), 400
+    user = me()
+    if user is not None and user.id != invitee.id:
+        page = render_template("invitation.html", seat=seat, invitee=invitee, other=user)
+        return page, 403
+    if request.method == "GET":
+        return render_template("invitation.html", seat=seat, invitee=invitee, other=None)
+    first = invitee.signed_in_at is None
+    if user is None:
+        accounts.claim_sign_in(db(), invitee.id, invitee.signed_in_at)
+    game_service.join_game(db(), seat.game.public_id, invitee, seat.position)
+    db().commit()
+    enqueue_pending(db(), seat.game_id)
+    if user is None:
+        login_user(SignedIn(invitee), remember=True)
+    game_page = url_for("play.game_page", game_id=seat.game.public_id)
+    if first:
+        return redirect(url_for("auth.welcome", next=game_page))
+    return redirect(game_page)
+
+
+@bp.route("/games/<game_id>/join", methods=["POST"])
+@signed_in
+def join(game_id: str):  # type: ignore[no-untyped-def]
+    user = me()
+    assert user is not None
+    seat = game_service.join_game(db(), game_id, user, None)
+    db().commit()
+    enqueue_pending(db(), seat.game_id)
+    return redirect(url_for("play.game_page", game_id=game_id))

@@ -1,0 +1,222 @@
+"""The game page of a seated player: board, private information, legal moves,
+move entry with a preview, and the fate of what was sent.
+
+A move goes the way of every channel: checked at once on a copy (so a bad
+move is refused with the engine's reason and nothing is stored), then stored
+as a submission that a worker judges under the game lock. The form carries the
+ply it was drawn at: a stale page or a second click sends a move at most once.
+"""
+
+from __future__ import annotations
+
+import base64
+from typing import Any
+
+from flask import redirect, render_template, request, url_for
+from sqlalchemy import select
+
+import engine
+from pbem.dispatch import enqueue_submissions
+from pbem.models import Game, GameStatus, Move, Seat, Submission
+from pbem.services import games as game_service
+from pbem.services import submissions
+from pbem.services.errors import NotFound
+from pbem.services.submissions import pending_submission, preview
+from pbem.web.board import picture
+from pbem.web.common import db, me, page_blueprint, signed_in
+from pbem.web.lobby import titles
+from pbem.web.positions import Position, ply_argument, position_at, private_information
+
+bp = page_blueprint("play")
+
+
+def _my_seat(game_id: str) -> Seat:
+    """The signed-in user's seat; for anybody else the game does not exist."""
+    user = me()
+    game = game_service.visible_game(db(), game_id, user)
+    for seat in game.seats:
+        if user is not None and seat.user_id == user.id:
+            return seat
+    raise NotFound("no such game")
+
+
+@bp.route("/games/<game_id>")
+@signed_in
+def game_page(game_id: str):  # type: ignore[no-untyped-def]
+    user = me()
+    game = game_service.visible_game(db(), game_id, user)
+    if game.status == GameStatus.OPEN:
+        return render_template("open_game.html", game=game, user=user, titles=titles())
+    seat = _my_seat(game_id)
+    shown = _shown_submission(seat, request.args.get("submission"))
+    return _page(seat, ply_argument(request.args.get("ply")), shown=shown)
+
+
+def _shown_submission(seat: Seat, raw: str | None) -> Submission | None:
+    if not raw:
+        return None
+    found = db().get(Submission, int(raw)) if raw.isdigit() else None
+    if found is None or found.seat_id != seat.id:
+        raise NotFound("no such submission")
+    return found
+
+
+def _page(
+    seat: Seat,
+    ply: int | None,
+    *,
+    shown: Submission | None = None,
+    moves: str = "",
+    error: str | None = None,
+    status: int = 200,
+) -> tuple[str, int]:
+    game = seat.game
+    # The version first, then pending, then the log: whatever the worker
+    # commits in between shows as applied, or changes the version the page
+    # polls, so the page never waits for news that has already come.
+    version = db().scalar(select(Game.lock_version).where(Game.id == game.id))
+    pending = pending_submission(db(), seat)
+    position = position_at(game, ply)
+    played = position.played
+    may_move = (
+        position.is_now
+        and game.status == GameStatus.ACTIVE
+        and seat.position in played.state.to_act()
+        and pending is None
+    )
+    legal = (
+        [played.state.format_move(m) for m in played.state.legal_moves(seat.position)]
+        if may_move
+        else []
+    )
+    page = render_template(
+        "game.html",
+        game=game,
+        seat=seat,
+        title=titles().get(game.ruleset, game.ruleset),
+        position=position,
+        view=played.view(seat.position),
+        picture=played.state.text_picture(seat.position),
+        private=private_information(played, seat.position),
+        legal=legal,
+        may_move=may_move,
+        pending=pending,
+        shown=shown,
+        moves=moves,
+        error=error,
+        waiting=_waiting(game, seat, pending, position),
+        version=version,
+    )
+    return page, status
+
+
+def _waiting(game: Game, seat: Seat, pending: Submission | None, position: Position) -> bool:
+    """Whether the page should look for news by itself: something is being
+    judged, or others must move (never while the player may be typing)."""
+    if not position.is_now or game.status != GameStatus.ACTIVE:
+        return False
+    return pending is not None or seat.position not in position.played.state.to_act()
+
+
+def _form() -> tuple[str, int]:
+    """The move text and the ply the page was drawn at."""
+    raw_ply = request.form.get("ply", "")
+    if not raw_ply.isdigit():
+        raise NotFound("the form lacks the position it was made for")
+    return request.form.get("moves", "").replace("\r\n", "\n"), int(raw_ply)
+
+
+def _check(seat: Seat, text: str, drawn_at: int) -> engine.Game:
+    """The game after the moves, on a copy; IllegalMove explains a refusal,
+    naming a position that moved on since the page was drawn."""
+    current = len(seat.game.moves)
+    try:
+        return preview(seat, text)
+    except engine.IllegalMove as exc:
+        if drawn_at != current:
+            raise engine.IllegalMove(
+                f"the game moved on since your page was drawn (then {drawn_at} moves,"
+                f" now {current}), and your move no longer fits: {exc}",
+                exc.rule,
+            ) from None
+        raise
+
+
+@bp.route("/games/<game_id>/preview", methods=["POST"])
+@signed_in
+def preview_page(game_id: str):  # type: ignore[no-untyped-def]
+    seat = _my_seat(game_id)
+    text, drawn_at = _form()
+    try:
+        after = _check(seat, text, drawn_at)
+    except engine.IllegalMove as exc:
+        return _page(seat, None, moves=text, error=str(exc), status=_refusal_status(exc))
+    first_new = len(seat.game.moves)
+    return render_template(
+        "preview.html",
+        game=seat.game,
+        seat=seat,
+        title=titles().get(seat.game.ruleset, seat.game.ruleset),
+        moves=text,
+        canonical=[entry.text for entry in after.log[first_new:]],
+        drawn_at=len(seat.game.moves),
+        picture=after.state.text_picture(seat.position),
+        board_png=_data_url(seat.game, after.view(seat.position)),
+    )
+
+
+def _data_url(game: Game, view: dict[str, Any]) -> str:
+    """The preview's board inline: it exists nowhere else, nothing is stored."""
+    return "data:image/png;base64," + base64.b64encode(picture(game, view)).decode("ascii")
+
+
+def _refusal_status(exc: engine.IllegalMove) -> int:
+    return 409 if exc.rule == "turn order" else 422
+
+
+@bp.route("/games/<game_id>/submit", methods=["POST"])
+@signed_in
+def submit(game_id: str):  # type: ignore[no-untyped-def]
+    seat = _my_seat(game_id)
+    text, drawn_at = _form()
+    # Waiting first, then applied: a submission the worker judges between the
+    # two checks is caught by the second, so a double click stores one.
+    if pending_submission(db(), seat) is not None:
+        error = "your previous submission is still being processed"
+        return _page(seat, None, moves=text, error=error, status=409)
+    earlier = _sent_from_this_page(seat, text, drawn_at)
+    if earlier is not None:
+        return redirect(_game_url(seat, submission=earlier.id, again=1))
+    try:
+        _check(seat, text, drawn_at)
+    except engine.IllegalMove as exc:
+        return _page(seat, None, moves=text, error=str(exc), status=_refusal_status(exc))
+    submission = submissions.submit(db(), seat, text, channel="web")
+    db().commit()
+    enqueue_submissions([submission.id])
+    return redirect(_game_url(seat, submission=submission.id))
+
+
+def _sent_from_this_page(seat: Seat, text: str, drawn_at: int) -> Submission | None:
+    """The same moves from this seat, already applied after the page was drawn:
+    the same form sent twice (a double click, a reload)."""
+    return db().scalar(
+        select(Submission)
+        .join(Move, Move.submission_id == Submission.id)
+        .where(Submission.seat_id == seat.id, Submission.raw_text == text, Move.ply > drawn_at)
+        .limit(1)
+    )
+
+
+def _game_url(seat: Seat, **values: Any) -> str:
+    return url_for("play.game_page", game_id=seat.game.public_id, **values)
+
+
+@bp.route("/games/<game_id>/version")
+def version(game_id: str):  # type: ignore[no-untyped-def]
+    """What the pages poll: changes whenever anything happens in the game.
+    Public like the spectator view."""
+    game = db().scalar(select(Game).where(Game.public_id == game_id))
+    if game is None:
+        raise NotFound("no such game")
+    return {"version": game.lock_version}

@@ -1,0 +1,85 @@
+"""A game as one viewer sees it at one point of its history: replay the
+stored log up to a ply, and pick out what only this seat may see."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import engine
+from pbem.models import Game
+from pbem.services.errors import NotFound
+from pbem.services.replay import record_of
+
+
+@dataclass(frozen=True)
+class Position:
+    played: engine.Game
+    ply: int  # moves replayed
+    last_ply: int  # moves in the whole log
+
+    @property
+    def is_now(self) -> bool:
+        return self.ply == self.last_ply
+
+
+def position_at(game: Game, ply: int | None) -> Position:
+    """The game after its first `ply` moves (all of them when None)."""
+    record = record_of(game)
+    last = len(record.moves)
+    ply = last if ply is None else ply
+    if not 0 <= ply <= last:
+        raise NotFound("no such move in this game")
+    record.moves = record.moves[:ply]
+    return Position(engine.Game.from_record(record), ply, last)
+
+
+def ply_argument(raw: str | None) -> int | None:
+    """The ?ply= of a URL; anything but a whole number is 'not found'."""
+    if raw in (None, ""):
+        return None
+    if not raw.isdigit():
+        raise NotFound("no such move in this game")
+    return int(raw)
+
+
+def private_information(played: engine.Game, seat: int) -> list[tuple[str, str]]:
+    """(label, value) for each part of the seat's view a spectator does not see."""
+    found: list[tuple[str, str]] = []
+    _differences(played.view(seat)["state"], played.view(None)["state"], [], found, seat)
+    return found
+
+
+SEAT_LISTS = ("seats", "players")
+
+
+def _differences(
+    mine: Any, public: Any, path: list[str], found: list[tuple[str, str]], seat: int
+) -> None:
+    if mine == public:
+        return
+    if isinstance(mine, dict) and isinstance(public, dict):
+        for key, value in mine.items():
+            _differences(value, public.get(key), [*path, str(key)], found, seat)
+    elif isinstance(mine, list) and isinstance(public, list) and len(mine) == len(public):
+        for index, (a, b) in enumerate(zip(mine, public, strict=True)):
+            _differences(a, b, _item_path(path, index, seat), found, seat)
+    else:
+        found.append((" › ".join(p.replace("_", " ") for p in path), _text(mine)))
+
+
+def _item_path(path: list[str], index: int, seat: int) -> list[str]:
+    """Your own entry of a per-seat list needs no label: "hand", not "seats › 0 › hand"."""
+    if path[-1:] and path[-1] in SEAT_LISTS:
+        return path[:-1] if index == seat else [*path, f"seat {index + 1}"]
+    return [*path, str(index + 1)]
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, list):
+        return ", ".join(_text(v) for v in value) or "none"
+    if isinstance(value, dict):
+        return ", ".join(f"{k.replace('_', ' ')}: {_text(v)}" for k, v in value.items())
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)

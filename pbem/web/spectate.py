@@ -1,0 +1,40 @@
+"""The spectator view: anyone with the game's link may watch, and sees what a
+spectator's view holds (no hand, no hidden tile), with the history to step through."""
+
+from __future__ import annotations
+
+from flask import render_template, request
+from sqlalchemy import select
+
+from pbem.models import Game, GameStatus
+from pbem.services.errors import NotFound
+from pbem.web.common import db, page_blueprint
+from pbem.web.lobby import titles
+from pbem.web.positions import ply_argument, position_at
+
+bp = page_blueprint("spectate")
+
+
+def public_game(game_id: str) -> Game:
+    game = db().scalar(select(Game).where(Game.public_id == game_id))
+    if game is None:
+        raise NotFound("no such game")
+    return game
+
+
+@bp.route("/games/<game_id>/watch")
+def watch(game_id: str):  # type: ignore[no-untyped-def]
+    game = public_game(game_id)
+    title = titles().get(game.ruleset, game.ruleset)
+    if game.status == GameStatus.OPEN:
+        return render_template("watch.html", game=game, title=title, position=None)
+    position = position_at(game, ply_argument(request.args.get("ply")))
+    return render_template(
+        "watch.html",
+        game=game,
+        title=title,
+        position=position,
+        view=position.played.view(None),
+        picture=position.played.state.text_picture(None),
+        waiting=position.is_now and game.status == GameStatus.ACTIVE,
+    )

@@ -1,0 +1,55 @@
+// pbem: a little vanilla JS. The pages work without it; it only saves taps.
+"use strict";
+
+// Click a legal move to put it in the move entry.
+document.addEventListener("click", (event) => {
+  const button = event.target.closest("button.move");
+  const entry = document.getElementById("moves");
+  if (!button || !entry) return;
+  entry.value = button.dataset.move;
+  entry.focus();
+});
+
+// Filter the legal moves by every word typed.
+document.addEventListener("input", (event) => {
+  const box = event.target.closest("input[data-filter]");
+  if (!box) return;
+  const words = box.value.toLowerCase().split(/\s+/).filter(Boolean);
+  for (const item of document.getElementById(box.dataset.filter).children) {
+    const text = item.textContent.toLowerCase();
+    item.hidden = !words.every((word) => text.includes(word));
+  }
+});
+
+// A form is sent once: later clicks do nothing (the server refuses repeats too).
+document.addEventListener("submit", (event) => {
+  const form = event.target;
+  if (form.dataset.sent) {
+    event.preventDefault();
+    return;
+  }
+  form.dataset.sent = "1";
+  setTimeout(() => form.querySelectorAll("button").forEach((b) => (b.disabled = true)), 0);
+});
+
+// While the server judges a move or others play, reload when the game changes.
+(function poll() {
+  const url = document.body.dataset.pollUrl;
+  if (!url) return;
+  const seen = document.body.dataset.version;
+  let delay = 300;
+  const check = () => {
+    fetch(url, { headers: { Accept: "application/json" }, cache: "no-store" })
+      .then((response) => (response.ok ? response.json() : null))
+      .then((data) => {
+        if (data && String(data.version) !== seen) {
+          location.reload();
+          return;
+        }
+        delay = Math.min(delay * 1.3, 15000);
+        setTimeout(check, delay);
+      })
+      .catch(() => setTimeout(check, (delay = Math.min(delay * 2, 15000))));
+  };
+  setTimeout(check, delay);
+})();

@@ -1,0 +1,105 @@
+"""The app wired to real mail servers: outbound mail goes by SMTP to an
+aiosmtpd capture, replies come in through the pbem SMTP listener and through
+a private Dovecot the IMAP poller reads, and a Celery worker thread does the rest."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+import pytest
+import redis
+from aiosmtpd.controller import Controller
+from flask import Flask
+from sqlalchemy.orm import Session
+
+from pbem import create_app, migrate
+from pbem.db import get_db
+from pbem.mail.smtpd import controller as listener_controller
+from pbem.models import User
+from pbem.services import accounts
+from tests.mail.servers import Capture, ImapServer, capture_controller, dovecot, free_port
+from tests.server.conftest import REDIS_URL, database_url, postgres_url  # noqa: F401
+from worker.embedded import worker_thread
+
+DOMAIN = "pbem.test"
+
+
+@dataclass
+class MailRig:
+    app: Flask
+    capture: Capture
+    outgoing: Controller  # the capture's server, which tests stop and start
+    outgoing_port: int
+    listener_port: int
+    imap: ImapServer
+
+
+@pytest.fixture(scope="session")
+def imap_server() -> Iterator[ImapServer]:
+    with dovecot() as server:
+        yield server
+
+
+@pytest.fixture(scope="session", params=["sqlite", "postgresql"])
+def rig(
+    request: pytest.FixtureRequest,
+    tmp_path_factory: pytest.TempPathFactory,
+    imap_server: ImapServer,
+) -> Iterator[MailRig]:
+    outgoing_port, listener_port = free_port(), free_port()
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test",
+            "PBEM_DATABASE_URL": database_url(request.param, request, tmp_path_factory),
+            "PBEM_BROKER_URL": REDIS_URL,
+            "PBEM_TASK_QUEUE": f"pbem-mail-test-{uuid.uuid4().hex[:12]}",
+            "PBEM_SMTP_URL": f"smtp://127.0.0.1:{outgoing_port}",
+            "PBEM_MAIL_DOMAIN": DOMAIN,
+            "PBEM_IMAP_URL": imap_server.url,
+            "PBEM_INBOUND_TOKEN": "inbound-secret",
+            "PBEM_MAIL_MAX_BYTES": 200_000,
+        }
+    )
+    with app.app_context():
+        migrate.upgrade(get_db().engine)
+    listener = listener_controller(app, "127.0.0.1", listener_port)
+    listener.start()
+    capture = Capture()
+    rig = MailRig(
+        app,
+        capture,
+        capture_controller(capture, outgoing_port),
+        outgoing_port,
+        listener_port,
+        imap_server,
+    )
+    rig.outgoing.start()
+    celery_app = app.extensions["celery"]
+    with worker_thread(celery_app, concurrency=2):
+        yield rig
+    rig.outgoing.stop()  # the one running now: a test may have restarted it
+    listener.stop()
+    with app.app_context():
+        get_db().dispose()
+    redis.Redis.from_url(REDIS_URL).delete(app.config["PBEM_TASK_QUEUE"])
+
+
+@pytest.fixture
+def session(rig: MailRig) -> Iterator[Session]:
+    with rig.app.extensions["pbem.db"].session() as db_session:
+        yield db_session
+
+
+@pytest.fixture
+def make_user(session: Session) -> Callable[[str], User]:
+    def make(name: str = "Ann") -> User:
+        user = accounts.create_user(
+            session, f"{name.lower()}-{uuid.uuid4().hex[:8]}@players.test", name
+        )
+        session.commit()
+        return user
+
+    return make

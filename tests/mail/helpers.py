@@ -1,0 +1,92 @@
+"""Players' side of the mail tests: reading notifications and writing replies."""
+
+from __future__ import annotations
+
+import re
+import smtplib
+from email import policy
+from email.message import EmailMessage
+from email.utils import make_msgid
+
+from imapclient import IMAPClient
+
+from tests.mail.servers import ImapServer
+
+LEGAL_TITLE = re.compile(r"^Your turn\. Some of your legal moves")
+
+
+def text_of(message: EmailMessage) -> str:
+    return message.get_body(("plain",)).get_content()
+
+
+def board_png(message: EmailMessage) -> bytes | None:
+    """The inline PNG the HTML part shows, if the mail has one."""
+    html = message.get_body(("html",))
+    cids = re.findall(r"cid:([^'\"]+)", html.get_content()) if html else []
+    for part in message.walk():
+        if part.get_content_type() == "image/png" and str(part["Content-ID"]).strip("<>") in cids:
+            return part.get_content()
+    return None
+
+
+def listed_moves(message: EmailMessage) -> list[str]:
+    """The short list of legal moves a 'your turn' mail shows."""
+    lines = text_of(message).splitlines()
+    start = next(i for i, line in enumerate(lines) if LEGAL_TITLE.match(line))
+    moves = []
+    for line in lines[start + 1 :]:
+        if not line.startswith("  "):
+            break
+        moves.append(line.strip())
+    return moves
+
+
+def reply(
+    notification: EmailMessage, sender: str, body: str, quote: bool = True, **headers: str
+) -> bytes:
+    """A player's reply as a mail client writes it: new text on top, the
+    original quoted below, threading headers kept."""
+    message = EmailMessage()
+    message["From"] = sender
+    message["To"] = str(notification["Reply-To"])
+    message["Subject"] = "Re: " + str(notification["Subject"])
+    message["Message-ID"] = make_msgid(domain="players.test")
+    message["In-Reply-To"] = str(notification["Message-ID"])
+    message["References"] = f"{notification['References']} {notification['Message-ID']}"
+    for name, value in headers.items():
+        del message[name.replace("_", "-")]
+        message[name.replace("_", "-")] = value
+    text = body
+    if quote:
+        quoted = "\n".join("> " + line for line in text_of(notification).splitlines())
+        text += f"\n\nOn Sunday, pbem wrote:\n{quoted}\n"
+    message.set_content(text)
+    return message.as_bytes(policy=policy.SMTP)
+
+
+def send_smtp(raw: bytes, port: int, sender: str, recipient: str) -> None:
+    with smtplib.SMTP("127.0.0.1", port, timeout=30) as client:
+        client.sendmail(sender, [recipient], raw)
+
+
+def send_imap(raw: bytes, server: ImapServer) -> None:
+    with IMAPClient("127.0.0.1", port=server.port, ssl=False, timeout=30) as client:
+        client.login(server.user, server.password)
+        client.append("INBOX", raw)
+
+
+def processed(app, message_id: str, timeout: float = 30.0):  # type: ignore[no-untyped-def]
+    """The stored inbound message once a worker has read it."""
+    from sqlalchemy import select
+
+    from pbem.models import InboundMessage, InboundStatus
+    from tests.server.conftest import wait_for
+
+    def done() -> InboundMessage | None:
+        with app.extensions["pbem.db"].session() as fresh:
+            row = fresh.scalar(
+                select(InboundMessage).where(InboundMessage.message_id == message_id)
+            )
+            return row if row is not None and row.status == InboundStatus.DONE else None
+
+    return wait_for(done, timeout, f"inbound {message_id} to be read")

@@ -1,0 +1,147 @@
+"""Real mail servers on loopback for the mail tests: a private Dovecot IMAP
+instance (Debian's dovecot-imapd, installed by deploy/test-services.sh) and
+aiosmtpd capturing what the server sends."""
+
+from __future__ import annotations
+
+import pwd
+import shutil
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from email import policy
+from email.message import EmailMessage
+from email.parser import BytesParser
+from pathlib import Path
+
+from aiosmtpd.controller import Controller
+
+DOVECOT = shutil.which("dovecot") or "/usr/sbin/dovecot"
+MAIL_USER = "nobody"  # Dovecot will not run mail processes as root
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_for_port(port: int, timeout: float = 15.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with socket.socket() as sock:
+            if sock.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.05)
+    raise RuntimeError(f"nothing answers on 127.0.0.1:{port}")
+
+
+@dataclass(frozen=True)
+class ImapServer:
+    port: int
+    user: str
+    password: str
+
+    @property
+    def url(self) -> str:
+        return f"imap://{self.user}:{self.password}@127.0.0.1:{self.port}/INBOX"
+
+
+@contextmanager
+def dovecot() -> Iterator[ImapServer]:
+    """A Dovecot of our own: its own config, port, users and maildirs in a
+    folder the unprivileged mail user can reach (pytest's tmp_path is root-only)."""
+    folder = Path(tempfile.mkdtemp(prefix="pbem-dovecot-"))
+    folder.chmod(0o755)
+    nobody = pwd.getpwnam(MAIL_USER)
+    port = free_port()
+    for sub in ("run", "state", "mail"):
+        (folder / sub).mkdir(parents=True, exist_ok=True)
+    shutil.chown(folder / "mail", nobody.pw_uid, nobody.pw_gid)
+    (folder / "users").write_text("club:{PLAIN}secret\n")
+    config = folder / "dovecot.conf"
+    config.write_text(
+        f"""
+base_dir = {folder}/run
+state_dir = {folder}/state
+log_path = {folder}/dovecot.log
+protocols = imap
+listen = 127.0.0.1
+ssl = no
+disable_plaintext_auth = no
+auth_mechanisms = plain login
+first_valid_uid = {nobody.pw_uid}
+mail_location = maildir:{folder}/mail/%u
+passdb {{
+  driver = passwd-file
+  args = scheme=PLAIN username_format=%u {folder}/users
+}}
+userdb {{
+  driver = static
+  args = uid={nobody.pw_uid} gid={nobody.pw_gid} home={folder}/mail/%u
+}}
+service imap-login {{
+  inet_listener imap {{
+    address = 127.0.0.1
+    port = {port}
+  }}
+  inet_listener imaps {{
+    port = 0
+  }}
+}}
+service pop3-login {{
+  inet_listener pop3 {{
+    port = 0
+  }}
+}}
+"""
+    )
+    process = subprocess.Popen([DOVECOT, "-F", "-c", str(config)])
+    try:
+        wait_for_port(port)
+        yield ImapServer(port, "club", "secret")
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+class Capture:
+    """aiosmtpd handler keeping every message the server sends, for tests to take."""
+
+    def __init__(self) -> None:
+        self.messages: list[EmailMessage] = []
+        self.changed = threading.Condition()
+
+    async def handle_DATA(self, server, session, envelope) -> str:  # type: ignore[no-untyped-def]
+        parsed = BytesParser(policy=policy.default).parsebytes(envelope.original_content)
+        with self.changed:
+            self.messages.append(parsed)
+            self.changed.notify_all()
+        return "250 OK"
+
+    def take(
+        self, matches: Callable[[EmailMessage], bool] = lambda _m: True, timeout: float = 30.0
+    ) -> EmailMessage:
+        """The first message that `matches`, removed from the capture; waits for it."""
+        deadline = time.monotonic() + timeout
+        with self.changed:
+            while True:
+                for message in self.messages:
+                    if matches(message):
+                        self.messages.remove(message)
+                        return message
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    subjects = [str(m["Subject"]) for m in self.messages]
+                    raise AssertionError(f"no matching mail within {timeout} s; have {subjects}")
+                self.changed.wait(left)
+
+
+def capture_controller(capture: Capture, port: int) -> Controller:
+    return Controller(capture, hostname="127.0.0.1", port=port)

@@ -1,0 +1,335 @@
+"""The inbound pipeline: commands, the stale guard, and hostile or malformed
+mail, each with its clear outcome and nothing lost or applied twice."""
+
+from __future__ import annotations
+
+import smtplib
+from email import policy
+from email.message import EmailMessage
+from email.parser import BytesParser
+from email.utils import make_msgid
+
+import pytest
+from sqlalchemy import func, select
+
+from pbem.mail import imap_poller
+from pbem.models import InboundMessage, Outbox, Submission
+from tests.mail.conftest import DOMAIN
+from tests.mail.helpers import (
+    board_png,
+    listed_moves,
+    processed,
+    reply,
+    send_imap,
+    send_smtp,
+    text_of,
+)
+from tests.server.pipeline_helpers import judged, moves_of, start_game
+
+
+def turn_mail(rig, game, user):  # type: ignore[no-untyped-def]
+    return rig.capture.take(
+        lambda m: (
+            str(m["X-Pbem-Game"]) == game.public_id
+            and user.email in str(m["To"])
+            and str(m["Subject"]).endswith("your turn")
+        )
+    )
+
+
+def mail_to(rig, user_or_address, ending: str):  # type: ignore[no-untyped-def]
+    address = getattr(user_or_address, "email", user_or_address)
+    return rig.capture.take(
+        lambda m: address in str(m["To"]) and str(m["Subject"]).endswith(ending)
+    )
+
+
+def submit_by_smtp(rig, raw: bytes, sender: str, to: str):  # type: ignore[no-untyped-def]
+    send_smtp(raw, rig.listener_port, sender, to)
+    return processed(rig.app, message_id_of(raw))
+
+
+def message_id_of(raw: bytes) -> str:
+    return str(BytesParser(policy=policy.default).parsebytes(raw)["Message-ID"])
+
+
+@pytest.fixture
+def game_of_two(rig, session, make_user):  # type: ignore[no-untyped-def]
+    ann, bob = make_user("Ann"), make_user("Bob")
+    game = start_game(rig.app, session, "taluva", [ann, bob])
+    return game, ann, bob
+
+
+def count(session, model, *where) -> int:  # type: ignore[no-untyped-def]
+    session.expire_all()
+    return session.scalar(select(func.count()).select_from(model).where(*where))
+
+
+def test_a_move_by_reply_is_played_and_answered(rig, session, game_of_two):
+    game, ann, _bob = game_of_two
+    mail = turn_mail(rig, game, ann)
+    move = listed_moves(mail)[0]
+    row = submit_by_smtp(rig, reply(mail, ann.email, move), ann.email, str(mail["Reply-To"]))
+    assert row.outcome == "submitted" and row.channel == "smtp"
+    judged(rig.app, row.submission_id)
+    answer = mail_to(rig, ann, "accepted")
+    assert move in text_of(answer)
+    assert moves_of(session, game) == [(1, 0, move)]
+
+
+def test_wrong_token_gets_a_refusal_that_reveals_nothing(rig, session, game_of_two):
+    game, ann, _bob = game_of_two
+    mail = turn_mail(rig, game, ann)
+    to = f"play+not-a-seat@{DOMAIN}"
+    raw = reply(mail, ann.email, listed_moves(mail)[0], quote=False, To=to)
+    row = submit_by_smtp(rig, raw, ann.email, to)
+    assert (row.outcome, row.seat_id, row.submission_id) == ("refused", None, None)
+    refusal = mail_to(rig, ann, "not accepted")
+    body = text_of(refusal)
+    assert game.public_id not in body and "Bob" not in body and "Taluva" not in body
+    assert refusal["Auto-Submitted"] == "auto-replied"
+    assert moves_of(session, game) == []
+
+
+def test_spoofed_from_is_refused_and_nothing_is_played(rig, session, game_of_two):
+    game, ann, _bob = game_of_two
+    mail = turn_mail(rig, game, ann)
+    row = submit_by_smtp(
+        rig,
+        reply(mail, "mallory@evil.test", listed_moves(mail)[0]),
+        "mallory@evil.test",
+        str(mail["Reply-To"]),
+    )
+    assert row.outcome == "refused" and row.submission_id is None
+    assert game.public_id not in text_of(mail_to(rig, "mallory@evil.test", "not accepted"))
+    assert count(session, Submission, Submission.game_id == game.id) == 0
+
+
+def test_a_duplicate_message_id_is_stored_and_applied_once(rig, session, game_of_two):
+    game, ann, _bob = game_of_two
+    mail = turn_mail(rig, game, ann)
+    raw = reply(mail, ann.email, listed_moves(mail)[0])
+    row = submit_by_smtp(rig, raw, ann.email, str(mail["Reply-To"]))
+    judged(rig.app, row.submission_id)
+    send_smtp(raw, rig.listener_port, ann.email, str(mail["Reply-To"]))
+    send_imap(raw, rig.imap)
+    assert imap_poller.poll(rig.app) == 0  # read, found a duplicate, stored nothing
+    assert count(session, InboundMessage, InboundMessage.message_id == row.message_id) == 1
+    assert count(session, Submission, Submission.game_id == game.id) == 1
+    assert len(moves_of(session, game)) == 1
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"Auto-Submitted": "auto-replied"},
+        {"Precedence": "bulk"},
+        {"X-Autoreply": "yes"},
+        {"Return-Path": "<>"},
+    ],
+)
+def test_auto_replies_and_bounces_are_ignored_without_an_answer(rig, session, game_of_two, headers):
+    game, ann, _bob = game_of_two
+    mail = turn_mail(rig, game, ann)
+    raw = reply(mail, ann.email, listed_moves(mail)[0], **headers)
+    row = submit_by_smtp(rig, raw, ann.email, str(mail["Reply-To"]))
+    assert row.outcome == "ignored"
+    assert count(session, Outbox, Outbox.to_address == ann.email) == 0
+    assert count(session, Submission, Submission.game_id == game.id) == 0
+
+
+def test_a_bounce_from_the_null_sender_is_ignored(rig, session, game_of_two):
+    game, ann, _bob = game_of_two
+    mail = turn_mail(rig, game, ann)
+    raw = reply(mail, ann.email, listed_moves(mail)[0])
+    row = submit_by_smtp(rig, raw, "", str(mail["Reply-To"]))
+    assert row.outcome == "ignored" and row.envelope_from == ""
+    assert count(session, Submission, Submission.game_id == game.id) == 0
+
+
+def test_oversized_mail_is_refused_at_the_smtp_door_and_by_mail_from_imap(
+    rig, session, game_of_two
+):
+    game, ann, _bob = game_of_two
+    mail = turn_mail(rig, game, ann)
+    big = reply(mail, ann.email, listed_moves(mail)[0] + "\n" + "x" * 70 * 4000)
+    with pytest.raises(smtplib.SMTPException) as refused:
+        send_smtp(big, rig.listener_port, ann.email, str(mail["Reply-To"]))
+    assert "552" in str(refused.value) or "too long" in str(refused.value).lower()
+    assert count(session, InboundMessage, InboundMessage.message_id == message_id_of(big)) == 0
+    send_imap(big, rig.imap)
+    assert imap_poller.poll(rig.app) == 1
+    row = processed(rig.app, message_id_of(big))
+    assert (row.outcome, row.detail) == ("refused", "too large")
+    assert len(row.raw) == len(big)  # kept whole all the same
+    assert "too large" in text_of(mail_to(rig, ann, "not accepted"))
+    assert count(session, Submission, Submission.game_id == game.id) == 0
+
+
+def test_a_binary_attachment_is_ignored_and_the_move_is_played(rig, session, game_of_two):
+    game, ann, _bob = game_of_two
+    mail = turn_mail(rig, game, ann)
+    move = listed_moves(mail)[0]
+    message = BytesParser(policy=policy.default).parsebytes(reply(mail, ann.email, move))
+    message.add_attachment(bytes(range(256)) * 40, "application", "octet-stream", filename="x.bin")
+    raw = message.as_bytes(policy=policy.SMTP)
+    row = submit_by_smtp(rig, raw, ann.email, str(mail["Reply-To"]))
+    assert row.outcome == "submitted"
+    assert judged(rig.app, row.submission_id).status == "accepted"
+    assert moves_of(session, game) == [(1, 0, move)]
+
+
+def test_broken_mime_is_kept_and_answered_without_playing_anything(rig, session, game_of_two):
+    game, ann, _bob = game_of_two
+    mail = turn_mail(rig, game, ann)
+    raw = (
+        (
+            f"From: {ann.email}\r\nTo: {mail['Reply-To']}\r\nSubject: broken\r\n"
+            f"Message-ID: {make_msgid(domain='players.test')}\r\n"
+            'Content-Type: multipart/mixed; boundary="never-closed"\r\n\r\n'
+            "--never-closed\r\nContent-Type: text/plain; charset=x-no-such-charset\r\n"
+            "Content-Transfer-Encoding: base64\r\n\r\n%%%not base64%%%\r\n"
+        ).encode()
+        + bytes([0xFF, 0xFE, 0x00]) * 10
+        + b"\r\n"
+    )
+    row = submit_by_smtp(rig, raw, ann.email, str(mail["Reply-To"]))
+    assert row.raw == raw
+    assert row.outcome == "unreadable" and row.submission_id is None
+    assert "could not read" in text_of(mail_to(rig, ann, "answer"))
+    assert moves_of(session, game) == []
+
+
+def test_an_illegal_move_is_refused_with_the_reason_and_nothing_is_played(
+    rig, session, game_of_two
+):
+    game, ann, _bob = game_of_two
+    mail = turn_mail(rig, game, ann)
+    row = submit_by_smtp(
+        rig, reply(mail, ann.email, "tile 99,99 99,98 98,99"), ann.email, str(mail["Reply-To"])
+    )
+    assert judged(rig.app, row.submission_id).status == "rejected"
+    refused = mail_to(rig, ann, "not accepted")
+    assert "not accepted" in text_of(refused) and board_png(refused)
+    assert refused["In-Reply-To"] is not None
+    assert moves_of(session, game) == []
+
+
+def test_a_stale_reply_is_refused_with_the_current_board(rig, session, make_user):
+    ann, bob = make_user("Ann"), make_user("Bob")
+    game = start_game(rig.app, session, "taluva", [ann, bob])
+    first = turn_mail(rig, game, ann)
+    tile = listed_moves(first)[0]
+    row = submit_by_smtp(rig, reply(first, ann.email, tile), ann.email, str(first["Reply-To"]))
+    judged(rig.app, row.submission_id)
+    # Answering the first mail again, after the tile: the position has moved on.
+    stale = reply(first, ann.email, tile)
+    row = submit_by_smtp(rig, stale, ann.email, str(first["Reply-To"]))
+    assert row.outcome == "stale" and row.submission_id is None
+    answer = mail_to(rig, ann, "answer")
+    assert "moves have been played since" in text_of(answer) and board_png(answer)
+    assert len(moves_of(session, game)) == 1
+
+
+def test_a_stale_reply_whose_move_is_still_legal_is_played(rig, session, game_of_two):
+    game, ann, _bob = game_of_two
+    first = turn_mail(rig, game, ann)
+    tile = listed_moves(first)[0]
+    row = submit_by_smtp(rig, reply(first, ann.email, tile), ann.email, str(first["Reply-To"]))
+    judged(rig.app, row.submission_id)
+    build = listed_moves(turn_mail(rig, game, ann))[0]
+    row = submit_by_smtp(rig, reply(first, ann.email, build), ann.email, str(first["Reply-To"]))
+    assert row.outcome == "submitted"
+    assert judged(rig.app, row.submission_id).status == "accepted"
+    assert [text for _, _, text in moves_of(session, game)] == [tile, build]
+
+
+def test_commands_legal_board_history_help_and_chat(rig, session, game_of_two):
+    game, ann, bob = game_of_two
+    mail = turn_mail(rig, game, ann)
+    body = "legal\nboard\nhistory\nhelp\nchat Good luck, Bob!"
+    row = submit_by_smtp(rig, reply(mail, ann.email, body), ann.email, str(mail["Reply-To"]))
+    assert row.outcome == "answered" and row.submission_id is None
+    answer = text_of(mail_to(rig, ann, "answer"))
+    assert "legal moves:" in answer and "All moves so far" in answer and "chat TEXT" in answer
+    chat = mail_to(rig, bob, "message from Ann")
+    assert "Good luck, Bob!" in text_of(chat)
+    assert moves_of(session, game) == []
+
+
+def test_resign_hands_the_seat_to_a_bot_and_stops_the_mail(rig, session, make_user):
+    ann, bob = make_user("Ann"), make_user("Bob")
+    game = start_game(rig.app, session, "taluva", [ann, bob])
+    mail = turn_mail(rig, game, ann)
+    row = submit_by_smtp(rig, reply(mail, ann.email, "resign"), ann.email, str(mail["Reply-To"]))
+    assert row.outcome == "resigned"
+    assert "You resigned" in text_of(mail_to(rig, ann, "answer"))
+    assert "Ann resigned" in text_of(mail_to(rig, bob, "Ann resigned"))
+    turn_mail(rig, game, bob)  # the bot played Ann's turn, so Bob is asked
+    session.expire_all()
+    seat = session.get(type(game.seats[0]), game.seats[0].id)
+    assert seat.resigned_at is not None and seat.bot == "random"
+    assert {c for p, _, c in [(m.seat.position, m.ply, m.channel) for m in seat.game.moves]} == {
+        "bot"
+    }
+    # Ann's later mail is refused like a stranger's, and she gets no more turns.
+    again = submit_by_smtp(rig, reply(mail, ann.email, "board"), ann.email, str(mail["Reply-To"]))
+    assert again.outcome == "refused"
+
+
+def test_resign_with_other_lines_does_nothing(rig, session, game_of_two):
+    game, ann, _bob = game_of_two
+    mail = turn_mail(rig, game, ann)
+    tile = listed_moves(mail)[0]
+    row = submit_by_smtp(
+        rig, reply(mail, ann.email, f"{tile}\nresign"), ann.email, str(mail["Reply-To"])
+    )
+    assert row.outcome == "refused"
+    assert "only line" in text_of(mail_to(rig, ann, "answer"))
+    session.expire_all()
+    assert session.get(type(game.seats[0]), game.seats[0].id).resigned_at is None
+    assert moves_of(session, game) == []
+
+
+def test_html_only_reply_in_latin1_is_read(rig, session, game_of_two):
+    game, ann, _bob = game_of_two
+    mail = turn_mail(rig, game, ann)
+    move = listed_moves(mail)[0]
+    message = EmailMessage()
+    message["From"], message["To"] = ann.email, str(mail["Reply-To"])
+    message["Subject"] = "Re: " + str(mail["Subject"])
+    message["Message-ID"] = make_msgid(domain="players.test")
+    message["In-Reply-To"] = str(mail["Message-ID"])
+    markup = (
+        f"<html><body><div>{move}</div><div>Grüße, Ann</div>"
+        "<div class='gmail_quote'><blockquote>legal<br>resign</blockquote></div></body></html>"
+    )
+    message.set_content(markup, subtype="html", charset="iso-8859-1")
+    raw = message.as_bytes(policy=policy.SMTP)
+    row = submit_by_smtp(rig, raw, ann.email, str(mail["Reply-To"]))
+    assert row.outcome == "submitted"
+    judged(rig.app, row.submission_id)
+    assert [text for _, _, text in moves_of(session, game)] == [move]
+
+
+def test_http_endpoint_needs_the_token_and_stores_raw_mime(rig, session, game_of_two):
+    game, ann, _bob = game_of_two
+    mail = turn_mail(rig, game, ann)
+    raw = reply(mail, ann.email, listed_moves(mail)[0])
+    client = rig.app.test_client()
+    assert client.post("/mail/inbound", data=raw).status_code == 401
+    answer = client.post(
+        "/mail/inbound", data=raw, headers={"Authorization": "Bearer inbound-secret"}
+    )
+    assert answer.status_code == 202
+    assert processed(rig.app, message_id_of(raw)).outcome == "submitted"
+    again = client.post(
+        "/mail/inbound", data=raw, headers={"Authorization": "Bearer inbound-secret"}
+    )
+    assert again.json == {"stored": False, "reason": "duplicate Message-ID"}
+    big = client.post(
+        "/mail/inbound",
+        data=b"x" * 300_000,
+        headers={"Authorization": "Bearer inbound-secret"},
+    )
+    assert big.status_code == 413

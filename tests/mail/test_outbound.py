@@ -1,0 +1,134 @@
+"""Outbound mail: what a 'your turn' mail holds, the embedded folder backend,
+and a server that is down delaying mail without losing any."""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from email import policy
+from email.parser import BytesParser
+
+from sqlalchemy import select
+
+from pbem import create_app, migrate
+from pbem.config import base_url
+from pbem.db import get_db
+from pbem.mail import send
+from pbem.models import Outbox, OutboxStatus
+from pbem.services import accounts
+from tests.mail.conftest import DOMAIN
+from tests.mail.helpers import board_png, listed_moves, text_of
+from tests.mail.servers import capture_controller
+from tests.server.conftest import wait_for
+from tests.server.pipeline_helpers import start_game
+
+
+def first_mail(rig, game, user, ending: str = ""):  # type: ignore[no-untyped-def]
+    return rig.capture.take(
+        lambda m: (
+            str(m["X-Pbem-Game"]) == game.public_id
+            and user.email in str(m["To"])
+            and str(m["Subject"]).endswith(ending)
+        )
+    )
+
+
+def test_your_turn_mail_holds_board_news_private_info_moves_and_link(rig, session, make_user):
+    ann, bob = make_user("Ann"), make_user("Bob")
+    game = start_game(rig.app, session, "taluva", [ann, bob])
+    mail = first_mail(rig, game, ann)
+    seat = game.seats[0]
+    assert str(mail["Subject"]) == f"Taluva {game.public_id}, move 1: your turn"
+    assert str(mail["Reply-To"]) == f"play+{seat.token}@{DOMAIN}"
+    root = f"<pbem.{game.public_id}.0.0.thread@{DOMAIN}>"
+    assert re.fullmatch(rf"<pbem\.{game.public_id}\.0\.0\.\d+@{DOMAIN}>", str(mail["Message-ID"]))
+    assert str(mail["In-Reply-To"]) == root and str(mail["References"]) == root
+    assert mail["Auto-Submitted"] == "auto-generated"
+    text = text_of(mail)
+    assert "your tile:" in text  # the seat's private information
+    assert f"{base_url(rig.app.config)}/games/{game.public_id}" in text
+    assert listed_moves(mail) and all(m.startswith("tile ") for m in listed_moves(mail))
+    html = mail.get_body(("html",)).get_content()
+    assert "style=" in html and "<pre" in html  # CSS inlined for mail clients
+    assert board_png(mail).startswith(b"\x89PNG")
+
+
+def test_news_since_the_last_turn_lists_the_others_moves(rig, session, make_user):
+    from tests.server.pipeline_helpers import judged
+    from tests.server.pipeline_helpers import send as send_turn
+
+    ann, bob = make_user("Ann"), make_user("Bob")
+    game = start_game(rig.app, session, "taluva", [ann, bob])
+    tile = listed_moves(first_mail(rig, game, ann))[0]
+    judged(rig.app, send_turn(rig.app, session, game, 0, tile).id)
+    build = listed_moves(first_mail(rig, game, ann))[0]
+    judged(rig.app, send_turn(rig.app, session, game, 0, build).id)
+    mail = first_mail(rig, game, bob, ending="your turn")  # after 'Ann moved' twice
+    assert f"1. Ann: {tile}" in text_of(mail) and f"2. Ann: {build}" in text_of(mail)
+
+
+def test_a_down_smtp_server_delays_mail_and_loses_none(rig, session, make_user):
+    rig.outgoing.stop()
+    try:
+        ann, bob = make_user("Ann"), make_user("Bob")
+        game = start_game(rig.app, session, "taluva", [ann, bob])
+
+        def tried_and_waiting() -> bool:
+            session.expire_all()
+            rows = session.scalars(select(Outbox).where(Outbox.game_id == game.id)).all()
+            return bool(rows) and all(
+                r.status == OutboxStatus.PENDING and r.attempts >= 2 for r in rows
+            )
+
+        wait_for(tried_and_waiting, timeout=30, what="failed attempts")
+    finally:
+        rig.outgoing = capture_controller(rig.capture, rig.outgoing_port)
+        rig.outgoing.start()
+    first_mail(rig, game, ann)
+
+    def sent() -> bool:
+        session.expire_all()
+        rows = session.scalars(select(Outbox).where(Outbox.game_id == game.id)).all()
+        return all(r.status == OutboxStatus.SENT for r in rows)
+
+    wait_for(sent, timeout=30, what="the delayed mail to go out")
+    time.sleep(1.0)  # a second copy would have come by now
+    assert not [
+        m
+        for m in rig.capture.messages
+        if str(m["X-Pbem-Game"]) == game.public_id and ann.email in str(m["To"])
+    ]
+
+
+def test_embedded_default_writes_eml_files_and_logs_them(tmp_path, caplog):
+    app = create_app(
+        {
+            "SECRET_KEY": "test",
+            "PBEM_DATABASE_URL": f"sqlite:///{tmp_path / 'pbem.sqlite3'}",
+            "PBEM_BROKER_URL": "memory://",
+            "PBEM_MAIL_FOLDER": str(tmp_path / "mail"),
+            "PBEM_SMTP_URL": None,
+        }
+    )
+    with app.app_context(), get_db().session() as session:
+        migrate.upgrade(get_db().engine)
+        user = accounts.create_user(session, "cy@players.test", "Cy")
+        rows = [
+            Outbox(recipient_id=user.id, kind="sign_in", payload={"link": "http://x/sign-in/abc"}),
+            Outbox(
+                recipient_id=user.id,
+                kind="invite",
+                payload={"link": "http://x/join/def", "game": "g1", "from": "Ann"},
+            ),
+        ]
+        session.add_all(rows)
+        session.commit()
+        with caplog.at_level(logging.INFO, logger="pbem.mail.transport"):
+            assert [send.send_row(session, row.id, app.config) for row in rows] == [True, True]
+        assert send.send_row(session, rows[0].id, app.config) is False  # sent once only
+    files = sorted((tmp_path / "mail").glob("*.eml"))
+    assert len(files) == 2
+    mails = [BytesParser(policy=policy.default).parsebytes(f.read_bytes()) for f in files]
+    assert {str(m["Subject"]) for m in mails} == {"Sign in to pbem", "Ann invites you to a game"}
+    assert "http://x/sign-in/abc" in caplog.text and "http://x/join/def" in caplog.text

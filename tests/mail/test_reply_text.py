@@ -1,0 +1,49 @@
+"""Only the new text of a reply is read: above or below the quote, without
+signatures, from plain text or HTML, in any charset."""
+
+from __future__ import annotations
+
+import base64
+from email import policy
+from email.message import EmailMessage
+from email.parser import BytesParser
+
+from pbem.mail.commands import read_commands
+from pbem.mail.reply_text import body_text, new_text
+
+ORIGINAL = "> Your turn. Some of your legal moves:\n>   tile 0,0 0,-1 1,-1\n>   resign\n"
+
+
+def test_top_posted_reply_reads_the_text_above_the_quote():
+    body = f"tile 0,0 0,-1 1,-1\n\nOn Sun, 22 Nov 2026, pbem wrote:\n{ORIGINAL}"
+    assert read_commands(new_text(body)).moves == ["tile 0,0 0,-1 1,-1"]
+
+
+def test_bottom_posted_reply_reads_the_text_below_the_quote():
+    body = f"On Sun, 22 Nov 2026, pbem wrote:\n{ORIGINAL}\nlegal\n"
+    reading = read_commands(new_text(body))
+    assert reading.commands == [("legal", "")] and reading.moves == []
+
+
+def test_outlook_original_below_a_separator_is_not_read():
+    body = "board\n\n-----Original Message-----\nFrom: pbem\nSent: Sunday\n\nresign\n"
+    assert read_commands(new_text(body)).commands == [("board", "")]
+
+
+def test_signature_is_not_read():
+    body = "history\n\n-- \nAnn Example\nPhone 555 0100\n"
+    assert read_commands(new_text(body)).commands == [("history", "")]
+
+
+def test_html_only_mail_leaves_out_the_blockquote():
+    message = EmailMessage()
+    message.set_content("<div>chat hi all</div><blockquote>resign</blockquote>", subtype="html")
+    assert read_commands(new_text(body_text(message))).commands == [("chat", "hi all")]
+
+
+def test_any_declared_charset_is_decoded():
+    raw = (
+        b"Content-Type: text/plain; charset=utf-16\r\nContent-Transfer-Encoding: base64\r\n\r\n"
+    ) + base64.encodebytes("chat Grüße\n".encode("utf-16"))
+    message = BytesParser(policy=policy.default).parsebytes(raw)
+    assert read_commands(new_text(body_text(message))).commands == [("chat", "Grüße")]

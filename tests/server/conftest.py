@@ -1,0 +1,122 @@
+"""Real services for the server tests: PostgreSQL and SQLite databases, Redis as
+the broker, and a Celery worker thread consuming a queue of its own."""
+
+from __future__ import annotations
+
+import os
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+import redis
+from celery.worker import state as worker_state
+from flask import Flask
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.orm import Session
+
+from pbem import create_app, migrate
+from pbem.db import get_db
+from pbem.models import User
+from pbem.services import accounts
+from worker.embedded import worker_thread
+
+POSTGRES_URL = os.environ.get(
+    "PBEM_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
+)
+REDIS_URL = os.environ.get("PBEM_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """A database of this test session's own, dropped at the end."""
+    admin = create_engine(POSTGRES_URL, isolation_level="AUTOCOMMIT")
+    name = f"pbem_test_{uuid.uuid4().hex[:12]}"
+    with admin.connect() as connection:
+        connection.execute(text(f'CREATE DATABASE "{name}"'))
+    yield make_url(POSTGRES_URL).set(database=name).render_as_string(hide_password=False)
+    with admin.connect() as connection:
+        connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    admin.dispose()
+
+
+def database_url(backend: str, request: pytest.FixtureRequest, tmp: Any) -> str:
+    if backend == "postgresql":
+        return request.getfixturevalue("postgres_url")
+    return f"sqlite:///{tmp.mktemp('sqlite') / 'pbem.sqlite3'}"
+
+
+@pytest.fixture(scope="session", params=["sqlite", "postgresql"])
+def app(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Flask]:
+    """The app on one database, with a worker thread on its own Redis queue."""
+    flask_app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test",
+            "PBEM_DATABASE_URL": database_url(request.param, request, tmp_path_factory),
+            "PBEM_BROKER_URL": REDIS_URL,
+            "PBEM_TASK_QUEUE": f"pbem-test-{uuid.uuid4().hex[:12]}",
+        }
+    )
+    with flask_app.app_context():
+        migrate.upgrade(get_db().engine)
+    celery_app = flask_app.extensions["celery"]
+    with worker_thread(celery_app, concurrency=2):
+        yield flask_app
+    with flask_app.app_context():
+        get_db().dispose()
+    redis.Redis.from_url(REDIS_URL).delete(flask_app.config["PBEM_TASK_QUEUE"])
+
+
+@pytest.fixture
+def session(app: Flask) -> Iterator[Session]:
+    """A session outside any app context, so each test request gets its own."""
+    with app.extensions["pbem.db"].session() as db_session:
+        yield db_session
+
+
+@pytest.fixture
+def make_user(session: Session) -> Callable[[str], User]:
+    def make(name: str = "Ann") -> User:
+        user = accounts.create_user(
+            session, f"{name.lower()}-{uuid.uuid4().hex[:8]}@example.org", name
+        )
+        session.commit()
+        return user
+
+    return make
+
+
+def wait_for(condition: Callable[[], Any], timeout: float = 30.0, what: str = "condition") -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def drain(app: Flask, timeout: float = 30.0) -> None:
+    """Wait until the app's queue is empty and the worker has nothing in hand."""
+    queue = app.config["PBEM_TASK_QUEUE"]
+    broker = redis.Redis.from_url(REDIS_URL)
+
+    def idle() -> bool:
+        return (
+            broker.llen(queue) == 0
+            and not worker_state.active_requests
+            and not worker_state.reserved_requests
+        )
+
+    def idle_twice() -> bool:
+        if not idle():
+            return False
+        time.sleep(0.2)
+        return idle()
+
+    wait_for(idle_twice, timeout, "the worker to finish")

@@ -1,0 +1,63 @@
+"""A test client that finds every operation in the app's OpenAPI document and
+checks each answer against the schema the document gives for its status."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask.testing import FlaskClient
+from openapi_schema_validator import OAS30Validator
+from openapi_spec_validator import validate
+from werkzeug.test import TestResponse
+
+METHODS = {"get", "post", "put", "patch", "delete"}
+
+
+class OpenApiClient:
+    def __init__(self, client: FlaskClient) -> None:
+        self.client = client
+        self.document = client.get("/api/openapi.json").get_json()
+        validate(self.document)
+        self.operations = {
+            operation["operationId"]: (path, method.upper(), operation)
+            for path, item in self.document["paths"].items()
+            for method, operation in item.items()
+            if method in METHODS
+        }
+        self.called: set[str] = set()
+
+    def call(
+        self, operation_id: str, token: str | None = None, json: Any = None, **params: Any
+    ) -> TestResponse:
+        path, method, operation = self.operations[operation_id]
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        response = self.client.open(
+            path.format(**params), method=method, json=json, headers=headers
+        )
+        self._check(operation_id, operation, response)
+        self.called.add(operation_id)
+        return response
+
+    def _check(self, operation_id: str, operation: dict, response: TestResponse) -> None:
+        status = str(response.status_code)
+        assert status in operation["responses"], (
+            f"{operation_id} answered {status}, which its document does not list: "
+            f"{response.get_data(as_text=True)}"
+        )
+        documented = self._resolve(operation["responses"][status])
+        schema = documented.get("content", {}).get("application/json", {}).get("schema")
+        if schema is not None:
+            OAS30Validator(self._resolve(schema)).validate(response.get_json())
+
+    def _resolve(self, node: Any) -> Any:
+        """The node with every $ref replaced by what it points at (no cycles here)."""
+        if isinstance(node, dict):
+            if "$ref" in node:
+                target: Any = self.document
+                for part in node["$ref"].removeprefix("#/").split("/"):
+                    target = target[part]
+                return self._resolve(target)
+            return {key: self._resolve(value) for key, value in node.items()}
+        if isinstance(node, list):
+            return [self._resolve(item) for item in node]
+        return node

@@ -1,0 +1,62 @@
+"""Shared steps of the pipeline tests: start games, send turns, read results."""
+
+from __future__ import annotations
+
+from flask import Flask
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from pbem.dispatch import enqueue_pending, enqueue_submissions
+from pbem.models import Game, Move, Outbox, Submission, SubmissionStatus, User
+from pbem.services.games import SeatSpec, create_game
+from pbem.services.submissions import submit
+from tests.server.conftest import wait_for
+
+
+def start_game(
+    app: Flask, session: Session, ruleset: str, seats: list[User | str], **options
+) -> Game:
+    """Seats: a user, or 'bot'."""
+    specs = [SeatSpec(bot="random") if s == "bot" else SeatSpec(user=s) for s in seats]
+    creator = next((s for s in seats if isinstance(s, User)), None)
+    game = create_game(session, creator, ruleset, specs, options, seed="test-seed")
+    session.commit()
+    with app.app_context():
+        enqueue_pending(session, game.id)
+    return game
+
+
+def send(app: Flask, session: Session, game: Game, position: int, text: str) -> Submission:
+    submission = submit(session, game.seats[position], text, channel="api")
+    session.commit()
+    with app.app_context():
+        enqueue_submissions([submission.id])
+    return submission
+
+
+def judged(app: Flask, submission_id: int) -> Submission:
+    """The submission once a worker has judged it."""
+    from pbem.db import get_db
+
+    def status() -> Submission | None:
+        with app.app_context(), get_db().session() as fresh:
+            found = fresh.get(Submission, submission_id)
+            return found if found.status != SubmissionStatus.PENDING else None
+
+    return wait_for(status, what=f"submission {submission_id} to be judged")
+
+
+def moves_of(session: Session, game: Game) -> list[tuple[int, int, str]]:
+    """(ply, seat position, text) of every stored move."""
+    session.expire_all()
+    rows = session.execute(
+        select(Move.ply, Move.seat_id, Move.text).where(Move.game_id == game.id).order_by(Move.ply)
+    )
+    positions = {seat.id: seat.position for seat in game.seats}
+    return [(ply, positions[seat_id], text) for ply, seat_id, text in rows]
+
+
+def outbox_of(session: Session, game: Game) -> list[tuple[str, int]]:
+    """(kind, seat) of every queued notification, in order."""
+    rows = session.scalars(select(Outbox).where(Outbox.game_id == game.id).order_by(Outbox.id))
+    return [(row.kind, row.payload["seat"]) for row in rows]

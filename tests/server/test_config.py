@@ -1,0 +1,72 @@
+"""Settings come from documented PBEM_* environment variables."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from pbem import create_app
+from pbem.config import ConfigError, ProductionConfig
+
+DOCS = Path(__file__).parents[2] / "docs" / "configuration.md"
+
+
+def test_embedded_default_keeps_everything_in_the_instance_folder(monkeypatch, tmp_path):
+    monkeypatch.delenv("PBEM_DATABASE_URL", raising=False)
+    monkeypatch.delenv("PBEM_SECRET_KEY", raising=False)
+    monkeypatch.setenv("PBEM_INSTANCE_PATH", str(tmp_path))
+    app = create_app()
+    assert app.config["PBEM_DATABASE_URL"] == f"sqlite:///{tmp_path / 'pbem.sqlite3'}"
+    assert app.config["PBEM_BROKER_URL"] == "filesystem://"
+    assert app.config["SECRET_KEY"] == (tmp_path / "secret_key").read_text()
+    assert create_app().config["SECRET_KEY"] == app.config["SECRET_KEY"]
+
+
+def test_production_refuses_to_start_without_its_urls_and_secret(monkeypatch, tmp_path):
+    for name in ("PBEM_SECRET_KEY", "PBEM_DATABASE_URL", "PBEM_BROKER_URL", "PBEM_BASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("PBEM_BROKER_URL", "redis://127.0.0.1:6379/0")
+    with pytest.raises(ConfigError, match="needs PBEM_SECRET_KEY, PBEM_DATABASE_URL"):
+        create_app(ProductionConfig)
+
+
+def test_environment_variables_are_read(monkeypatch, tmp_path):
+    monkeypatch.setenv("PBEM_ENV", "production")
+    monkeypatch.setenv("PBEM_SECRET_KEY", "s3cret")
+    monkeypatch.setenv("PBEM_DATABASE_URL", f"sqlite:///{tmp_path / 'x.db'}")
+    monkeypatch.setenv("PBEM_BROKER_URL", "redis://127.0.0.1:6379/0")
+    monkeypatch.setenv("PBEM_BASE_URL", "https://games.example.org")
+    monkeypatch.setenv("PBEM_TASK_QUEUE", "games")
+    app = create_app()
+    celery = app.extensions["celery"]
+    assert celery.conf.broker_url == "redis://127.0.0.1:6379/0"
+    assert celery.conf.task_default_queue == "games"
+    assert celery.conf.task_acks_late and celery.conf.task_reject_on_worker_lost
+    assert app.config["SECRET_KEY"] == "s3cret"
+
+
+def test_bad_numbers_name_their_variable(monkeypatch):
+    monkeypatch.setenv("PBEM_WEB_WORKERS", "many")
+    with pytest.raises(ValueError, match="PBEM_WEB_WORKERS must be a whole number"):
+        create_app({"SECRET_KEY": "x", "PBEM_DATABASE_URL": "sqlite://"})
+
+
+def test_every_variable_read_is_documented():
+    source = "".join(p.read_text() for p in (Path(__file__).parents[2] / "pbem").glob("*.py"))
+    read = {"PBEM_" + n for n in re.findall(r'_(?:int_)?env\("([A-Z_]+)"', source)}
+    read.add("PBEM_INSTANCE_PATH")
+    documented = set(re.findall(r"`(PBEM_[A-Z_]+)`", DOCS.read_text()))
+    assert read <= documented, read - documented
+
+
+def test_mail_links_use_the_base_url_or_the_address_served_on():
+    from pbem.config import base_url
+
+    assert base_url({"PBEM_BASE_URL": None, "PBEM_WEB_BIND": "127.0.0.1:5077"}) == (
+        "http://127.0.0.1:5077"
+    )
+    assert base_url({"PBEM_BASE_URL": "https://g.example", "PBEM_WEB_BIND": "x:1"}) == (
+        "https://g.example"
+    )

@@ -1,0 +1,197 @@
+"""The submission pipeline, through a real worker, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import threading
+from datetime import timedelta
+
+import pytest
+from flask import Flask
+from sqlalchemy import select
+
+from pbem.db import get_db
+from pbem.dispatch import PROCESS_SUBMISSION, REQUEUE_STALE
+from pbem.models import Game, GameStatus, Submission, SubmissionStatus, utcnow
+from pbem.services import pipeline
+from pbem.services.replay import engine_game, verify_game
+from pbem.services.submissions import submit
+from tests.server.conftest import drain, wait_for
+from tests.server.pipeline_helpers import (
+    judged,
+    moves_of,
+    outbox_of,
+    send,
+    start_game,
+)
+
+
+def test_accepted_move_is_stored_with_its_ply_and_channel(app, session, make_user):
+    ann, bob = make_user("Ann"), make_user("Bob")
+    game = start_game(app, session, "toy-pick", [ann, bob])
+    submission = send(app, session, game, 0, "  pick 2  ")
+    assert judged(app, submission.id).status == SubmissionStatus.ACCEPTED
+    assert moves_of(session, game) == [(1, 0, "pick 2")]
+    assert session.get(Game, game.id).to_act == [1]
+
+
+def test_seats_that_must_act_are_notified_once_per_turn(app, session, make_user):
+    ann, bob = make_user("Ann"), make_user("Bob")
+    game = start_game(app, session, "toy-pick", [ann, bob])
+    judged(app, send(app, session, game, 0, "pick 1").id)
+    assert turn_notices(session, game) == [("your_turn", 0), ("your_turn", 1)]
+    judged(app, send(app, session, game, 1, "pick 2").id)
+    assert turn_notices(session, game)[2:] == [("your_turn", 0), ("your_turn", 1)]
+
+
+def turn_notices(session, game):  # type: ignore[no-untyped-def]
+    """The 'your turn' notifications; 'X moved' ones have tests of their own."""
+    return [row for row in outbox_of(session, game) if row[0] == "your_turn"]
+
+
+def test_illegal_move_is_rejected_with_the_engines_reason(app, session, make_user):
+    ann, bob = make_user("Ann"), make_user("Bob")
+    game = start_game(app, session, "toy-pick", [ann, bob])
+    rejected = judged(app, send(app, session, game, 0, "pick 9").id)
+    assert rejected.status == SubmissionStatus.REJECTED
+    assert rejected.reason == "you may pick 1, 2 or 3, not 9 [picks]"
+    assert moves_of(session, game) == []
+    assert ("submission_rejected", 0) in outbox_of(session, game)
+
+
+def test_malformed_move_is_rejected_and_nothing_stored(app, session, make_user):
+    ann, bob = make_user("Ann"), make_user("Bob")
+    game = start_game(app, session, "toy-pick", [ann, bob])
+    rejected = judged(app, send(app, session, game, 0, "jump 2").id)
+    assert rejected.reason == "write 'pick N', not 'jump 2'"
+    assert moves_of(session, game) == []
+
+
+def test_submission_with_a_bad_line_applies_none_of_its_moves(app, session, make_user):
+    ann, bob = make_user("Ann"), make_user("Bob")
+    game = start_game(app, session, "toy-pick", [ann, bob])
+    rejected = judged(app, send(app, session, game, 0, "pick 1\n# comment\npick 2").id)
+    assert rejected.status == SubmissionStatus.REJECTED
+    assert "not your turn" in rejected.reason
+    assert moves_of(session, game) == []
+
+
+def test_empty_submission_is_rejected(app, session, make_user):
+    ann, bob = make_user("Ann"), make_user("Bob")
+    game = start_game(app, session, "toy-pick", [ann, bob])
+    assert judged(app, send(app, session, game, 1, "\n# only a comment\n").id).reason == (
+        "the submission holds no move"
+    )
+
+
+def test_double_submission_is_applied_once(app, session, make_user):
+    ann, bob = make_user("Ann"), make_user("Bob")
+    game = start_game(app, session, "toy-pick", [ann, bob])
+    first, second = send(app, session, game, 0, "pick 3"), send(app, session, game, 0, "pick 3")
+    statuses = sorted(judged(app, s.id).status for s in (first, second))
+    assert statuses == [SubmissionStatus.ACCEPTED, SubmissionStatus.REJECTED]
+    assert moves_of(session, game) == [(1, 0, "pick 3")]
+
+
+def test_task_delivered_twice_applies_the_submission_once(app, session, make_user):
+    ann, bob = make_user("Ann"), make_user("Bob")
+    game = start_game(app, session, "toy-pick", [ann, bob])
+    submission = send(app, session, game, 0, "pick 2")
+    app.extensions["celery"].send_task(PROCESS_SUBMISSION, args=[submission.id])
+    app.extensions["celery"].send_task(PROCESS_SUBMISSION, args=[submission.id])
+    assert judged(app, submission.id).status == SubmissionStatus.ACCEPTED
+    drain(app)
+    assert moves_of(session, game) == [(1, 0, "pick 2")]
+
+
+def test_concurrent_processing_of_one_submission_applies_it_once(app, session, make_user):
+    """Two workers on one submission (a redelivery racing the first run)."""
+    ann, bob = make_user("Ann"), make_user("Bob")
+    game = start_game(app, session, "toy-pick", [ann, bob])
+    submission = send(app, session, game, 1, "pick 1")
+    outcomes = []
+
+    def run() -> None:
+        with app.app_context(), get_db().session() as own:
+            outcomes.append(pipeline.process_submission(own, submission.id))
+
+    threads = [threading.Thread(target=run) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert {o.status for o in outcomes} == {SubmissionStatus.ACCEPTED}
+    assert moves_of(session, game) == [(1, 1, "pick 1")]
+
+
+def test_submission_for_a_game_waiting_for_players_is_rejected(app, session, make_user):
+    ann = make_user("Ann")
+    from pbem.services.games import SeatSpec, create_game
+
+    game = create_game(session, ann, "toy-pick", [SeatSpec(user=ann), SeatSpec()])
+    session.commit()
+    rejected = judged(app, send(app, session, game, 0, "pick 1").id)
+    assert rejected.reason == "the game has not started: it is waiting for players"
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_bots_play_through_the_pipeline_until_the_game_ends(app, session, players):
+    game = start_game(app, session, "toy-pick", ["bot"] * players, target=3)
+    wait_for(lambda: _status(app, game.id) == GameStatus.FINISHED, what="the bots to finish")
+    session.expire_all()
+    submissions = session.scalars(select(Submission).where(Submission.game_id == game.id)).all()
+    assert {s.channel for s in submissions} == {"bot"}
+    assert all(s.status == SubmissionStatus.ACCEPTED for s in submissions)
+    finished = session.get(Game, game.id)
+    assert engine_game(finished).state.is_over()
+    assert finished.to_act == []
+    assert verify_game(finished) == []
+
+
+def test_a_person_and_a_bot_play_to_the_end(app, session, make_user):
+    ann = make_user("Ann")
+    game = start_game(app, session, "toy-pick", [ann, "bot"], target=3)
+
+    def ann_to_act_or_over() -> bool:
+        return 0 in _to_act(app, game.id) or _status(app, game.id) == GameStatus.FINISHED
+
+    for _ in range(30):
+        wait_for(ann_to_act_or_over, what="Ann's turn")
+        if _status(app, game.id) == GameStatus.FINISHED:
+            break
+        assert judged(app, send(app, session, game, 0, "pick 3").id).status == "accepted"
+    assert _status(app, game.id) == GameStatus.FINISHED
+    assert ("game_over", 0) in outbox_of(session, game)
+    channels = session.scalars(select(Submission.channel).where(Submission.game_id == game.id))
+    assert set(channels) == {"api", "bot"}
+
+
+def test_full_replay_check_finds_a_stale_turn_cache(app, session, make_user):
+    ann, bob = make_user("Ann"), make_user("Bob")
+    game = start_game(app, session, "toy-pick", [ann, bob])
+    judged(app, send(app, session, game, 0, "pick 2").id)
+    session.expire_all()
+    stored = session.get(Game, game.id)
+    assert verify_game(stored) == []
+    stored.to_act = [0, 1]
+    assert verify_game(stored) == ["stored to_act [0, 1] but the log gives [1]"]
+
+
+def _status(app: Flask, game_id: int) -> str:
+    with app.app_context(), get_db().session() as own:
+        return own.scalar(select(Game.status).where(Game.id == game_id))
+
+
+def _to_act(app: Flask, game_id: int) -> list[int]:
+    with app.app_context(), get_db().session() as own:
+        return own.scalar(select(Game.to_act).where(Game.id == game_id))
+
+
+def test_sweep_hands_on_a_submission_whose_task_message_was_lost(app, session, make_user):
+    ann, bob = make_user("Ann"), make_user("Bob")
+    game = start_game(app, session, "toy-pick", [ann, bob])
+    lost = submit(session, game.seats[1], "pick 3", channel="mail")  # stored, never enqueued
+    lost.created_at = utcnow() - timedelta(minutes=5)
+    session.commit()
+    app.extensions["celery"].send_task(REQUEUE_STALE)
+    assert judged(app, lost.id).status == SubmissionStatus.ACCEPTED
+    assert moves_of(session, game) == [(1, 1, "pick 3")]

@@ -1,0 +1,107 @@
+"""A worker process killed in the middle of a task: the submission is processed
+exactly once after the task is redelivered (acks_late + reject_on_worker_lost)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+from sqlalchemy import func, select, text
+
+from pbem import create_app, migrate
+from pbem.dispatch import PROCESS_SUBMISSION
+from pbem.models import Game, Move, Submission, SubmissionStatus
+from pbem.services import accounts
+from pbem.services.games import SeatSpec, create_game
+from pbem.services.replay import engine_game
+from pbem.services.submissions import submit
+from tests.server.conftest import REDIS_URL, wait_for
+
+
+def lock_waiters(engine, database: str) -> int:
+    """How many PostgreSQL sessions wait for a row lock in this database."""
+    with engine.connect() as connection:
+        return connection.scalar(
+            text(
+                "SELECT count(*) FROM pg_stat_activity "
+                "WHERE datname = :db AND wait_event_type = 'Lock'"
+            ),
+            {"db": database},
+        )
+
+
+def children(pid: int) -> list[int]:
+    found = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    return [int(child) for child in found]
+
+
+def test_submission_survives_its_worker_being_killed(postgres_url, tmp_path):
+    queue = f"pbem-test-kill-{uuid.uuid4().hex[:8]}"
+    settings = {
+        "PBEM_SECRET_KEY": "test",
+        "PBEM_DATABASE_URL": postgres_url,
+        "PBEM_BROKER_URL": REDIS_URL,
+        "PBEM_TASK_QUEUE": queue,
+        "PBEM_INSTANCE_PATH": str(tmp_path),
+    }
+    app = create_app(
+        {
+            key.removeprefix("PBEM_") if key == "PBEM_SECRET_KEY" else key: value
+            for key, value in settings.items()
+        }
+        | {"SECRET_KEY": "test"}
+    )
+    database = app.extensions["pbem.db"]
+    migrate.upgrade(database.engine)
+    with database.session() as session:
+        ann = accounts.create_user(session, f"ann-{queue}@example.org", "Ann")
+        bob = accounts.create_user(session, f"bob-{queue}@example.org", "Bob")
+        # Taluva: the worker process knows only the real rulesets.
+        game = create_game(session, ann, "taluva", [SeatSpec(user=ann), SeatSpec(user=bob)])
+        state = engine_game(game).state
+        tile = state.format_move(state.legal_moves(0)[0])
+        submission = submit(session, game.seats[0], tile, channel="api")
+        session.commit()
+        game_id, submission_id = game.id, submission.id
+
+    worker = subprocess.Popen(
+        [str(Path(sys.executable).parent / "pbem"), "worker", "--concurrency", "1"],
+        env={**os.environ, **settings},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    holder = database.engine.connect()
+    try:
+        # Hold the game's row lock, so the task blocks inside the pipeline.
+        holder.execute(select(Game.id).where(Game.id == game_id).with_for_update())
+        app.extensions["celery"].send_task(PROCESS_SUBMISSION, args=[submission_id])
+        db_name = database.engine.url.database
+        wait_for(lambda: lock_waiters(database.engine, db_name) == 1, 60, "the task to block")
+        (child,) = children(worker.pid)
+        os.kill(child, signal.SIGKILL)
+        # The parent starts a new child, which gets the redelivered task.
+        wait_for(lambda: children(worker.pid) not in ([], [child]), 30, "a new child")
+        wait_for(lambda: lock_waiters(database.engine, db_name) == 1, 30, "the task again")
+        holder.rollback()
+        with database.session() as session:
+
+            def accepted() -> bool:
+                session.expire_all()
+                return session.get(Submission, submission_id).status == SubmissionStatus.ACCEPTED
+
+            wait_for(accepted, 30, "the submission to be accepted")
+            moves = session.scalar(
+                select(func.count()).select_from(Move).where(Move.game_id == game_id)
+            )
+            assert moves == 1
+    finally:
+        holder.close()
+        worker.send_signal(signal.SIGTERM)
+        output, _ = worker.communicate(timeout=30)
+        database.dispose()
+    assert "WorkerLostError" in output, output

@@ -1,0 +1,173 @@
+"""A real headless Chromium plays a whole game of Taluva against a bot through
+the pages, on a live server with a real Celery worker; it also takes the
+README's screenshots of the game page of each game.
+
+Set PBEM_SCREENSHOTS=docs/screenshots to write the screenshots there."""
+
+from __future__ import annotations
+
+import os
+import random
+import threading
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from sqlalchemy import select
+from werkzeug.serving import make_server
+
+from pbem.db import get_db
+from pbem.dispatch import enqueue_submissions
+from pbem.models import Game, GameStatus, Outbox, Submission, SubmissionStatus, User
+from pbem.services.bots import bot_turn
+from pbem.services.replay import engine_game, verify_game
+from pbem.services.submissions import submit
+from tests.server.conftest import wait_for
+from tests.server.pipeline_helpers import judged, start_game
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+MOVE_TIMEOUT_MS = 30_000
+
+
+# One database is enough for the browser; the page tests cover both.
+pytestmark = pytest.mark.parametrize("app", ["sqlite"], indirect=True)
+
+
+@pytest.fixture(scope="module")
+def live(app: Flask) -> Iterator[tuple[Flask, str]]:
+    """The app (SQLite, its worker thread on Redis) served on a loopback port."""
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield app, f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[object]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(scope="module")
+def screenshots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = Path(os.environ.get("PBEM_SCREENSHOTS") or tmp_path_factory.mktemp("shots"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def sign_in(app: Flask, base: str, page, email: str, name: str) -> None:  # type: ignore[no-untyped-def]
+    page.goto(f"{base}/")
+    page.get_by_role("link", name="Sign in with your e-mail address").click()
+    page.get_by_label("E-mail address").fill(email)
+    page.get_by_role("button", name="Send me a sign-in link").click()
+    page.get_by_text("Check your mail").wait_for()
+    with app.app_context(), get_db().session() as session:
+        link = session.scalar(
+            select(Outbox.payload)
+            .join(User, User.id == Outbox.recipient_id)
+            .where(User.email == email, Outbox.kind == "sign_in")
+        )["link"]
+    page.goto(link)
+    page.get_by_role("button", name="Sign in").click()
+    page.get_by_label("Name", exact=True).fill(name)
+    page.get_by_role("button", name="Save").click()
+    page.get_by_role("heading", name="My games").wait_for()
+
+
+def test_a_newcomer_plays_taluva_against_a_bot_to_the_end(live, chromium, screenshots):
+    app, base = live
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    sign_in(app, base, page, f"tess-{uuid.uuid4().hex[:6]}@example.org", "Tess")
+    page.get_by_role("link", name="Start a new game").click()
+    page.get_by_role("link", name="Taluva").click()
+    page.get_by_role("button", name="Start the game").click()
+    game_url = page.url
+    choose = random.Random("browser-test")
+    submitted = 0
+    while True:
+        page.locator("#legal-moves button.move, .notice.done").first.wait_for(
+            timeout=MOVE_TIMEOUT_MS
+        )
+        if page.locator(".notice.done").count():
+            break
+        assert not page.locator("[data-status=rejected], #move-error").count(), page.content()
+        buttons = page.locator("#legal-moves button.move")
+        buttons.nth(choose.randrange(buttons.count())).click()
+        assert page.locator("#moves").input_value()
+        if submitted == 6:
+            page.screenshot(path=screenshots / "taluva.png")
+        with page.expect_navigation():
+            page.locator("#submit-button").click()
+        submitted += 1
+        assert submitted < 200, "the game should have ended"
+    assert "Game over." in page.locator(".notice.done").inner_text()
+    with app.app_context(), get_db().session() as session:
+        game = session.scalar(select(Game).where(Game.public_id == game_url.rsplit("/", 1)[1]))
+        assert game.status == GameStatus.FINISHED
+        assert verify_game(game) == []
+        web = [m for m in game.moves if m.channel == "web"]
+        assert len(web) == submitted  # one move per submission, each applied once
+        statuses = session.scalars(select(Submission.status).where(Submission.game_id == game.id))
+        assert set(statuses) == {SubmissionStatus.ACCEPTED}
+    phone = chromium.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2)
+    phone.add_cookies(context.cookies())
+    phone_page = phone.new_page()
+    phone_page.goto(game_url)
+    phone_page.screenshot(path=screenshots / "taluva-phone.png", full_page=False)
+    phone.close()
+    context.close()
+
+
+def play_on(app: Flask, game_id: int, position: int, turns: int) -> None:
+    """Move a human seat like a bot would, for `turns` of its turns (the
+    screenshots want a game in the middle)."""
+    with app.app_context(), get_db().session() as session:
+
+        def my_turn() -> bool:
+            session.expire_all()
+            return position in session.get(Game, game_id).to_act
+
+        for _ in range(turns):
+            wait_for(my_turn, what="the human seat's turn")
+            game = session.get(Game, game_id)
+            text = "\n".join(bot_turn(engine_game(game), position))
+            submission = submit(session, game.seats[position], text, channel="web")
+            session.commit()
+            enqueue_submissions([submission.id])
+            assert judged(app, submission.id).status == SubmissionStatus.ACCEPTED
+        wait_for(my_turn, what="the bots to answer")
+
+
+@pytest.mark.parametrize(("ruleset", "players", "turns"), [("java", 3, 5), ("samurai", 3, 14)])
+def test_screenshot_of_a_game_in_the_middle(live, chromium, screenshots, ruleset, players, turns):
+    app, base = live
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    email = f"{ruleset}-{uuid.uuid4().hex[:6]}@example.org"
+    sign_in(app, base, page, email, "Sam" if ruleset == "samurai" else "Jo")
+    with app.app_context(), get_db().session() as session:
+        user = session.scalar(select(User).where(User.email == email))
+        game = start_game(app, session, ruleset, [user] + ["bot"] * (players - 1))
+        game_id, public_id = game.id, game.public_id
+    play_on(app, game_id, 0, turns)
+    page.goto(f"{base}/games/{public_id}")
+    page.locator("#legal-moves button.move").first.wait_for(timeout=MOVE_TIMEOUT_MS)
+    page.screenshot(path=screenshots / f"{ruleset}.png")
+    context.close()

@@ -1,0 +1,136 @@
+"""Starting a game (seats, options, bots, invitations), joining it, my games."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+
+from pbem.models import Game, GameStatus, Outbox, Seat
+from tests.server.conftest import wait_for
+from tests.server.web.conftest import Browser
+from tests.server.web.test_sign_in import path_of
+
+
+def created_game(session, response) -> Game:
+    assert response.status_code == 302, response.get_data(as_text=True)
+    public_id = response.location.rsplit("/", 1)[1]
+    session.expire_all()
+    return session.scalar(select(Game).where(Game.public_id == public_id))
+
+
+def test_choose_game_lists_every_ruleset(signed_in_as, make_user):
+    page = signed_in_as(make_user()).get("/games/new").get_data(as_text=True)
+    for title in ("Taluva", "Samurai", "Java"):
+        assert title in page
+
+
+def test_new_game_form_offers_the_rulesets_options(signed_in_as, make_user):
+    page = signed_in_as(make_user()).get("/games/new/taluva").get_data(as_text=True)
+    assert 'name="option-tiles"' in page and 'name="option-ranking"' in page
+
+
+def test_game_against_a_bot_starts_at_once_and_shows_whose_turn(signed_in_as, make_user, session):
+    browser = signed_in_as(make_user("Ann"))
+    browser.get("/games/new/taluva")
+    game = created_game(
+        session, browser.post("/games/new/taluva", {"seat-0": "me", "seat-1": "bot"})
+    )
+    assert game.status == GameStatus.ACTIVE
+    assert [s.bot for s in game.seats] == [None, "random"]
+    home = browser.get("/").get_data(as_text=True)
+    assert "Your turn" in home and game.public_id in home
+
+
+def test_bot_moving_first_is_set_going(signed_in_as, make_user, session):
+    browser = signed_in_as(make_user("Ann"))
+    browser.get("/games/new/taluva")
+    game = created_game(
+        session, browser.post("/games/new/taluva", {"seat-0": "bot", "seat-1": "me"})
+    )
+
+    def bot_moved() -> bool:
+        session.expire_all()
+        return 1 in session.get(Game, game.id).to_act
+
+    wait_for(bot_moved, what="the bot's first turn")
+
+
+def test_options_are_passed_to_the_engine(signed_in_as, make_user, session):
+    browser = signed_in_as(make_user())
+    browser.get("/games/new/taluva")
+    response = browser.post(
+        "/games/new/taluva",
+        {"seat-0": "me", "seat-1": "bot", "option-tiles": "36", "option-ranking": "1"},
+    )
+    assert created_game(session, response).options == {"tiles": 36, "ranking": True, "teams": False}
+
+
+def test_bad_options_and_player_counts_are_refused_with_the_reason(signed_in_as, make_user):
+    browser = signed_in_as(make_user())
+    browser.get("/games/new/taluva")
+    lonely = browser.post("/games/new/taluva", {"seat-0": "me"})
+    assert lonely.status_code == 422
+    assert "Taluva is for 2 to 4 players, not 1" in lonely.get_data(as_text=True)
+    teams = browser.post(
+        "/games/new/taluva", {"seat-0": "me", "seat-1": "bot", "option-teams": "1"}
+    )
+    assert teams.status_code == 422
+    assert "the team variant is for 4 players" in teams.get_data(as_text=True)
+    two_me = browser.post("/games/new/taluva", {"seat-0": "me", "seat-1": "me"})
+    assert "you can take one seat only" in two_me.get_data(as_text=True)
+
+
+def invite(browser: Browser, session, email: str) -> tuple[Game, str]:
+    browser.get("/games/new/taluva")
+    response = browser.post(
+        "/games/new/taluva", {"seat-0": "me", "seat-1": "invite", "invite-1": email}
+    )
+    game = created_game(session, response)
+    row = session.scalar(select(Outbox).where(Outbox.game_id == game.id, Outbox.kind == "invite"))
+    return game, row.payload["link"]
+
+
+def test_invitation_keeps_a_seat_and_queues_a_mail(signed_in_as, make_user, session):
+    game, link = invite(signed_in_as(make_user("Ann")), session, "Friend-1@Example.org")
+    assert game.status == GameStatus.OPEN
+    assert game.seats[1].invited_email == "friend-1@example.org"
+    row = session.scalar(select(Outbox).where(Outbox.game_id == game.id, Outbox.kind == "invite"))
+    assert row.recipient.email == "friend-1@example.org"
+    assert row.payload["from"] == "Ann" and row.payload["game"] == game.public_id
+    assert "/join/" in link
+
+
+def test_invitation_link_signs_the_invitee_in_and_starts_the_game(
+    app, signed_in_as, make_user, session
+):
+    game, link = invite(signed_in_as(make_user("Ann")), session, "friend-2@example.org")
+    friend = Browser(app.test_client())
+    assert "Take the seat" in friend.get(path_of(link)).get_data(as_text=True)
+    response = friend.post(path_of(link))
+    assert response.status_code == 302 and response.location.startswith("/welcome")
+    session.expire_all()
+    game = session.get(Game, game.id)
+    assert game.status == GameStatus.ACTIVE
+    assert game.seats[1].user.email == "friend-2@example.org"
+    assert friend.get(path_of(link)).status_code == 400  # the seat is taken: used up
+
+
+def test_a_kept_seat_is_not_for_others(app, signed_in_as, make_user, session):
+    game, link = invite(signed_in_as(make_user("Ann")), session, "friend-3@example.org")
+    other = signed_in_as(make_user("Eve"))
+    assert other.get(path_of(link)).status_code == 403
+    other.get(f"/games/{game.public_id}")
+    refused = other.post(f"/games/{game.public_id}/join")
+    assert refused.status_code == 409
+    session.expire_all()
+    assert session.get(Seat, game.seats[1].id).user_id is None
+
+
+def test_anyone_may_take_an_open_seat(signed_in_as, make_user, session):
+    ann = signed_in_as(make_user("Ann"))
+    ann.get("/games/new/taluva")
+    game = created_game(session, ann.post("/games/new/taluva", {"seat-0": "me", "seat-1": "open"}))
+    bob = signed_in_as(make_user("Bob"))
+    assert "Join" in bob.get("/").get_data(as_text=True)
+    assert bob.post(f"/games/{game.public_id}/join").status_code == 302
+    session.expire_all()
+    assert session.get(Game, game.id).status == GameStatus.ACTIVE

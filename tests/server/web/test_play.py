@@ -1,0 +1,252 @@
+"""The game page: board, private information, legal moves, preview, submit,
+history; and the bad-input rules: a refused move stores nothing, a stale page
+or a double click sends at most once, strangers get the same 404 as nobody."""
+
+from __future__ import annotations
+
+import re
+
+from sqlalchemy import func, select
+
+from pbem.models import Game, Submission
+from pbem.services.replay import engine_game
+from tests.server.conftest import drain, wait_for
+from tests.server.pipeline_helpers import start_game
+
+
+def legal(session, game: Game, position: int) -> list[str]:
+    session.expire_all()
+    state = engine_game(session.get(Game, game.id)).state
+    return [state.format_move(m) for m in state.legal_moves(position)]
+
+
+def submissions(session, game: Game) -> int:
+    return session.scalar(select(func.count()).where(Submission.game_id == game.id))
+
+
+def plies(session, game: Game) -> int:
+    session.expire_all()
+    return len(session.get(Game, game.id).moves)
+
+
+def send(browser, game: Game, moves: str, action: str = "submit"):  # type: ignore[no-untyped-def]
+    """Post the move form as drawn at the start of the game (ply 0)."""
+    return browser.post(f"/games/{game.public_id}/{action}", {"moves": moves, "ply": "0"})
+
+
+def taluva_against(app, session, user, *others):  # type: ignore[no-untyped-def]
+    return start_game(app, session, "taluva", [user, *others] if others else [user, "bot"])
+
+
+def test_game_page_shows_board_legal_moves_and_move_entry(app, session, make_user, signed_in_as):
+    ann = make_user("Ann")
+    game = taluva_against(app, session, ann)
+    page = signed_in_as(ann).get(f"/games/{game.public_id}").get_data(as_text=True)
+    assert f"/games/{game.public_id}/board.png?seat=0&amp;ply=0" in page
+    assert 'name="ply" value="0"' in page and 'id="moves"' in page
+    moves = legal(session, game, 0)
+    assert page.count('class="move"') == len(moves)
+    assert f'data-move="{moves[0]}"' in page
+    assert "terrain+level" in page  # the text picture
+
+
+def test_private_information_is_shown_to_its_seat_only(app, session, make_user, signed_in_as):
+    ann = make_user("Ann")
+    game = start_game(app, session, "java", [ann, "bot"])
+    hand = engine_game(game).view(0)["state"]["hand"]
+    assert hand
+    page = signed_in_as(ann).get(f"/games/{game.public_id}").get_data(as_text=True)
+    assert "Only you see" in page and f"<dt>hand</dt><dd>{', '.join(hand)}</dd>" in page
+    watch = signed_in_as(make_user("Eve")).get(f"/games/{game.public_id}/watch")
+    assert watch.status_code == 200
+    assert "Only you see" not in watch.get_data(as_text=True)
+    assert ", ".join(hand) not in watch.get_data(as_text=True)
+
+
+def test_board_picture_is_a_png_of_the_seats_view(app, session, make_user, signed_in_as):
+    ann = make_user("Ann")
+    game = taluva_against(app, session, ann)
+    response = signed_in_as(ann).get(f"/games/{game.public_id}/board.png?seat=0&ply=0")
+    assert response.status_code == 200 and response.mimetype == "image/png"
+    assert response.data.startswith(b"\x89PNG")
+
+
+def test_preview_shows_the_result_and_stores_nothing(app, session, make_user, signed_in_as):
+    ann = make_user("Ann")
+    game = taluva_against(app, session, ann)
+    browser = signed_in_as(ann)
+    browser.get(f"/games/{game.public_id}")
+    move = legal(session, game, 0)[0]
+    response = send(browser, game, move, "preview")
+    page = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert "Nothing is sent yet" in page and move in page
+    assert 'src="data:image/png;base64,' in page
+    assert submissions(session, game) == 0 and plies(session, game) == 0
+
+
+def test_submitted_move_is_judged_by_the_worker(app, session, make_user, signed_in_as):
+    ann = make_user("Ann")
+    game = taluva_against(app, session, ann)
+    browser = signed_in_as(ann)
+    browser.get(f"/games/{game.public_id}")
+    move = legal(session, game, 0)[0]
+    response = send(browser, game, move)
+    assert response.status_code == 302 and "submission=" in response.location
+    drain(app)
+    page = browser.get(response.location).get_data(as_text=True)
+    assert 'data-status="accepted"' in page
+    assert plies(session, game) >= 1
+
+
+def test_several_lines_make_one_submission(app, session, make_user, signed_in_as):
+    ann = make_user("Ann")
+    game = taluva_against(app, session, ann)
+    played = engine_game(game)
+    tile = played.state.format_move(played.state.legal_moves(0)[0])
+    played.play(0, tile)
+    build = played.state.format_move(played.state.legal_moves(0)[0])
+    browser = signed_in_as(ann)
+    browser.get(f"/games/{game.public_id}")
+    response = browser.post(
+        f"/games/{game.public_id}/submit", {"moves": f"{tile}\r\n{build}\r\n", "ply": "0"}
+    )
+    assert response.status_code == 302
+    drain(app)
+    assert 'data-status="accepted"' in browser.get(response.location).get_data(as_text=True)
+    session.expire_all()
+    assert [m.text for m in session.get(Game, game.id).moves[:2]] == [tile, build]
+
+
+def test_illegal_move_shows_the_engines_reason_and_stores_nothing(
+    app, session, make_user, signed_in_as
+):
+    ann = make_user("Ann")
+    game = taluva_against(app, session, ann)
+    browser = signed_in_as(ann)
+    browser.get(f"/games/{game.public_id}")
+    for text in ("tile 9,9 9,8 8,9", "dance a jig", ""):
+        for action in ("preview", "submit"):
+            response = browser.post(
+                f"/games/{game.public_id}/{action}", {"moves": text, "ply": "0"}
+            )
+            assert response.status_code == 422, (text, action)
+            assert 'id="move-error"' in response.get_data(as_text=True)
+    assert submissions(session, game) == 0 and plies(session, game) == 0
+
+
+def test_not_your_turn_is_refused(app, session, make_user, signed_in_as):
+    ann, bob = make_user("Ann"), make_user("Bob")
+    game = start_game(app, session, "taluva", [ann, bob])
+    browser = signed_in_as(bob)
+    page = browser.get(f"/games/{game.public_id}").get_data(as_text=True)
+    assert 'id="moves"' not in page and "Waiting for Ann" in page
+    move = legal(session, game, 0)[0]
+    response = send(browser, game, move)
+    assert response.status_code == 409
+    assert "it is not your turn (waiting for Ann)" in response.get_data(as_text=True)
+    assert submissions(session, game) == 0
+
+
+def test_double_click_sends_the_move_once(app, session, make_user, signed_in_as):
+    ann = make_user("Ann")
+    game = taluva_against(app, session, ann)
+    browser = signed_in_as(ann)
+    browser.get(f"/games/{game.public_id}")
+    form = {"moves": legal(session, game, 0)[0], "ply": "0"}
+    first = browser.post(f"/games/{game.public_id}/submit", form)
+    second = browser.post(f"/games/{game.public_id}/submit", form)  # at once: still pending
+    drain(app)
+    third = browser.post(f"/games/{game.public_id}/submit", form)  # later: already applied
+    assert first.status_code == 302
+    assert second.status_code in (302, 409)
+    assert third.status_code == 302 and "again=1" in third.location
+    page = browser.get(third.location).get_data(as_text=True)
+    assert "it counts once" in page
+    mine = select(func.count()).where(Submission.game_id == game.id, Submission.channel == "web")
+    assert session.scalar(mine) == 1
+
+
+def test_stale_page_is_refused_when_the_move_no_longer_fits(app, session, make_user, signed_in_as):
+    ann = make_user("Ann")
+    game = taluva_against(app, session, ann)
+    browser = signed_in_as(ann)
+    browser.get(f"/games/{game.public_id}")
+    tiles = legal(session, game, 0)
+    send(browser, game, tiles[0])
+    drain(app)
+    # A second tab drawn at ply 0 sends another tile: now it is time to build.
+    stale = send(browser, game, tiles[1])
+    assert stale.status_code == 422
+    assert "the game moved on since your page was drawn" in stale.get_data(as_text=True)
+    assert plies(session, game) == 1
+
+
+def test_stale_page_is_accepted_while_it_is_your_turn_and_the_move_is_legal(
+    app, session, make_user, signed_in_as
+):
+    ann = make_user("Ann")
+    game = taluva_against(app, session, ann)
+    browser = signed_in_as(ann)
+    browser.get(f"/games/{game.public_id}")
+    send(browser, game, legal(session, game, 0)[0])
+    drain(app)
+    build = legal(session, game, 0)[0]
+    response = send(browser, game, build)
+    assert response.status_code == 302
+    drain(app)
+    assert 'data-status="accepted"' in browser.get(response.location).get_data(as_text=True)
+
+
+def test_history_steps_through_past_boards(app, session, make_user, signed_in_as):
+    ann = make_user("Ann")
+    game = taluva_against(app, session, ann)
+    browser = signed_in_as(ann)
+    browser.get(f"/games/{game.public_id}")
+    send(browser, game, legal(session, game, 0)[0])
+    drain(app)
+    now = plies(session, game)
+    past = browser.get(f"/games/{game.public_id}?ply=0").get_data(as_text=True)
+    assert f"move 0 of {now}" in past and "Back to now" in past and 'id="moves"' not in past
+    one = browser.get(f"/games/{game.public_id}?ply=1").get_data(as_text=True)
+    assert "board.png?seat=0&amp;ply=1" in one
+    picture = browser.get(f"/games/{game.public_id}/board.png?seat=0&ply=1")
+    assert (
+        picture.status_code == 200
+        and picture.data != browser.get(f"/games/{game.public_id}/board.png?seat=0&ply=0").data
+    )
+    assert browser.get(f"/games/{game.public_id}?ply={now + 1}").status_code == 404
+    assert browser.get(f"/games/{game.public_id}?ply=x").status_code == 404
+
+
+def test_strangers_get_the_same_404_as_for_no_game(app, session, make_user, signed_in_as):
+    ann = make_user("Ann")
+    game = taluva_against(app, session, ann)
+    eve = signed_in_as(make_user("Eve"))
+    eve.get("/")
+
+    def answer(url: str, form: dict | None = None) -> tuple[int, str]:
+        response = eve.post(url, form) if form is not None else eve.get(url)
+        body = re.sub(r'value="[^"]+"', "", response.get_data(as_text=True))
+        return response.status_code, body.replace(game.public_id, "ID").replace("nosuchgame", "ID")
+
+    form = {"moves": "tile 0,0 0,1 1,0", "ply": "0"}
+    for suffix, data in (("", None), ("/preview", form), ("/submit", form)):
+        theirs = answer(f"/games/{game.public_id}{suffix}", data)
+        nothing = answer(f"/games/nosuchgame{suffix}", data)
+        assert theirs[0] == 404 and theirs == nothing, suffix
+    png = eve.get(f"/games/{game.public_id}/board.png?seat=0")
+    assert png.status_code == 404
+    assert eve.get(f"/games/{game.public_id}/board.png?seat=7").status_code == 404
+    assert submissions(session, game) == 0
+
+
+def test_spectator_view_is_public_and_steps_through_history(app, session):
+    game = start_game(app, session, "java", ["bot", "bot"])
+    wait_for(lambda: plies(session, game) >= 3, what="a few bot moves")
+    client = app.test_client()
+    page = client.get(f"/games/{game.public_id}/watch?ply=2").get_data(as_text=True)
+    assert "Watching Java" in page and "move 2 of" in page
+    picture = client.get(f"/games/{game.public_id}/board.png?ply=2")
+    assert picture.status_code == 200 and picture.mimetype == "image/png"
+    assert client.get("/games/nosuchgame/watch").status_code == 404

@@ -1,0 +1,72 @@
+"""Celery bound to a Flask app, after Flask's "Background Tasks with Celery" pattern."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from celery import Celery, Task
+from celery.signals import worker_process_init
+from flask import Flask
+
+STALE_SWEEP_SECONDS = 60.0
+
+
+def beat_schedule(config: dict[str, Any]) -> dict[str, Any]:
+    every = {
+        "requeue-stale-submissions": ("pbem.requeue_stale_submissions", STALE_SWEEP_SECONDS),
+        "requeue-outbox": ("pbem.requeue_outbox", STALE_SWEEP_SECONDS),
+        "requeue-inbound": ("pbem.requeue_inbound", STALE_SWEEP_SECONDS),
+    }
+    if config.get("PBEM_IMAP_URL"):
+        every["poll-imap"] = ("pbem.poll_imap", float(config["PBEM_IMAP_POLL_SECONDS"]))
+    return {name: {"task": task, "schedule": seconds} for name, (task, seconds) in every.items()}
+
+
+def celery_settings(config: dict[str, Any]) -> dict[str, Any]:
+    broker_url = config["PBEM_BROKER_URL"]
+    settings: dict[str, Any] = {
+        "broker_url": broker_url,
+        "broker_connection_retry_on_startup": True,
+        "task_default_queue": config["PBEM_TASK_QUEUE"],
+        "task_ignore_result": True,
+        # Tasks are idempotent, so a task whose worker died is run again.
+        "task_acks_late": True,
+        "task_reject_on_worker_lost": True,
+        "worker_prefetch_multiplier": 1,
+        "worker_hijack_root_logger": False,
+        "beat_schedule": beat_schedule(config),
+    }
+    if broker_url.startswith("filesystem:"):
+        folder = Path(config["PBEM_BROKER_FOLDER"])
+        (folder / "processed").mkdir(parents=True, exist_ok=True)
+        settings["broker_transport_options"] = {
+            "data_folder_in": str(folder),
+            "data_folder_out": str(folder),
+            "processed_folder": str(folder / "processed"),
+            "control_folder": str(folder / "control"),
+            "store_processed": False,
+        }
+    return settings
+
+
+def celery_init_app(app: Flask) -> Celery:
+    class FlaskTask(Task):
+        def __call__(self, *args: object, **kwargs: object) -> object:
+            with app.app_context():
+                return self.run(*args, **kwargs)
+
+    celery_app = Celery(app.name, task_cls=FlaskTask)
+    celery_app.config_from_object(celery_settings(app.config))
+    celery_app.set_default()
+    app.extensions["celery"] = celery_app
+
+    @worker_process_init.connect(weak=False)
+    def _fresh_connections_after_fork(**_kwargs: object) -> None:
+        # A prefork child must not share its parent's pooled connections.
+        app.extensions["pbem.db"].dispose()
+
+    import pbem.mail.tasks  # noqa: F401  (registers the mail tasks)
+    import worker.tasks  # noqa: F401  (registers the shared tasks)
+
+    return celery_app

@@ -1,0 +1,33 @@
+"""The Celery tasks: thin wrappers that open one session each and call the services."""
+
+from __future__ import annotations
+
+from celery import shared_task
+from sqlalchemy.exc import OperationalError
+
+from pbem.db import get_db
+from pbem.dispatch import PROCESS_SUBMISSION, REQUEUE_STALE, enqueue_submissions, requeue_stale
+from pbem.services import pipeline
+
+RETRY = {
+    "autoretry_for": (OperationalError,),  # lost connection, lock timeout
+    "max_retries": 5,
+    "retry_backoff": 1,
+    "retry_backoff_max": 30,
+}
+
+
+@shared_task(name=PROCESS_SUBMISSION, acks_late=True, reject_on_worker_lost=True, **RETRY)
+def process_submission(submission_id: int) -> str | None:
+    with get_db().session() as session:
+        outcome = pipeline.process_submission(session, submission_id)
+    if outcome is None:
+        return None
+    enqueue_submissions(outcome.follow_up)
+    return outcome.status
+
+
+@shared_task(name=REQUEUE_STALE, **RETRY)
+def requeue_stale_submissions() -> int:
+    with get_db().session() as session:
+        return requeue_stale(session)

@@ -5,6 +5,11 @@ Unlike Celery's own test worker it stops only itself (that one stops by a
 process-wide flag, ending every other worker thread in the process), and a
 worker that dies of a broker error is started again instead of leaving
 submissions waiting forever.
+
+It runs Celery's solo pool: tasks run in the thread that reads the broker.
+The threads pool acknowledges tasks from its own threads on the consumer's
+Redis connection, and their replies can cross (seen as a worker dying of
+"'int' object has no attribute 'rsplit'").
 """
 
 from __future__ import annotations
@@ -21,15 +26,15 @@ RESTART_PAUSE_SECONDS = 0.5
 
 
 @contextmanager
-def worker_thread(celery_app: Celery, concurrency: int = 1) -> Iterator[None]:
+def worker_thread(celery_app: Celery) -> Iterator[None]:
     stopping = threading.Event()
     running: list = []
 
     def run() -> None:
         while not stopping.is_set():
             worker = celery_app.WorkController(
-                pool_cls="solo" if concurrency == 1 else "threads",
-                concurrency=concurrency,
+                pool_cls="solo",
+                concurrency=1,
                 loglevel="WARNING",
                 without_heartbeat=True,
                 without_mingle=True,

@@ -78,7 +78,7 @@ def rig(
     )
     rig.outgoing.start()
     celery_app = app.extensions["celery"]
-    with worker_thread(celery_app, concurrency=2):
+    with worker_thread(celery_app):
         yield rig
     rig.outgoing.stop()  # the one running now: a test may have restarted it
     listener.stop()

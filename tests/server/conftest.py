@@ -65,7 +65,7 @@ def app(
     with flask_app.app_context():
         migrate.upgrade(get_db().engine)
     celery_app = flask_app.extensions["celery"]
-    with worker_thread(celery_app, concurrency=2):
+    with worker_thread(celery_app):
         yield flask_app
     with flask_app.app_context():
         get_db().dispose()

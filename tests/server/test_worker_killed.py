@@ -22,16 +22,19 @@ from pbem.services.submissions import submit
 from tests.server.conftest import REDIS_URL, wait_for
 
 
-def lock_waiters(engine, database: str) -> int:
-    """How many PostgreSQL sessions wait for a row lock in this database."""
+def blocked_by(engine, holder_pid: int) -> set[int]:
+    """The PostgreSQL sessions waiting, directly or in a queue behind other
+    waiters, for a lock that `holder_pid` holds."""
     with engine.connect() as connection:
-        return connection.scalar(
-            text(
-                "SELECT count(*) FROM pg_stat_activity "
-                "WHERE datname = :db AND wait_event_type = 'Lock'"
-            ),
-            {"db": database},
-        )
+        edges = connection.execute(
+            text("SELECT pid, pg_blocking_pids(pid) FROM pg_stat_activity")
+        ).all()
+    blocked: set[int] = set()
+    blockers = {holder_pid}
+    while grown := {pid for pid, by in edges if blockers & set(by)} - blocked:
+        blocked |= grown
+        blockers |= grown
+    return blocked
 
 
 def children(pid: int) -> list[int]:
@@ -80,13 +83,14 @@ def test_submission_survives_its_worker_being_killed(postgres_url, tmp_path):
         # Hold the game's row lock, so the task blocks inside the pipeline.
         holder.execute(select(Game.id).where(Game.id == game_id).with_for_update())
         app.extensions["celery"].send_task(PROCESS_SUBMISSION, args=[submission_id])
-        db_name = database.engine.url.database
-        wait_for(lambda: lock_waiters(database.engine, db_name) == 1, 60, "the task to block")
+        holder_pid = holder.scalar(text("SELECT pg_backend_pid()"))
+        first = wait_for(lambda: blocked_by(database.engine, holder_pid), 60, "the task to block")
         (child,) = children(worker.pid)
         os.kill(child, signal.SIGKILL)
-        # The parent starts a new child, which gets the redelivered task.
+        # The parent starts a new child, which gets the redelivered task. The
+        # killed child's database session may still wait beside it.
         wait_for(lambda: children(worker.pid) not in ([], [child]), 30, "a new child")
-        wait_for(lambda: lock_waiters(database.engine, db_name) == 1, 30, "the task again")
+        wait_for(lambda: blocked_by(database.engine, holder_pid) - first, 30, "the task again")
         holder.rollback()
         with database.session() as session:
 

@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 
+from engine.core.bot import BOTS
 from engine.core.errors import EngineError
 from engine.core.game import Game
 from engine.core.record import Record
@@ -112,7 +113,9 @@ def cmd_selfplay(args: argparse.Namespace) -> None:
     total_moves = 0
     total_ms = 0.0
     for number in range(1, args.games + 1):
-        played = play_bot_game(args.game, args.players, f"{args.seed}-{number}", options)
+        played = play_bot_game(
+            args.game, args.players, f"{args.seed}-{number}", options, bot=args.bot
+        )
         total_moves += played.moves
         total_ms += played.milliseconds
         result = played.game.state.result()
@@ -180,6 +183,12 @@ def build_parser() -> argparse.ArgumentParser:
     selfplay.add_argument("--seed", required=True)
     selfplay.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     selfplay.add_argument("--save", metavar="DIR")
+    selfplay.add_argument(
+        "--bot",
+        choices=sorted(BOTS),
+        default="uniform",
+        help="uniform over legal moves, or uniform over kinds of move first",
+    )
     selfplay.set_defaults(func=cmd_selfplay)
 
     demo = sub.add_parser("demo", help="watch one bot game")

@@ -69,10 +69,13 @@ def test_replay_reports_the_first_illegal_move(record, capsys):
     assert code == 1 and "move 2 by seat 0 (p1) 'hut 0,0'" in err and "volcano" in err
 
 
-def test_selfplay_prints_a_line_per_game_and_saves_records(tmp_path, capsys):
+@pytest.mark.parametrize("bot", ["uniform", "kinds"])
+def test_selfplay_prints_a_line_per_game_and_saves_records(tmp_path, capsys, bot):
     code, out, _ = run(
         capsys,
         "selfplay",
+        "--bot",
+        bot,
         "taluva",
         "--players",
         "2",

@@ -111,12 +111,14 @@ class Land:
         """Ring spaces not yet covered: each costs 1 AP more to lie over."""
         return sum(1 for c in cells if SPACES[c].ring and c not in self.level)
 
-    def tile_problem(self, cells: tuple[str, ...]) -> Problem | None:
+    def tile_problem(
+        self, cells: tuple[str, ...], *, developers_block: bool = True
+    ) -> Problem | None:
         """Why a tile may not cover `cells` (the geometry only; the kind fixes the shape)."""
         for c in cells:
             if c in self.irrigation:
                 return Problem(f"{c} is irrigation, which is never covered", "stacking")
-            if c in self.developers:
+            if developers_block and c in self.developers:
                 return Problem(f"a developer stands on {c}", "stacking")
             if c in self.palaces:
                 return Problem(f"a palace stands on {c}", "stacking")

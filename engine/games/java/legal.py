@@ -7,6 +7,7 @@ fast. Tests compare the two on random positions.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from engine.games.java import cards
@@ -65,19 +66,35 @@ def moves(state: JavaState, seat: int) -> list[Move]:
 def tile_moves(state: JavaState, seat: int) -> list[PlaceTile]:
     if state.ap_left < 1:
         return []
+    kinds = [kind for kind in TILE_KINDS if state.has_tile(seat, kind)]
+    return list(_placements(state, kinds, ap=state.ap_left, developers_block=True))
+
+
+def land_frozen(state: JavaState) -> bool:
+    """Whether no tile left in any supply can ever be laid again.
+
+    Only laid tiles change where tiles fit (palaces and irrigation stay and
+    only forbid more), so a tile that fits nowhere, even with every developer
+    stepped aside, never will.
+    """
+    kinds = [k for k in TILE_KINDS if any(state.has_tile(s, k) for s in range(state.players))]
+    return next(_placements(state, kinds, ap=None, developers_block=False), None) is None
+
+
+def _placements(
+    state: JavaState, kinds: list[str], *, ap: int | None, developers_block: bool
+) -> Iterator[PlaceTile]:
     land = state.land
     villages = land.village_map()
-    found = []
-    for kind in TILE_KINDS:
-        if not state.has_tile(seat, kind):
-            continue
+    for kind in kinds:
         for cells in FOOTPRINTS[TILE_SIZE[kind]]:
-            if state.tile_cost(cells) > state.ap_left or land.tile_problem(cells):
+            if ap is not None and state.tile_cost(cells) > ap:
+                continue
+            if land.tile_problem(cells, developers_block=developers_block):
                 continue
             for village in cells if kind in (TRIPLE, DOUBLE) else (None,):
                 if not land.joins_cities(kind, cells, village, villages):
-                    found.append(PlaceTile(kind, cells, village))
-    return found
+                    yield PlaceTile(kind, cells, village)
 
 
 def developer_moves(state: JavaState, seat: int) -> list[Move]:

@@ -74,6 +74,7 @@ class JavaState(State):
         self.discards: list[str] = []
         self.land = Land()
         self.triples = TRIPLES
+        self.triples_set_aside = 0
         self.irrigation_left = IRRIGATION_TILES
         self.palace_supply = dict(PALACES)
         self.own_tiles = [dict(OWN_TILES) for _ in range(players)]
@@ -152,7 +153,10 @@ class JavaState(State):
         ranking = tuple(
             tuple(s for s in range(self.players) if self.scores[s] == points) for points in order
         )
-        return Result(ranking, tuple({"points": p} for p in self.scores), "last triple tile placed")
+        reason = "last triple tile placed"
+        if self.triples_set_aside:
+            reason = "no land tile fits any more"
+        return Result(ranking, tuple({"points": p} for p in self.scores), reason)
 
     def seat_view(self, seat: int | None) -> dict[str, Any]:
         return view.seat_view(self, seat)
@@ -531,6 +535,8 @@ class JavaState(State):
         self._end_turn()
 
     def _end_turn(self) -> None:
+        if not self.final_round and legal.land_frozen(self):
+            self._set_triples_aside()
         if self.final_round:
             self._final_scoring(self.current)
             if len(self.final_scored) == self.players:
@@ -541,6 +547,15 @@ class JavaState(State):
         self.tile_placed = False
         self.cards_drawn = 0
         self.token_used = False
+
+    def _set_triples_aside(self) -> None:
+        """No land tile can ever be laid again: the end begins as if this turn
+        had laid the last triple, so the game cannot go on for ever."""
+        self.triples_set_aside, self.triples = self.triples, 0
+        self.events.append(
+            f"no land tile fits anywhere any more: the {self.triples_set_aside} triple tiles "
+            f"left are set aside and the final turns begin"
+        )
 
     def _final_scoring(self, seat: int) -> None:
         scored = final_scoring(self.land, seat)

@@ -38,6 +38,7 @@ def seat_view(state: JavaState, seat: int | None) -> dict[str, Any]:
         "scored_ponds": list(sort_spaces(land.scored_ponds)),
         "supply": {
             "triples": state.triples,
+            "triples_set_aside": state.triples_set_aside,
             "irrigation": state.irrigation_left,
             "palaces": {str(v): n for v, n in state.palace_supply.items()},
         },

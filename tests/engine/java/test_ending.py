@@ -4,8 +4,9 @@ import pytest
 
 from engine import Game
 from engine.core.errors import IllegalMove
+from engine.games.java.board import SPACES
 from engine.games.java.state import JavaState
-from tests.engine.java.helpers import game, hand, palace, play, put
+from tests.engine.java.helpers import game, hand, lay, palace, play, put
 
 
 def test_setup_supplies_hands_and_faceup_card():
@@ -74,6 +75,39 @@ def test_equal_points_share_the_win():
     play(state, 0, "triple H5 H6 I6 village=H5", "end")
     play(state, 1, "end")
     assert state.result().winners == (0, 1)
+
+
+def crowded(state: JavaState, *open_spaces: str, rice: int = 0) -> JavaState:
+    """A board where only `open_spaces` may still take tiles (the rest is
+    irrigation, which no tile covers), and each player has `rice` single tiles left."""
+    state.land.irrigation = set(SPACES) - set(open_spaces)
+    state.own_tiles = [{"double": 0, "rice": rice, "village": 0} for _ in state.own_tiles]
+    return state
+
+
+def test_when_no_land_tile_can_ever_fit_the_triples_are_set_aside_and_the_end_begins():
+    state = crowded(game(2, 0), "H5", "H6")  # two spaces: no triple fits, no tile left
+    play(state, 0, "end")
+    assert state.triples == 0 and state.triples_set_aside == 56
+    assert "set aside" in state.events[-2] and state.final_scored == [0]
+    play(state, 1, "end")
+    assert state.is_over() and state.result().reason == "no land tile fits any more"
+
+
+def test_a_triple_kept_out_only_by_a_developer_still_fits_later():
+    state = crowded(game(2, 0), "H5", "H6", "I6")
+    lay(state.land, "rice H5", "rice H6", "rice I6")  # level 1 singles: a triple may lie on them
+    put(state, 1, "H6")
+    play(state, 0, "end")  # no tile can be laid now, so the duty is waived...
+    assert state.triples == 56 and state.current == 1  # ...but the developer may move away
+
+
+def test_own_tiles_that_still_fit_keep_the_game_going():
+    state = crowded(game(2, 0), "H5", "H6", rice=1)
+    play(state, 0, "rice H5", "end")
+    assert state.triples == 56 and state.final_scored == []  # seat 1's rice fits H6
+    play(state, 1, "rice H6", "end")  # a single never lies exactly on a single
+    assert state.triples_set_aside == 56 and state.final_scored == [1]
 
 
 def test_game_record_replays_to_the_same_state():

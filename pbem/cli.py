@@ -64,7 +64,7 @@ def serve(info: ScriptInfo, bind: str | None) -> None:
     in this process. Sign-in links are printed here when no mail is set up."""
     from werkzeug.serving import make_server
 
-    from worker.embedded import worker_thread
+    from worker.embedded import beat_thread, worker_thread
 
     app = info.load_app()
     with app.app_context():
@@ -72,7 +72,8 @@ def serve(info: ScriptInfo, bind: str | None) -> None:
     host, _, port = (bind or app.config["PBEM_WEB_BIND"]).rpartition(":")
     host = host or "127.0.0.1"
     app.config["PBEM_WEB_BIND"] = f"{host}:{port}"  # mailed links point here
-    with worker_thread(_celery(app)):
+    celery_app = _celery(app)
+    with worker_thread(celery_app), beat_thread(celery_app, _beat_schedule(app)):
         click.echo(f"pbem is running: open http://{host}:{port}/ in a browser (Ctrl-C stops it)")
         make_server(host, int(port), app, threaded=True).serve_forever()
 
@@ -109,9 +110,14 @@ def worker(info: ScriptInfo, concurrency: int | None, loglevel: str) -> None:
 def beat(info: ScriptInfo, loglevel: str) -> None:
     """Run the periodic tasks; exactly one beat per installation."""
     app = info.load_app()
-    schedule = Path(app.instance_path) / "celerybeat-schedule"
+    schedule = _beat_schedule(app)
     schedule.parent.mkdir(parents=True, exist_ok=True)
     _celery(app).start(["beat", f"--loglevel={loglevel}", f"--schedule={schedule}"])
+
+
+def _beat_schedule(app: Flask) -> Path:
+    """Where beat remembers when each periodic task last ran."""
+    return Path(app.instance_path) / "celerybeat-schedule"
 
 
 @main.command()

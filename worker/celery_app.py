@@ -9,14 +9,13 @@ from celery import Celery, Task
 from celery.signals import worker_process_init
 from flask import Flask
 
-STALE_SWEEP_SECONDS = 60.0
-
 
 def beat_schedule(config: dict[str, Any]) -> dict[str, Any]:
+    sweep = float(config["PBEM_SWEEP_SECONDS"])
     every = {
-        "requeue-stale-submissions": ("pbem.requeue_stale_submissions", STALE_SWEEP_SECONDS),
-        "requeue-outbox": ("pbem.requeue_outbox", STALE_SWEEP_SECONDS),
-        "requeue-inbound": ("pbem.requeue_inbound", STALE_SWEEP_SECONDS),
+        "requeue-stale-submissions": ("pbem.requeue_stale_submissions", sweep),
+        "requeue-outbox": ("pbem.requeue_outbox", sweep),
+        "requeue-inbound": ("pbem.requeue_inbound", sweep),
     }
     if config.get("PBEM_IMAP_URL"):
         every["poll-imap"] = ("pbem.poll_imap", float(config["PBEM_IMAP_POLL_SECONDS"]))

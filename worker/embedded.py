@@ -1,5 +1,6 @@
-"""A Celery worker in a thread of the current process, for one-machine use
-(`pbem serve`, `pbem demo`) where no separate worker runs, and for tests.
+"""A Celery worker and beat in threads of the current process, for
+one-machine use (`pbem serve`, `pbem demo`) where no separate worker runs,
+and for tests.
 
 Unlike Celery's own test worker it stops only itself (that one stops by a
 process-wide flag, ending every other worker thread in the process), and a
@@ -18,8 +19,10 @@ import logging
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 from celery import Celery
+from celery.beat import EmbeddedService
 
 log = logging.getLogger(__name__)
 RESTART_PAUSE_SECONDS = 0.5
@@ -54,3 +57,15 @@ def worker_thread(celery_app: Celery) -> Iterator[None]:
         for worker in running:
             worker.stop()
         thread.join(timeout=30)
+
+
+@contextmanager
+def beat_thread(celery_app: Celery, schedule: Path) -> Iterator[None]:
+    """The periodic sweeps that hand on work a crash left behind."""
+    schedule.parent.mkdir(parents=True, exist_ok=True)
+    beat = EmbeddedService(celery_app, thread=True, schedule_filename=str(schedule))
+    beat.start()
+    try:
+        yield
+    finally:
+        beat.stop()

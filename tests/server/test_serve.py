@@ -1,0 +1,84 @@
+"""`pbem serve`, the README's run command, as a real process on its embedded
+default: it serves pages, and its own beat hands on a submission whose task
+message was lost, so its own worker judges it."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+
+from pbem import create_app
+from pbem.models import Submission, SubmissionStatus
+from pbem.services import accounts
+from pbem.services.games import SeatSpec, create_game
+from pbem.services.replay import engine_game
+from pbem.services.submissions import submit
+from tests.server.conftest import wait_for
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def answers(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=2) as response:
+            return response.status == 200
+    except OSError:
+        return False
+
+
+def test_serve_runs_pages_worker_and_beat(tmp_path):
+    port = free_port()
+    env = {
+        **os.environ,
+        "PBEM_INSTANCE_PATH": str(tmp_path),
+        "PBEM_SWEEP_SECONDS": "1",
+        "PBEM_STALE_SUBMISSION_SECONDS": "1",
+    }
+    for name in ("PBEM_ENV", "PBEM_DATABASE_URL", "PBEM_BROKER_URL", "PBEM_BROKER_FOLDER"):
+        env.pop(name, None)
+    server = subprocess.Popen(
+        [str(Path(sys.executable).parent / "pbem"), "serve", "--bind", f"127.0.0.1:{port}"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        wait_for(lambda: answers(f"http://127.0.0.1:{port}/"), 60, "the site to answer")
+        os.environ["PBEM_INSTANCE_PATH"] = str(tmp_path)
+        try:
+            app = create_app({"SECRET_KEY": "test"})
+        finally:
+            del os.environ["PBEM_INSTANCE_PATH"]
+        database = app.extensions["pbem.db"]
+        with database.session() as session:
+            ann = accounts.create_user(session, "ann@example.org", "Ann")
+            bob = accounts.create_user(session, "bob@example.org", "Bob")
+            game = create_game(session, ann, "taluva", [SeatSpec(user=ann), SeatSpec(user=bob)])
+            state = engine_game(game).state
+            tile = state.format_move(state.legal_moves(0)[0])
+            # Stored but never handed to a worker, as if the task message was lost.
+            submission_id = submit(session, game.seats[0], tile, channel="api").id
+            session.commit()
+
+            def judged() -> bool:
+                session.expire_all()
+                return session.get(Submission, submission_id).status != SubmissionStatus.PENDING
+
+            wait_for(judged, 60, "the beat to hand the submission on")
+            assert session.get(Submission, submission_id).status == SubmissionStatus.ACCEPTED
+        database.dispose()
+    finally:
+        server.send_signal(signal.SIGINT)
+        output, _ = server.communicate(timeout=60)
+    assert f"pbem is running: open http://127.0.0.1:{port}/" in output, output
+    assert server.returncode == 0, output

@@ -9,7 +9,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import pytest
-import redis
 from aiosmtpd.controller import Controller
 from flask import Flask
 from sqlalchemy.orm import Session
@@ -20,7 +19,12 @@ from pbem.mail.smtpd import controller as listener_controller
 from pbem.models import User
 from pbem.services import accounts
 from tests.mail.servers import Capture, ImapServer, capture_controller, dovecot, free_port
-from tests.server.conftest import REDIS_URL, database_url, postgres_url  # noqa: F401
+from tests.server.conftest import (  # noqa: F401
+    REDIS_URL,
+    database_url,
+    forget_queue,
+    postgres_url,
+)
 from worker.embedded import worker_thread
 
 DOMAIN = "pbem.test"
@@ -84,7 +88,7 @@ def rig(
     listener.stop()
     with app.app_context():
         get_db().dispose()
-    redis.Redis.from_url(REDIS_URL).delete(app.config["PBEM_TASK_QUEUE"])
+    forget_queue(app.config["PBEM_TASK_QUEUE"])
 
 
 @pytest.fixture

@@ -69,7 +69,14 @@ def app(
         yield flask_app
     with flask_app.app_context():
         get_db().dispose()
-    redis.Redis.from_url(REDIS_URL).delete(flask_app.config["PBEM_TASK_QUEUE"])
+    forget_queue(flask_app.config["PBEM_TASK_QUEUE"])
+
+
+def forget_queue(queue: str) -> None:
+    """Delete a test queue and kombu's keys for it, so the test Redis stays small."""
+    broker = redis.Redis.from_url(REDIS_URL)
+    for key in broker.scan_iter(match=f"*{queue}*"):
+        broker.delete(key)
 
 
 @pytest.fixture

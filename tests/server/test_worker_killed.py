@@ -19,7 +19,7 @@ from pbem.services import accounts
 from pbem.services.games import SeatSpec, create_game
 from pbem.services.replay import engine_game
 from pbem.services.submissions import submit
-from tests.server.conftest import REDIS_URL, wait_for
+from tests.server.conftest import REDIS_URL, forget_queue, wait_for
 
 
 def blocked_by(engine, holder_pid: int) -> set[int]:
@@ -108,4 +108,5 @@ def test_submission_survives_its_worker_being_killed(postgres_url, tmp_path):
         worker.send_signal(signal.SIGTERM)
         output, _ = worker.communicate(timeout=30)
         database.dispose()
+        forget_queue(queue)
     assert "WorkerLostError" in output, output

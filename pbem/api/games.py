@@ -27,7 +27,7 @@ from pbem.models import Game, Seat, Submission, User
 from pbem.services import games as game_service
 from pbem.services.errors import Conflict, Invalid, NotFound, ServiceError
 from pbem.services.replay import engine_game
-from pbem.services.submissions import preview, submit_once
+from pbem.services.submissions import preview, refuse_while_waiting, submit
 
 blp = Blueprint("api_games", __name__, description="Games, seats and moves")
 
@@ -195,13 +195,14 @@ class Moves(MethodView):
         """Send one turn's moves; a worker applies them all or none"""
         seat = _own_seat(game_id, position)
         text = "\n".join(body["moves"])
+        session = request_session()
+        refuse_while_waiting(session, seat)
         try:
             preview(seat, text)
         except engine.IllegalMove as exc:
             code = 409 if exc.rule == "turn order" else 422
             abort(code, message=str(exc), errors={"rule": exc.rule})
-        session = request_session()
-        submission = submit_once(session, seat, text, channel="api")
+        submission = submit(session, seat, text, channel="api")
         session.commit()
         enqueue_submissions([submission.id])
         return submission, 202, {"Location": _submission_url(submission)}

@@ -56,12 +56,12 @@ def submit(session: Session, seat: Seat, raw_text: str, channel: str) -> Submiss
     return submission
 
 
-def submit_once(session: Session, seat: Seat, raw_text: str, channel: str) -> Submission:
-    """`submit` for interactive channels: refuses a second submission while the
-    first still waits, so a double click never queues two turns."""
+def refuse_while_waiting(session: Session, seat: Seat) -> None:
+    """Interactive channels refuse a second submission while the first still
+    waits, so a double click never queues two turns. Check this before judging
+    the new one: a first one judged in between then shows in the judgement."""
     if pending_submission(session, seat) is not None:
         raise Conflict("your previous submission is still being processed")
-    return submit(session, seat, raw_text, channel)
 
 
 def pending_submission_ids(session: Session, game_id: int) -> list[int]:

@@ -20,7 +20,7 @@ from pbem.dispatch import enqueue_submissions
 from pbem.models import Game, GameStatus, Move, Seat, Submission
 from pbem.services import games as game_service
 from pbem.services import submissions
-from pbem.services.errors import NotFound
+from pbem.services.errors import Conflict, NotFound
 from pbem.services.submissions import pending_submission, preview
 from pbem.web.board import picture
 from pbem.web.common import db, me, page_blueprint, signed_in
@@ -181,9 +181,10 @@ def submit(game_id: str):  # type: ignore[no-untyped-def]
     text, drawn_at = _form()
     # Waiting first, then applied: a submission the worker judges between the
     # two checks is caught by the second, so a double click stores one.
-    if pending_submission(db(), seat) is not None:
-        error = "your previous submission is still being processed"
-        return _page(seat, None, moves=text, error=error, status=409)
+    try:
+        submissions.refuse_while_waiting(db(), seat)
+    except Conflict as exc:
+        return _page(seat, None, moves=text, error=str(exc), status=409)
     earlier = _sent_from_this_page(seat, text, drawn_at)
     if earlier is not None:
         return redirect(_game_url(seat, submission=earlier.id, again=1))

@@ -5,7 +5,7 @@ a private Dovecot the IMAP poller reads, and a Celery worker thread does the res
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pytest
@@ -16,13 +16,12 @@ from sqlalchemy.orm import Session
 from pbem import create_app, migrate
 from pbem.db import get_db
 from pbem.mail.smtpd import controller as listener_controller
-from pbem.models import User
-from pbem.services import accounts
 from tests.mail.servers import Capture, ImapServer, capture_controller, dovecot, free_port
 from tests.server.conftest import (  # noqa: F401
     REDIS_URL,
     database_url,
     forget_queue,
+    make_user,
     postgres_url,
 )
 from worker.embedded import worker_thread
@@ -95,15 +94,3 @@ def rig(
 def session(rig: MailRig) -> Iterator[Session]:
     with rig.app.extensions["pbem.db"].session() as db_session:
         yield db_session
-
-
-@pytest.fixture
-def make_user(session: Session) -> Callable[[str], User]:
-    def make(name: str = "Ann") -> User:
-        user = accounts.create_user(
-            session, f"{name.lower()}-{uuid.uuid4().hex[:8]}@players.test", name
-        )
-        session.commit()
-        return user
-
-    return make

@@ -2,49 +2,70 @@
 one-machine use (`pbem serve`, `pbem demo`) where no separate worker runs,
 and for tests.
 
+Everything a worker does with its broker connection happens in its own
+thread, since Redis connections are not shared safely between threads:
+- the solo pool runs tasks in that thread (the threads pool acknowledges
+  tasks from its own threads, and replies crossed: a worker died of
+  "'int' object has no attribute 'rsplit'");
+- no event loop: Celery's is one hub per process, which two workers in one
+  process (tests run the server's and the mail's) would share; the plain
+  loop drains the worker's own connection;
+- stopping only asks the loop to end, and the worker shuts itself down
+  in its own thread (a shutdown from outside read its connection at the
+  same time as the loop and hung);
+- the thread's current Celery app is the worker's own, so with several
+  apps in one process its tasks still run in its app (and database).
+
 Unlike Celery's own test worker it stops only itself (that one stops by a
 process-wide flag, ending every other worker thread in the process), and a
 worker that dies of a broker error is started again instead of leaving
 submissions waiting forever.
-
-It runs Celery's solo pool: tasks run in the thread that reads the broker.
-The threads pool acknowledges tasks from its own threads on the consumer's
-Redis connection, and their replies can cross (seen as a worker dying of
-"'int' object has no attribute 'rsplit'").
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from celery import Celery
 from celery.beat import EmbeddedService
+from celery.bootsteps import CLOSE
 
 log = logging.getLogger(__name__)
 RESTART_PAUSE_SECONDS = 0.5
+STOP_SECONDS = 30.0
 
 
 @contextmanager
 def worker_thread(celery_app: Celery) -> Iterator[None]:
+    class ThreadWorker(celery_app.WorkController):  # type: ignore[name-defined]
+        def should_use_eventloop(self) -> bool:
+            return False
+
     stopping = threading.Event()
     running: list = []
 
     def run() -> None:
+        # Tasks are looked up in the thread's current app, which is otherwise
+        # the app made last in the process, not necessarily this one.
+        celery_app.set_current()
         while not stopping.is_set():
-            worker = celery_app.WorkController(
+            worker = ThreadWorker(
                 pool_cls="solo",
-                concurrency=1,
                 loglevel="WARNING",
                 without_heartbeat=True,
                 without_mingle=True,
                 without_gossip=True,
             )
             running[:] = [worker]
-            worker.start()  # returns when stopped, or after an unrecoverable error
+            try:
+                worker.start()  # returns when asked to stop, or after an unrecoverable error
+            finally:
+                worker.stop()
             if not stopping.wait(RESTART_PAUSE_SECONDS):
                 log.warning("the worker thread stopped unexpectedly; starting it again")
 
@@ -54,9 +75,19 @@ def worker_thread(celery_app: Celery) -> Iterator[None]:
         yield
     finally:
         stopping.set()
-        for worker in running:
-            worker.stop()
-        thread.join(timeout=30)
+        deadline = time.monotonic() + STOP_SECONDS
+        while thread.is_alive() and time.monotonic() < deadline:
+            for worker in running:
+                _ask_to_stop(worker)
+            thread.join(timeout=0.2)
+
+
+def _ask_to_stop(worker: object) -> None:
+    """End the worker's loop at its next turn (at most a couple of seconds);
+    asked again until the thread ends, in case the loop was just starting."""
+    consumer = getattr(worker, "consumer", None)
+    if consumer is not None and consumer.blueprint is not None:
+        consumer.blueprint.state = CLOSE
 
 
 @contextmanager

@@ -35,7 +35,7 @@ def answers(url: str) -> bool:
         return False
 
 
-def test_serve_runs_pages_worker_and_beat(tmp_path):
+def test_serve_runs_pages_worker_and_beat(tmp_path, monkeypatch):
     port = free_port()
     env = {
         **os.environ,
@@ -54,11 +54,8 @@ def test_serve_runs_pages_worker_and_beat(tmp_path):
     )
     try:
         wait_for(lambda: answers(f"http://127.0.0.1:{port}/"), 60, "the site to answer")
-        os.environ["PBEM_INSTANCE_PATH"] = str(tmp_path)
-        try:
-            app = create_app({"SECRET_KEY": "test"})
-        finally:
-            del os.environ["PBEM_INSTANCE_PATH"]
+        monkeypatch.setenv("PBEM_INSTANCE_PATH", str(tmp_path))
+        app = create_app({"SECRET_KEY": "test"})
         database = app.extensions["pbem.db"]
         with database.session() as session:
             ann = accounts.create_user(session, "ann@example.org", "Ann")

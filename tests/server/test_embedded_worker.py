@@ -1,0 +1,72 @@
+"""Worker threads in one process (as `pbem serve` and the tests run them):
+each keeps to its own broker connection, and stopping one, again and again,
+neither hangs nor disturbs the other."""
+
+from __future__ import annotations
+
+import time
+import uuid
+
+from flask import Flask
+
+from pbem import create_app, migrate
+from pbem.dispatch import enqueue_submissions
+from pbem.models import Submission, SubmissionStatus
+from pbem.services import accounts
+from pbem.services.games import SeatSpec, create_game
+from pbem.services.replay import engine_game
+from pbem.services.submissions import submit
+from tests.server.conftest import REDIS_URL, forget_queue, wait_for
+from worker.embedded import worker_thread
+
+
+def app_on_own_queue(tmp_path, name: str) -> Flask:
+    app = create_app(
+        {
+            "SECRET_KEY": "test",
+            "PBEM_DATABASE_URL": f"sqlite:///{tmp_path / f'{name}.sqlite3'}",
+            "PBEM_BROKER_URL": REDIS_URL,
+            "PBEM_TASK_QUEUE": f"pbem-test-{name}-{uuid.uuid4().hex[:8]}",
+        }
+    )
+    migrate.upgrade(app.extensions["pbem.db"].engine)
+    return app
+
+
+def first_move_is_judged(app: Flask) -> None:
+    database = app.extensions["pbem.db"]
+    with database.session() as session:
+        tag = uuid.uuid4().hex[:8]
+        ann = accounts.create_user(session, f"ann-{tag}@example.org", "Ann")
+        bob = accounts.create_user(session, f"bob-{tag}@example.org", "Bob")
+        game = create_game(session, ann, "taluva", [SeatSpec(user=ann), SeatSpec(user=bob)])
+        state = engine_game(game).state
+        submission = submit(
+            session, game.seats[0], state.format_move(state.legal_moves(0)[0]), "api"
+        )
+        session.commit()
+        with app.app_context():
+            enqueue_submissions([submission.id])
+
+        def accepted() -> bool:
+            session.expire_all()
+            return session.get(Submission, submission.id).status == SubmissionStatus.ACCEPTED
+
+        wait_for(accepted, 30, "the move to be accepted")
+
+
+def test_worker_threads_stop_one_at_a_time(tmp_path):
+    steady, restarted = app_on_own_queue(tmp_path, "steady"), app_on_own_queue(tmp_path, "again")
+    try:
+        with worker_thread(steady.extensions["celery"]):
+            for _ in range(3):
+                started = time.monotonic()
+                with worker_thread(restarted.extensions["celery"]):
+                    first_move_is_judged(restarted)
+                    first_move_is_judged(steady)
+                assert time.monotonic() - started < 20
+            first_move_is_judged(steady)
+    finally:
+        for app in (steady, restarted):
+            app.extensions["pbem.db"].dispose()
+            forget_queue(app.config["PBEM_TASK_QUEUE"])

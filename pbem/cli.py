@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import time
 from pathlib import Path
 from typing import Any
@@ -73,9 +74,16 @@ def serve(info: ScriptInfo, bind: str | None) -> None:
     host = host or "127.0.0.1"
     app.config["PBEM_WEB_BIND"] = f"{host}:{port}"  # mailed links point here
     celery_app = _celery(app)
+    signal.signal(signal.SIGTERM, _interrupt)
     with worker_thread(celery_app), beat_thread(celery_app, _beat_schedule(app)):
         click.echo(f"pbem is running: open http://{host}:{port}/ in a browser (Ctrl-C stops it)")
         make_server(host, int(port), app, threaded=True).serve_forever()
+
+
+def _interrupt(_signum: int, _frame: object) -> None:
+    """A service manager's stop (SIGTERM) ends `serve` as Ctrl-C does, so the
+    worker finishes its task and shuts down cleanly."""
+    raise KeyboardInterrupt
 
 
 def get_db_of(app: Flask) -> Database:

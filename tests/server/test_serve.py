@@ -12,6 +12,8 @@ import sys
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 from pbem import create_app
 from pbem.models import Submission, SubmissionStatus
 from pbem.services import accounts
@@ -35,7 +37,8 @@ def answers(url: str) -> bool:
         return False
 
 
-def test_serve_runs_pages_worker_and_beat(tmp_path, monkeypatch):
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_serve_runs_pages_worker_and_beat(tmp_path, monkeypatch, stop):
     port = free_port()
     env = {
         **os.environ,
@@ -75,7 +78,7 @@ def test_serve_runs_pages_worker_and_beat(tmp_path, monkeypatch):
             assert session.get(Submission, submission_id).status == SubmissionStatus.ACCEPTED
         database.dispose()
     finally:
-        server.send_signal(signal.SIGINT)
+        server.send_signal(stop)
         output, _ = server.communicate(timeout=60)
     assert f"pbem is running: open http://127.0.0.1:{port}/" in output, output
     assert server.returncode == 0, output

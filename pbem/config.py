@@ -44,7 +44,7 @@ class Config:
             "PBEM_ENV": self.name,
             "SECRET_KEY": _env("SECRET_KEY"),
             "PBEM_DATABASE_URL": _env("DATABASE_URL") or f"sqlite:///{instance / 'pbem.sqlite3'}",
-            "PBEM_BROKER_URL": _env("BROKER_URL") or "filesystem://",
+            "PBEM_BROKER_URL": _env("BROKER_URL") or "filesystem://localhost/",
             "PBEM_BROKER_FOLDER": _env("BROKER_FOLDER") or str(instance / "broker"),
             "PBEM_TASK_QUEUE": _env("TASK_QUEUE", "pbem"),
             "PBEM_STALE_SUBMISSION_SECONDS": _int_env("STALE_SUBMISSION_SECONDS", 60),

@@ -25,7 +25,7 @@ def embedded_app(tmp_path):
         {
             "SECRET_KEY": "test",
             "PBEM_DATABASE_URL": f"sqlite:///{tmp_path / 'pbem.sqlite3'}",
-            "PBEM_BROKER_URL": "filesystem://",
+            "PBEM_BROKER_URL": "filesystem://localhost/",
             "PBEM_BROKER_FOLDER": str(tmp_path / "broker"),
         }
     )

@@ -19,7 +19,7 @@ def test_embedded_default_keeps_everything_in_the_instance_folder(monkeypatch, t
     monkeypatch.setenv("PBEM_INSTANCE_PATH", str(tmp_path))
     app = create_app()
     assert app.config["PBEM_DATABASE_URL"] == f"sqlite:///{tmp_path / 'pbem.sqlite3'}"
-    assert app.config["PBEM_BROKER_URL"] == "filesystem://"
+    assert app.config["PBEM_BROKER_URL"] == "filesystem://localhost/"
     assert app.config["SECRET_KEY"] == (tmp_path / "secret_key").read_text()
     assert create_app().config["SECRET_KEY"] == app.config["SECRET_KEY"]
 

@@ -18,6 +18,7 @@ from pbem.db import EXTENSION, Database, get_db
 from pbem.dispatch import enqueue_pending
 from pbem.models import Game
 from pbem.services import accounts
+from pbem.services.bots import BOTS
 from pbem.services.errors import ServiceError
 from pbem.services.games import SeatSpec, create_game
 from pbem.services.replay import engine_game
@@ -233,6 +234,7 @@ def user_token(email: str, label: str) -> None:
 @click.option("--game", "ruleset", default="taluva", show_default=True)
 @click.option("--players", default=2, show_default=True)
 @click.option("--seed", help="the game's seed (random when left out)")
+@click.option("--bot", type=click.Choice(sorted(BOTS)), default="random", show_default=True)
 @click.option("--timeout", default=300.0, show_default=True, help="seconds to wait for the end")
 @click.option(
     "--embedded-worker/--external-worker",
@@ -240,7 +242,9 @@ def user_token(email: str, label: str) -> None:
     help="run a worker in this process, or rely on `pbem worker` processes",
 )
 @with_appcontext
-def demo(ruleset: str, players: int, seed: str | None, timeout: float, embedded_worker: bool):  # type: ignore[no-untyped-def]
+def demo(  # type: ignore[no-untyped-def]
+    ruleset: str, players: int, seed: str | None, bot: str, timeout: float, embedded_worker: bool
+):
     """Bots play a whole game through the submission pipeline."""
     from worker.embedded import worker_thread
 
@@ -249,9 +253,7 @@ def demo(ruleset: str, players: int, seed: str | None, timeout: float, embedded_
     migrate.upgrade(database.engine)
     with database.session() as session:
         try:
-            game = create_game(
-                session, None, ruleset, [SeatSpec(bot="random")] * players, seed=seed
-            )
+            game = create_game(session, None, ruleset, [SeatSpec(bot=bot)] * players, seed=seed)
         except ServiceError as exc:
             raise click.ClickException(str(exc)) from None
         session.commit()

@@ -25,6 +25,7 @@ from pbem.db import request_session
 from pbem.dispatch import enqueue_pending, enqueue_submissions
 from pbem.models import Game, Seat, Submission, User
 from pbem.services import games as game_service
+from pbem.services.bots import SEAT_BOTS
 from pbem.services.errors import Conflict, Invalid, NotFound, ServiceError
 from pbem.services.replay import engine_game
 from pbem.services.submissions import preview, refuse_while_waiting, submit
@@ -102,9 +103,7 @@ class Games(MethodView):
         if body["seats"].count("me") > 1:
             raise Invalid("you can take one seat only")
         specs = [
-            game_service.SeatSpec(
-                user=user if kind == "me" else None, bot="random" if kind == "bot" else None
-            )
+            game_service.SeatSpec(user=user if kind == "me" else None, bot=SEAT_BOTS.get(kind))
             for kind in body["seats"]
         ]
         session = request_session()

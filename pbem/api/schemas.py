@@ -56,10 +56,13 @@ class GameCreateSchema(ma.Schema):
     version = ma.fields.Integer(metadata={"description": "rules version; newest when left out"})
     options = ma.fields.Dict(load_default=dict)
     seats = ma.fields.List(
-        ma.fields.String(validate=validate.OneOf(["me", "bot", "open"])),
+        ma.fields.String(validate=validate.OneOf(["me", "bot", "kinds-bot", "open"])),
         required=True,
         validate=validate.Length(min=1),
-        metadata={"description": "who sits where, in seat order: me, bot or open"},
+        metadata={
+            "description": "who sits where, in seat order: me, bot (random legal moves), "
+            "kinds-bot (a random kind of move first, then a move of that kind) or open"
+        },
     )
 
 

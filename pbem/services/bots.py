@@ -3,19 +3,25 @@
 from __future__ import annotations
 
 import engine
-from engine.core.bot import RandomBot
+from engine.core.bot import KindsBot, RandomBot
 
 MAX_BOT_MOVES = 50  # one turn of any game is far shorter
+# A seat's bot: "random" picks among the legal moves; "kinds" first picks a
+# kind of move, so it also builds, draws and holds festivals where "random"
+# mostly walks its pieces about.
+BOTS: dict[str, type[RandomBot]] = {"random": RandomBot, "kinds": KindsBot}
+# The seat choices of the new-game form and the API, and the bot each seats.
+SEAT_BOTS = {"bot": "random", "kinds-bot": "kinds"}
 
 
-def bot_turn(game: engine.Game, position: int) -> list[str]:
+def bot_turn(game: engine.Game, position: int, bot_name: str = "random") -> list[str]:
     """The moves a bot makes while it is its turn, chosen on a copy.
 
     The bot's randomness comes from the game's seed and the ply, so replaying
     a game reproduces the bots' choices too.
     """
     trial = game.copy()
-    bot = RandomBot(f"{game.seed}/bot/{position}/{len(game.log)}")
+    bot = BOTS[bot_name](f"{game.seed}/bot/{position}/{len(game.log)}")
     texts: list[str] = []
     while position in trial.state.to_act() and len(texts) < MAX_BOT_MOVES:
         trial.push(position, bot.choose(trial.state, position))

@@ -14,12 +14,12 @@ import engine
 from pbem.db import lock_game
 from pbem.models import Game, GameStatus, Seat, User
 from pbem.services.accounts import normalise_email
+from pbem.services.bots import BOTS
 from pbem.services.errors import Conflict, Invalid, NotFound
 from pbem.services.pipeline import after_change
 from pbem.services.replay import engine_game
 
 COLOURS = ("red", "blue", "yellow", "green", "purple", "orange")
-BOT_KINDS = ("random",)
 
 
 @dataclass(frozen=True)
@@ -52,8 +52,8 @@ def create_game(
     except engine.EngineError as exc:
         raise Invalid(str(exc)) from None
     for spec in seats:
-        if spec.bot is not None and spec.bot not in BOT_KINDS:
-            raise Invalid(f"unknown bot {spec.bot!r} (bots: {', '.join(BOT_KINDS)})")
+        if spec.bot is not None and spec.bot not in BOTS:
+            raise Invalid(f"unknown bot {spec.bot!r} (bots: {', '.join(BOTS)})")
         if sum(x is not None for x in (spec.user, spec.bot, spec.invite)) > 1:
             raise Invalid("a seat holds a user, a bot or an invitation, not several")
     game = Game(

@@ -125,7 +125,9 @@ def queue_bot_submissions(session: Session, game: Game, played: engine.Game) -> 
     """Each bot that must act and has nothing waiting submits its turn."""
     acting = played.state.to_act()
     return [
-        submit(session, seat, "\n".join(bot_turn(played, seat.position)), channel="bot").id
+        submit(
+            session, seat, "\n".join(bot_turn(played, seat.position, seat.bot)), channel="bot"
+        ).id
         for seat in game.seats
         if seat.bot and seat.position in acting and pending_submission(session, seat) is None
     ]

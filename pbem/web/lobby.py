@@ -15,6 +15,7 @@ from pbem.dispatch import enqueue_pending
 from pbem.models import Game, GameStatus, Seat, User
 from pbem.services import accounts, notifications
 from pbem.services import games as game_service
+from pbem.services.bots import SEAT_BOTS
 from pbem.services.errors import Invalid, NotFound
 from pbem.web.common import SignedIn, db, me, page_blueprint, signed_in
 from pbem.web.links import BadLink, absolute_url, invite_token, read_invite_token
@@ -24,6 +25,7 @@ SEAT_KINDS = {
     "": "nobody",
     "me": "me",
     "bot": "a bot",
+    "kinds-bot": "a bot that tries every kind of move",
     "invite": "invite by e-mail",
     "open": "anyone",
 }
@@ -138,7 +140,7 @@ def _seat_specs(rules: type[engine.State], form: Any) -> list[game_service.SeatS
             specs.append(game_service.SeatSpec(invite=email))
         elif kind:
             user = me() if kind == "me" else None
-            specs.append(game_service.SeatSpec(user=user, bot="random" if kind == "bot" else None))
+            specs.append(game_service.SeatSpec(user=user, bot=SEAT_BOTS.get(kind)))
     if not rules.min_players <= len(specs) <= rules.max_players:
         raise Invalid(
             f"{rules.title} is for {rules.min_players} to {rules.max_players} players,"

@@ -76,10 +76,11 @@ def test_requests_without_a_valid_token_get_401(api):
 
 def test_create_game_with_bots_starts_it_at_once(api, make_user, token_for):
     token = token_for(make_user("Ann"))
-    created = api.call("createGame", token, {"ruleset": "toy-pick", "seats": ["me", "bot"]})
+    seats = ["me", "bot", "kinds-bot"]
+    created = api.call("createGame", token, {"ruleset": "toy-pick", "seats": seats})
     body = created.get_json()
     assert body["status"] == "active"
-    assert [s["kind"] for s in body["seats"]] == ["user", "bot"]
+    assert [s["kind"] for s in body["seats"]] == ["user", "bot", "bot"]
     assert body["seats"][0]["mine"] is True
     listed = api.call("listGames", token).get_json()
     assert body["id"] in {g["id"] for g in listed}

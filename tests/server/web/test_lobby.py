@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from sqlalchemy import select
 
 from pbem.models import Game, GameStatus, Outbox, Seat
@@ -40,12 +41,14 @@ def test_game_against_a_bot_starts_at_once_and_shows_whose_turn(signed_in_as, ma
     assert "Your turn" in home and game.public_id in home
 
 
-def test_bot_moving_first_is_set_going(signed_in_as, make_user, session):
+@pytest.mark.parametrize(("choice", "bot"), [("bot", "random"), ("kinds-bot", "kinds")])
+def test_bot_moving_first_is_set_going(signed_in_as, make_user, session, choice, bot):
     browser = signed_in_as(make_user("Ann"))
     browser.get("/games/new/taluva")
     game = created_game(
-        session, browser.post("/games/new/taluva", {"seat-0": "bot", "seat-1": "me"})
+        session, browser.post("/games/new/taluva", {"seat-0": choice, "seat-1": "me"})
     )
+    assert game.seats[0].bot == bot
 
     def bot_moved() -> bool:
         session.expire_all()

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import uuid
+
 from flask import Flask
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from pbem.dispatch import enqueue_pending, enqueue_submissions
 from pbem.models import Game, Move, Outbox, Submission, SubmissionStatus, User
+from pbem.services import accounts
 from pbem.services.games import SeatSpec, create_game
+from pbem.services.replay import engine_game
 from pbem.services.submissions import submit
 from tests.server.conftest import wait_for
 
@@ -24,6 +28,17 @@ def start_game(
     with app.app_context():
         enqueue_pending(session, game.id)
     return game
+
+
+def stored_first_tile(session: Session) -> Submission:
+    """Two players start Taluva (a ruleset every worker process knows) and the
+    first stores an opening tile, not yet handed to any worker; the caller commits."""
+    tag = uuid.uuid4().hex[:8]
+    ann = accounts.create_user(session, f"ann-{tag}@example.org", "Ann")
+    bob = accounts.create_user(session, f"bob-{tag}@example.org", "Bob")
+    game = create_game(session, ann, "taluva", [SeatSpec(user=ann), SeatSpec(user=bob)])
+    state = engine_game(game).state
+    return submit(session, game.seats[0], state.format_move(state.legal_moves(0)[0]), "api")
 
 
 def send(app: Flask, session: Session, game: Game, position: int, text: str) -> Submission:

@@ -12,11 +12,8 @@ from flask import Flask
 from pbem import create_app, migrate
 from pbem.dispatch import enqueue_submissions
 from pbem.models import Submission, SubmissionStatus
-from pbem.services import accounts
-from pbem.services.games import SeatSpec, create_game
-from pbem.services.replay import engine_game
-from pbem.services.submissions import submit
 from tests.server.conftest import REDIS_URL, forget_queue, wait_for
+from tests.server.pipeline_helpers import stored_first_tile
 from worker.embedded import worker_thread
 
 
@@ -36,14 +33,7 @@ def app_on_own_queue(tmp_path, name: str) -> Flask:
 def first_move_is_judged(app: Flask) -> None:
     database = app.extensions["pbem.db"]
     with database.session() as session:
-        tag = uuid.uuid4().hex[:8]
-        ann = accounts.create_user(session, f"ann-{tag}@example.org", "Ann")
-        bob = accounts.create_user(session, f"bob-{tag}@example.org", "Bob")
-        game = create_game(session, ann, "taluva", [SeatSpec(user=ann), SeatSpec(user=bob)])
-        state = engine_game(game).state
-        submission = submit(
-            session, game.seats[0], state.format_move(state.legal_moves(0)[0]), "api"
-        )
+        submission = stored_first_tile(session)
         session.commit()
         with app.app_context():
             enqueue_submissions([submission.id])

@@ -16,11 +16,8 @@ import pytest
 
 from pbem import create_app
 from pbem.models import Submission, SubmissionStatus
-from pbem.services import accounts
-from pbem.services.games import SeatSpec, create_game
-from pbem.services.replay import engine_game
-from pbem.services.submissions import submit
 from tests.server.conftest import wait_for
+from tests.server.pipeline_helpers import stored_first_tile
 
 
 def free_port() -> int:
@@ -61,13 +58,8 @@ def test_serve_runs_pages_worker_and_beat(tmp_path, monkeypatch, stop):
         app = create_app({"SECRET_KEY": "test"})
         database = app.extensions["pbem.db"]
         with database.session() as session:
-            ann = accounts.create_user(session, "ann@example.org", "Ann")
-            bob = accounts.create_user(session, "bob@example.org", "Bob")
-            game = create_game(session, ann, "taluva", [SeatSpec(user=ann), SeatSpec(user=bob)])
-            state = engine_game(game).state
-            tile = state.format_move(state.legal_moves(0)[0])
             # Stored but never handed to a worker, as if the task message was lost.
-            submission_id = submit(session, game.seats[0], tile, channel="api").id
+            submission_id = stored_first_tile(session).id
             session.commit()
 
             def judged() -> bool:

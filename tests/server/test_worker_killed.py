@@ -15,11 +15,8 @@ from sqlalchemy import func, select, text
 from pbem import create_app, migrate
 from pbem.dispatch import PROCESS_SUBMISSION
 from pbem.models import Game, Move, Submission, SubmissionStatus
-from pbem.services import accounts
-from pbem.services.games import SeatSpec, create_game
-from pbem.services.replay import engine_game
-from pbem.services.submissions import submit
 from tests.server.conftest import REDIS_URL, forget_queue, wait_for
+from tests.server.pipeline_helpers import stored_first_tile
 
 
 def blocked_by(engine, holder_pid: int) -> set[int]:
@@ -61,15 +58,9 @@ def test_submission_survives_its_worker_being_killed(postgres_url, tmp_path):
     database = app.extensions["pbem.db"]
     migrate.upgrade(database.engine)
     with database.session() as session:
-        ann = accounts.create_user(session, f"ann-{queue}@example.org", "Ann")
-        bob = accounts.create_user(session, f"bob-{queue}@example.org", "Bob")
-        # Taluva: the worker process knows only the real rulesets.
-        game = create_game(session, ann, "taluva", [SeatSpec(user=ann), SeatSpec(user=bob)])
-        state = engine_game(game).state
-        tile = state.format_move(state.legal_moves(0)[0])
-        submission = submit(session, game.seats[0], tile, channel="api")
+        submission = stored_first_tile(session)
         session.commit()
-        game_id, submission_id = game.id, submission.id
+        game_id, submission_id = submission.game_id, submission.id
 
     worker = subprocess.Popen(
         [str(Path(sys.executable).parent / "pbem"), "worker", "--concurrency", "1"],

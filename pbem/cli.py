@@ -29,14 +29,21 @@ def main() -> None:
     """pbem turn server. Settings come from PBEM_* environment variables."""
 
 
-@main.command()
+def process_command(*args: Any, **kwargs: Any) -> Any:
+    """A command that runs a long-lived process. Unlike other commands it runs
+    outside any app context: gunicorn would fork its web processes with one
+    pushed, and every request in a process would then share it (`g` with the
+    signed-in user and the CSRF token, the database session)."""
+    return main.command(*args, with_appcontext=False, **kwargs)
+
+
+@process_command()
 @click.option("--bind", help="address:port (default PBEM_WEB_BIND)")
 @click.option("--workers", type=int, help="web processes (default PBEM_WEB_WORKERS)")
 @click.option("--dev", is_flag=True, help="Flask's development server with reloading instead")
 @pass_script_info
 def web(info: ScriptInfo, bind: str | None, workers: int | None, dev: bool) -> None:
     """Serve the site and the API."""
-    # No app context is pushed here: forked web processes would all share it.
     app = info.load_app()
     bind = bind or app.config["PBEM_WEB_BIND"]
     if dev:
@@ -50,7 +57,7 @@ def web(info: ScriptInfo, bind: str | None, workers: int | None, dev: bool) -> N
             self.cfg.set("bind", bind)
             self.cfg.set("workers", workers or app.config["PBEM_WEB_WORKERS"])
             self.cfg.set("accesslog", "-")
-            self.cfg.set("post_fork", lambda _server, _worker: get_db_of(app).dispose())
+            self.cfg.set("post_fork", lambda _server, _worker: get_db_of(app).dispose_after_fork())
 
         def load(self) -> Flask:
             return app
@@ -58,7 +65,7 @@ def web(info: ScriptInfo, bind: str | None, workers: int | None, dev: bool) -> N
     Server().run()
 
 
-@main.command()
+@process_command()
 @click.option("--bind", help="address:port (default PBEM_WEB_BIND)")
 @pass_script_info
 def serve(info: ScriptInfo, bind: str | None) -> None:
@@ -95,7 +102,7 @@ def _celery(app: Flask) -> Any:
     return app.extensions["celery"]
 
 
-@main.command()
+@process_command()
 @click.option("--concurrency", type=int, help="task processes (default PBEM_WORKER_CONCURRENCY)")
 @click.option("--loglevel", default="INFO", show_default=True)
 @pass_script_info
@@ -113,7 +120,7 @@ def worker(info: ScriptInfo, concurrency: int | None, loglevel: str) -> None:
     )
 
 
-@main.command()
+@process_command()
 @click.option("--loglevel", default="INFO", show_default=True)
 @pass_script_info
 def beat(info: ScriptInfo, loglevel: str) -> None:
@@ -129,7 +136,7 @@ def _beat_schedule(app: Flask) -> Path:
     return Path(app.instance_path) / "celerybeat-schedule"
 
 
-@main.command()
+@process_command()
 @click.option("--bind", help="address:port (default PBEM_SMTPD_BIND)")
 @click.option("--lmtp/--smtp", default=None, help="speak LMTP (default PBEM_SMTPD_LMTP)")
 @pass_script_info

@@ -42,8 +42,14 @@ class Database:
             session.close()
 
     def dispose(self) -> None:
-        """Drop pooled connections; a forked worker child must not reuse its parent's."""
+        """Close every pooled connection."""
         self.engine.dispose()
+
+    def dispose_after_fork(self) -> None:
+        """In a forked child: start a pool of its own, leaving the parent's
+        connections alone. A psycopg connection used by two processes mixes
+        their replies and can crash either."""
+        self.engine.dispose(close=False)
 
 
 def lock_game(session: Session, game_id: int) -> Game:

@@ -62,8 +62,7 @@ def celery_init_app(app: Flask) -> Celery:
 
     @worker_process_init.connect(weak=False)
     def _fresh_connections_after_fork(**_kwargs: object) -> None:
-        # A prefork child must not share its parent's pooled connections.
-        app.extensions["pbem.db"].dispose()
+        app.extensions["pbem.db"].dispose_after_fork()
 
     import pbem.mail.tasks  # noqa: F401  (registers the mail tasks)
     import worker.tasks  # noqa: F401  (registers the shared tasks)

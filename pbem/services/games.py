@@ -7,8 +7,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import or_, select
-from sqlalchemy.orm import Session
+from sqlalchemy import select
+from sqlalchemy.orm import Session, selectinload
 
 import engine
 from pbem.db import lock_game
@@ -16,6 +16,7 @@ from pbem.models import Game, GameStatus, Seat, User
 from pbem.services.accounts import normalise_email
 from pbem.services.bots import BOTS
 from pbem.services.errors import Conflict, Invalid, NotFound
+from pbem.services.game_lists import NEWEST_FIRST, visible_to
 from pbem.services.pipeline import after_change
 from pbem.services.replay import engine_game
 
@@ -142,11 +143,11 @@ def own_seat(session: Session, game_public_id: str, position: int, user: User | 
 
 def games_for(session: Session, user: User) -> list[Game]:
     """The user's games and the games waiting for players, newest first."""
-    mine = select(Seat.game_id).where(Seat.user_id == user.id)
     return list(
         session.scalars(
             select(Game)
-            .where(or_(Game.id.in_(mine), Game.status == GameStatus.OPEN))
-            .order_by(Game.created_at.desc(), Game.id.desc())
+            .where(visible_to(user))
+            .order_by(*NEWEST_FIRST)
+            .options(selectinload(Game.seats))
         )
     )

@@ -17,6 +17,7 @@ from pbem.services import accounts, notifications
 from pbem.services import games as game_service
 from pbem.services.bots import SEAT_BOTS
 from pbem.services.errors import Invalid, NotFound
+from pbem.services.game_lists import Section, my_games
 from pbem.web.common import SignedIn, db, me, page_blueprint, signed_in
 from pbem.web.links import BadLink, absolute_url, invite_token, read_invite_token
 
@@ -56,15 +57,19 @@ def home():  # type: ignore[no-untyped-def]
     if user is None:
         return render_template("landing.html", rulesets=newest_rulesets().values())
     names = titles()
-    rows = [_row(game, user, names) for game in game_service.games_for(db(), user)]
+    asked = {section: request.args.get(section, 1, type=int) for section in Section}
+    sections = {
+        section: (page, [_row(game, user, names) for game in page.games])
+        for section, page in my_games(db(), user, asked).items()
+    }
     return render_template(
-        "home.html",
-        user=user,
-        my_turn=[r for r in rows if r.my_turn],
-        waiting=[r for r in rows if r.game.status == GameStatus.ACTIVE and not r.my_turn],
-        open_games=[r for r in rows if r.game.status == GameStatus.OPEN],
-        finished=[r for r in rows if r.game.status == GameStatus.FINISHED],
+        "home.html", user=user, sections=sections, Section=Section, page_url=_page_url
     )
+
+
+def _page_url(section: Section, number: int) -> str:
+    """This page with one section turned to page `number`, the others kept."""
+    return url_for("lobby.home", **{**request.args.to_dict(), section: number}, _anchor=section)
 
 
 def _row(game: Game, user: User, names: dict[str, str]) -> GameRow:

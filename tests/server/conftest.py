@@ -7,6 +7,7 @@ import os
 import time
 import uuid
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -29,17 +30,26 @@ POSTGRES_URL = os.environ.get(
 REDIS_URL = os.environ.get("PBEM_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 
 
-@pytest.fixture(scope="session")
-def postgres_url() -> Iterator[str]:
-    """A database of this test session's own, dropped at the end."""
+@contextmanager
+def scratch_database() -> Iterator[str]:
+    """The URL of a new, empty PostgreSQL database, dropped afterwards."""
     admin = create_engine(POSTGRES_URL, isolation_level="AUTOCOMMIT")
     name = f"pbem_test_{uuid.uuid4().hex[:12]}"
     with admin.connect() as connection:
         connection.execute(text(f'CREATE DATABASE "{name}"'))
-    yield make_url(POSTGRES_URL).set(database=name).render_as_string(hide_password=False)
-    with admin.connect() as connection:
-        connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-    admin.dispose()
+    try:
+        yield make_url(POSTGRES_URL).set(database=name).render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as connection:
+            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """A database of this test session's own, dropped at the end."""
+    with scratch_database() as url:
+        yield url
 
 
 def database_url(backend: str, request: pytest.FixtureRequest, tmp: Any) -> str:

@@ -1,0 +1,115 @@
+"""The lists of games a player sees, one page at a time: a club player may
+have thousands of games, and neither the queries nor the page may grow with
+them."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import ColumnElement, Select, func, or_, select
+from sqlalchemy.orm import Session, selectinload
+
+from pbem.models import Game, GameStatus, Seat, User
+
+PAGE_SIZE = 50
+
+
+class Section(enum.StrEnum):
+    TURN = "turn"  # active, and one of the player's seats must act
+    WAITING = "waiting"  # active, waiting for the others
+    OPEN = "open"  # waiting for players
+    FINISHED = "finished"
+
+
+@dataclass(frozen=True)
+class Page:
+    games: list[Game]
+    number: int  # 1-based
+    count: int  # how many pages the section has (at least 1)
+    total: int  # games in the section
+
+
+def open_to(user: User) -> ColumnElement[bool]:
+    """Games waiting for players that `user` may see and join."""
+    return Game.status == GameStatus.OPEN
+
+
+def visible_to(user: User) -> ColumnElement[bool]:
+    """The user's own games and the open games they may see."""
+    return or_(Game.id.in_(_my_game_ids(user)), open_to(user))
+
+
+NEWEST_FIRST = (Game.created_at.desc(), Game.id.desc())
+
+
+def _my_game_ids(user: User) -> Select[tuple[int]]:
+    return select(Seat.game_id).where(Seat.user_id == user.id)
+
+
+def my_games(session: Session, user: User, pages: Mapping[str, int]) -> dict[Section, Page]:
+    """Each section's page `pages[section]` (default 1, clamped to the pages there are)."""
+    turn, waiting = _active_ids(session, user)
+    finished = select(Game.id).where(
+        Game.status == GameStatus.FINISHED, Game.id.in_(_my_game_ids(user))
+    )
+    return {
+        Section.TURN: _page_of_ids(session, turn, pages.get(Section.TURN, 1)),
+        Section.WAITING: _page_of_ids(session, waiting, pages.get(Section.WAITING, 1)),
+        Section.OPEN: _page_of_query(
+            session, select(Game.id).where(open_to(user)), pages.get(Section.OPEN, 1)
+        ),
+        Section.FINISHED: _page_of_query(session, finished, pages.get(Section.FINISHED, 1)),
+    }
+
+
+def _active_ids(session: Session, user: User) -> tuple[list[int], list[int]]:
+    """The user's active games, newest first, split by whether they must act.
+    One light query: whose turn it is lives in a JSON column."""
+    rows = session.execute(
+        select(Game.id, Game.to_act, Seat.position)
+        .join(Seat, Seat.game_id == Game.id)
+        .where(Seat.user_id == user.id, Game.status == GameStatus.ACTIVE)
+        .order_by(*NEWEST_FIRST)
+    )
+    acting: dict[int, bool] = {}
+    for game_id, to_act, position in rows:
+        acting[game_id] = acting.get(game_id, False) or position in (to_act or [])
+    turn = [game_id for game_id, mine in acting.items() if mine]
+    waiting = [game_id for game_id, mine in acting.items() if not mine]
+    return turn, waiting
+
+
+def _page_count(total: int) -> int:
+    return max(1, -(-total // PAGE_SIZE))
+
+
+def _clamp(number: int, count: int) -> int:
+    return min(max(number, 1), count)
+
+
+def _page_of_ids(session: Session, ids: Sequence[int], number: int) -> Page:
+    count = _page_count(len(ids))
+    number = _clamp(number, count)
+    chosen = ids[(number - 1) * PAGE_SIZE : number * PAGE_SIZE]
+    return Page(_load(session, chosen), number, count, len(ids))
+
+
+def _page_of_query(session: Session, ids: Select[tuple[int]], number: int) -> Page:
+    total = session.scalar(select(func.count()).select_from(ids.subquery())) or 0
+    count = _page_count(total)
+    number = _clamp(number, count)
+    chosen = session.scalars(
+        ids.order_by(*NEWEST_FIRST).offset((number - 1) * PAGE_SIZE).limit(PAGE_SIZE)
+    )
+    return Page(_load(session, list(chosen)), number, count, total)
+
+
+def _load(session: Session, ids: Sequence[int]) -> list[Game]:
+    """The games with their seats, in the order of `ids`, in two queries."""
+    if not ids:
+        return []
+    games = session.scalars(select(Game).where(Game.id.in_(ids)).options(selectinload(Game.seats)))
+    by_id = {game.id: game for game in games}
+    return [by_id[game_id] for game_id in ids]

@@ -1,0 +1,220 @@
+"""`pbem web` as an administrator starts it: PBEM_ENV=production, gunicorn
+with two worker processes, PostgreSQL. Two players with cookie jars of their
+own and an anonymous visitor take turns on every worker: nobody ever sees
+another's session, everyone can sign in, and a player with 1,000 games gets
+their (paginated) page from every worker without a crash."""
+
+from __future__ import annotations
+
+import http.cookiejar
+import os
+import re
+import subprocess
+import sys
+import urllib.error
+import urllib.parse
+import urllib.request
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from pbem import create_app
+from pbem.models import Outbox, Seat, User
+from pbem.services import accounts
+from pbem.services.games import SeatSpec, create_game
+from tests.server.conftest import REDIS_URL, forget_queue, scratch_database, wait_for
+from tests.server.test_serve import answers, free_port
+
+GAMES = 1000
+
+
+@dataclass
+class Visitor:
+    """A browser: its own cookie jar, never following redirects by itself."""
+
+    base: str
+    jar: http.cookiejar.CookieJar
+
+    @classmethod
+    def new(cls, base: str) -> Visitor:
+        return cls(base, http.cookiejar.CookieJar())
+
+    def request(self, path: str, form: dict[str, str] | None = None) -> tuple[int, str, str]:
+        """Status, body and Location of one request on a fresh connection."""
+        opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(self.jar), NoRedirect()
+        )
+        data = urllib.parse.urlencode(form).encode() if form is not None else None
+        url = path if path.startswith("http") else self.base + path
+        try:
+            with opener.open(url, data=data, timeout=30) as response:
+                return response.status, response.read().decode(), ""
+        except urllib.error.HTTPError as error:
+            return error.code, error.read().decode(), error.headers.get("Location", "")
+
+    def form_token(self, path: str) -> str:
+        status, body, _ = self.request(path)
+        assert status == 200, (path, status, body[:500])
+        return csrf_token(body)
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        return None
+
+
+def csrf_token(page: str) -> str:
+    found = re.search(r'name="csrf_token" value="([^"]+)"', page)
+    assert found, page[:500]
+    return found.group(1)
+
+
+@pytest.fixture
+def production_env(tmp_path: Path) -> Iterator[dict[str, str]]:
+    """The settings an administrator puts in the environment, with a scratch
+    database and a queue of the test's own."""
+    port = free_port()
+    queue = f"pbem-test-{uuid.uuid4().hex[:12]}"
+    with scratch_database() as database_url:
+        yield {
+            **os.environ,
+            "PBEM_ENV": "production",
+            "PBEM_SECRET_KEY": uuid.uuid4().hex,
+            "PBEM_DATABASE_URL": database_url,
+            "PBEM_BROKER_URL": REDIS_URL,
+            "PBEM_TASK_QUEUE": queue,
+            "PBEM_BASE_URL": f"http://127.0.0.1:{port}",
+            "PBEM_WEB_BIND": f"127.0.0.1:{port}",
+            "PBEM_INSTANCE_PATH": str(tmp_path),
+        }
+    forget_queue(queue)
+
+
+def pbem(*args: str) -> list[str]:
+    return [str(Path(sys.executable).parent / "pbem"), *args]
+
+
+@pytest.fixture
+def web(production_env: dict[str, str]) -> Iterator[str]:
+    """The real `pbem web` with two workers; yields its address."""
+    subprocess.run(pbem("db", "upgrade"), env=production_env, check=True, capture_output=True)
+    server = subprocess.Popen(
+        pbem("web", "--workers", "2"),
+        env=production_env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    base = production_env["PBEM_BASE_URL"]
+    try:
+        wait_for(lambda: answers(base + "/"), 60, "pbem web to answer")
+        yield base
+    finally:
+        server.terminate()
+        output, _ = server.communicate(timeout=60)
+    # A worker that crashed (a segmentation fault) is replaced silently by
+    # gunicorn; its log line is the only trace.
+    assert "SIGSEGV" not in output and "exited with code" not in output, output[-3000:]
+    assert "Traceback" not in output, output[-3000:]
+
+
+def sign_in(visitor: Visitor, email: str, name: str, env: dict[str, str]) -> None:
+    """The whole sign-in a new user goes through: ask for a link, follow the
+    mailed link, confirm, choose a name."""
+    token = visitor.form_token("/sign-in")
+    status, body, _ = visitor.request("/sign-in", {"csrf_token": token, "email": email})
+    assert status == 200 and "Form refused" not in body, body[:500]
+    link = mailed_link(env, email)
+    token = visitor.form_token(link)
+    status, _, location = visitor.request(link, {"csrf_token": token})
+    assert status == 302 and "/welcome" in location, (status, location)
+    token = visitor.form_token("/welcome")
+    form = {"csrf_token": token, "name": name, "time_zone": "Europe/Prague", "language": "en"}
+    status, body, _ = visitor.request("/welcome", form)
+    assert status == 302, body[:500]
+
+
+def mailed_link(env: dict[str, str], email: str) -> str:
+    with app_for(env).extensions["pbem.db"].session() as session:
+        user = session.scalar(select(User).where(User.email == email))
+        assert user is not None
+        payload = session.scalars(
+            select(Outbox.payload)
+            .where(Outbox.recipient_id == user.id, Outbox.kind == "sign_in")
+            .order_by(Outbox.id.desc())
+        ).first()
+    assert payload is not None
+    return payload["link"]
+
+
+def app_for(env: dict[str, str]):  # type: ignore[no-untyped-def]
+    return create_app(
+        {
+            "SECRET_KEY": env["PBEM_SECRET_KEY"],
+            "PBEM_DATABASE_URL": env["PBEM_DATABASE_URL"],
+            "PBEM_BROKER_URL": env["PBEM_BROKER_URL"],
+            "PBEM_TASK_QUEUE": env["PBEM_TASK_QUEUE"],
+        }
+    )
+
+
+def give_games(env: dict[str, str], email: str, count: int) -> str:
+    """`count` Taluva games against a bot, and one Java game where the user
+    moves first; returns the Java game's id."""
+    app = app_for(env)
+    database = app.extensions["pbem.db"]
+    with database.session() as session:
+        user = accounts.user_by_email(session, email)
+        assert user is not None
+        for _ in range(count):
+            create_game(session, user, "taluva", [SeatSpec(user=user), SeatSpec(bot="random")])
+        java = create_game(session, user, "java", [SeatSpec(user=user), SeatSpec(bot="random")])
+        session.commit()
+        assert (
+            session.scalar(
+                select(Seat.position).where(Seat.game_id == java.id, Seat.user_id == user.id)
+            )
+            == 0
+        )
+        java_id = java.public_id
+    database.dispose()
+    return java_id
+
+
+def test_sessions_never_cross_between_visitors(web: str, production_env: dict[str, str]):
+    suffix = uuid.uuid4().hex[:8]
+    ann_mail, bob_mail = f"ann-{suffix}@example.org", f"bob-{suffix}@example.org"
+    ann, bob = Visitor.new(web), Visitor.new(web)
+    sign_in(bob, bob_mail, "Bob", production_env)
+    java = give_games(production_env, bob_mail, GAMES)
+    sign_in(ann, ann_mail, "Ann", production_env)
+
+    for _ in range(12):
+        status, page, _ = bob.request("/")
+        assert status == 200 and "My games" in page and "Bob" in page
+        assert page.count("game-link") <= 100, "my games is not paginated"
+
+        status, page, location = Visitor.new(web).request("/")
+        assert status == 200 and "My games" not in page and "Bob" not in page
+
+        status, page, location = Visitor.new(web).request(f"/games/{java}")
+        assert status == 302 and "/sign-in" in location, (status, page[:300])
+
+        status, page, _ = bob.request(f"/games/{java}")
+        assert status == 200 and "Only you see" in page
+
+        status, page, _ = ann.request("/settings")
+        assert status == 200 and 'value="Ann"' in page and "Bob" not in page
+
+        status, page, _ = ann.request(f"/games/{java}")
+        assert status == 404 and "Only you see" not in page
+
+    # Every new visitor can still sign in, whichever worker answers.
+    for number in range(4):
+        sign_in(
+            Visitor.new(web), f"new{number}-{suffix}@example.org", f"New {number}", production_env
+        )

@@ -27,8 +27,11 @@ def create_app(config: Config | type[Config] | Mapping[str, Any] | None = None) 
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = source.default_secret_key(Path(app.instance_path))
     logging.basicConfig(level=app.config["PBEM_LOG_LEVEL"])
+    # Larger request bodies are refused with 413 before anything reads them;
+    # the HTTP mail door allows PBEM_MAIL_MAX_BYTES for itself.
+    app.config["MAX_CONTENT_LENGTH"] = app.config["PBEM_MAX_REQUEST_BYTES"]
 
-    from pbem import api, db, mail, web
+    from pbem import api, db, mail, ratelimit, web
     from worker.celery_app import celery_init_app
 
     db.init_app(app)
@@ -36,4 +39,5 @@ def create_app(config: Config | type[Config] | Mapping[str, Any] | None = None) 
     api.init_app(app)
     mail.init_app(app)
     web.init_app(app)
+    ratelimit.init_app(app)
     return app

@@ -54,6 +54,7 @@ class Config:
             "PBEM_WORKER_CONCURRENCY": _int_env("WORKER_CONCURRENCY", 2),
             "PBEM_LOG_LEVEL": _env("LOG_LEVEL", "INFO"),
             **mail_settings(instance),
+            **limit_settings(),
             # Unset in the embedded default: pages use the request's address,
             # mail the one the web server binds to (see base_url).
             "PBEM_BASE_URL": (_env("BASE_URL") or "").rstrip("/") or None,
@@ -92,6 +93,25 @@ def mail_settings(instance: Path) -> dict[str, Any]:
         "PBEM_SMTPD_BIND": _env("SMTPD_BIND", "127.0.0.1:8025"),
         "PBEM_SMTPD_LMTP": _env("SMTPD_LMTP", "0") not in ("0", "false", "no"),
         "PBEM_INBOUND_TOKEN": _env("INBOUND_TOKEN"),
+    }
+
+
+def limit_settings() -> dict[str, Any]:
+    """Rate limits and size caps (pbem.ratelimit, pbem.services.submissions).
+    Limits are written like "5 per hour" or "10/minute;100/day"."""
+    return {
+        # Unset: the broker's Redis when the broker is Redis, else memory:// (one process).
+        "PBEM_RATELIMIT_STORAGE_URL": _env("RATELIMIT_STORAGE_URL"),
+        "PBEM_TRUSTED_PROXIES": _int_env("TRUSTED_PROXIES", 0),
+        "PBEM_SIGN_IN_LIMIT_PER_ADDRESS": _env("SIGN_IN_LIMIT_PER_ADDRESS", "5 per hour"),
+        "PBEM_SIGN_IN_LIMIT_PER_CLIENT": _env("SIGN_IN_LIMIT_PER_CLIENT", "30 per hour"),
+        "PBEM_INVITATION_LIMIT": _env("INVITATION_LIMIT", "30 per day"),
+        "PBEM_API_WRITE_LIMIT": _env("API_WRITE_LIMIT", "60 per minute"),
+        "PBEM_MAIL_INBOUND_LIMIT": _env("MAIL_INBOUND_LIMIT", "300 per minute"),
+        "PBEM_REFUSAL_LIMIT": _env("REFUSAL_LIMIT", "1 per hour"),
+        "PBEM_MAX_REQUEST_BYTES": _int_env("MAX_REQUEST_BYTES", 1_000_000),
+        "PBEM_MAX_SUBMISSION_MOVES": _int_env("MAX_SUBMISSION_MOVES", 50),
+        "PBEM_MAX_MOVE_CHARS": _int_env("MAX_MOVE_CHARS", 200),
     }
 
 

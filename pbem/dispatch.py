@@ -1,12 +1,20 @@
-"""Handing stored submissions to the Celery workers, by task name, so the web
-process needs none of the worker's code."""
+"""Handing stored work to the Celery workers, by task name, so the web
+process needs none of the worker's code.
+
+Everything is stored before it is handed on, so a broker that cannot be
+reached loses nothing: the sender is told it is stored, and the beat's
+sweeps hand it on once the broker is back.
+"""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable
 from datetime import timedelta
+from typing import Any
 
 from flask import current_app
+from kombu.exceptions import OperationalError
 from sqlalchemy.orm import Session
 
 from pbem.models import utcnow
@@ -14,13 +22,25 @@ from pbem.services.submissions import pending_submission_ids, stale_submission_i
 
 PROCESS_SUBMISSION = "pbem.process_submission"
 REQUEUE_STALE = "pbem.requeue_stale_submissions"
+log = logging.getLogger(__name__)
 
 
-def enqueue_submissions(submission_ids: Iterable[int]) -> None:
+def send_tasks(celery: Any, task: str, row_ids: Iterable[int]) -> bool:
+    """Send one task per stored row; False if the broker cannot be reached.
+    The rows stay stored and the sweeps hand them on, so the caller answers
+    as usual; the first failure stops the rest (each try waits for a timeout)."""
+    for row_id in row_ids:
+        try:
+            celery.send_task(task, args=[row_id])
+        except (OperationalError, OSError) as exc:
+            log.warning("broker unreachable, %s %s left for the sweep: %s", task, row_id, exc)
+            return False
+    return True
+
+
+def enqueue_submissions(submission_ids: Iterable[int]) -> bool:
     """Call only after the submissions are committed, or a worker may not see them."""
-    celery = current_app.extensions["celery"]
-    for submission_id in submission_ids:
-        celery.send_task(PROCESS_SUBMISSION, args=[submission_id])
+    return send_tasks(current_app.extensions["celery"], PROCESS_SUBMISSION, submission_ids)
 
 
 def enqueue_pending(session: Session, game_id: int) -> None:

@@ -52,6 +52,9 @@ class State(ABC):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     option_spec: ClassVar[tuple[Option, ...]] = ()
+    # The most moves one seat can make in one go (one turn): servers refuse a
+    # longer submission before judging it. None: the ruleset sets no bound.
+    max_turn_moves: ClassVar[int | None] = None
 
     def __init__(self, players: int, seed: str, options: Mapping[str, Any]) -> None:
         self.players = players

@@ -36,7 +36,10 @@ class PbemApi(Api):
 
     def handle_http_exception(self, error: HTTPException):  # type: ignore[no-untyped-def]
         if request.path == API_PREFIX or request.path.startswith(API_PREFIX + "/"):
-            return super().handle_http_exception(error)
+            payload, code, headers = super().handle_http_exception(error)
+            # Refusals raised outside our views (too large, too many) say why too.
+            payload.setdefault("message", error.description)
+            return payload, code, headers
         return error
 
 

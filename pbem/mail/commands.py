@@ -16,7 +16,7 @@ from pbem.models import GameStatus, Outbox, Seat
 from pbem.services.errors import ServiceError
 from pbem.services.replay import engine_game
 from pbem.services.resign import resign
-from pbem.services.submissions import preview, submission_lines, submit
+from pbem.services.submissions import check_size, preview, submission_lines, submit
 
 COMMANDS = ("legal", "board", "history", "resign", "chat", "help")
 LEGAL_LIMIT = 3000
@@ -91,6 +91,12 @@ def _moves(
     if game.status != GameStatus.ACTIVE:
         answer.paragraphs.append("This game is over; your moves were not played.")
         answer.board = True
+        answer.outcome = "refused"
+        return
+    try:
+        check_size(seat, moves)
+    except engine.IllegalMove as exc:
+        answer.paragraphs.append(f"Nothing was played: {exc.reason}.")
         answer.outcome = "refused"
         return
     current = len(game.moves)

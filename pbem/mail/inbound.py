@@ -23,10 +23,12 @@ from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from pbem.dispatch import send_tasks
 from pbem.mail import addresses
 from pbem.mail.commands import carry_out, read_commands
 from pbem.mail.reply_text import body_text, new_text
 from pbem.models import InboundMessage, InboundStatus, Outbox, Seat, utcnow
+from pbem.ratelimit import allow_refusal_answer
 
 log = logging.getLogger(__name__)
 
@@ -87,7 +89,7 @@ def receive(
     """Store, then hand to a worker; what every door calls."""
     row = store(session, raw, channel, envelope_from, envelope_to)
     if row is not None:
-        celery.send_task(PROCESS_INBOUND, args=[row.id])
+        send_tasks(celery, PROCESS_INBOUND, [row.id])
     return row
 
 
@@ -214,6 +216,12 @@ def authenticated_seat(
 
 
 def _refuse(session: Session, sender: str, message: EmailMessage, reason: str) -> None:
+    """Answer a refused mail, at most PBEM_REFUSAL_LIMIT times per sender:
+    the From of a stranger's mail may be forged, and a flood of such mail
+    must not become a flood of answers to whoever it names."""
+    if not allow_refusal_answer(sender):
+        log.info("refusal to %s not sent: answered recently (PBEM_REFUSAL_LIMIT)", sender)
+        return
     session.add(
         Outbox(
             to_address=sender,

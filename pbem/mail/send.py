@@ -19,6 +19,7 @@ from flask import Flask
 from sqlalchemy import or_, select, update
 from sqlalchemy.orm import Session
 
+from pbem.dispatch import send_tasks
 from pbem.mail.compose import compose
 from pbem.mail.transport import PermanentFailure, deliver
 from pbem.models import Outbox, OutboxStatus, utcnow
@@ -92,8 +93,7 @@ def due_rows(session: Session, older_than_seconds: int) -> list[int]:
 
 
 def enqueue(celery: Celery, outbox_ids: Iterable[int]) -> None:
-    for outbox_id in outbox_ids:
-        celery.send_task(SEND_MAIL, args=[outbox_id])
+    send_tasks(celery, SEND_MAIL, outbox_ids)
 
 
 def send_outbox_after_commit(app: Flask) -> None:

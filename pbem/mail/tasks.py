@@ -10,7 +10,7 @@ from flask import current_app
 from sqlalchemy.exc import OperationalError
 
 from pbem.db import get_db
-from pbem.dispatch import enqueue_submissions
+from pbem.dispatch import enqueue_submissions, send_tasks
 from pbem.mail import imap_poller, inbound, send
 from pbem.models import utcnow
 
@@ -63,9 +63,7 @@ def requeue_inbound() -> int:
     age = timedelta(seconds=current_app.config["PBEM_STALE_SUBMISSION_SECONDS"])
     with get_db().session() as session:
         ids = inbound.received_since(session, utcnow() - age)
-    celery = current_app.extensions["celery"]
-    for inbound_id in ids:
-        celery.send_task(inbound.PROCESS_INBOUND, args=[inbound_id])
+    send_tasks(current_app.extensions["celery"], inbound.PROCESS_INBOUND, ids)
     return len(ids)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from flask import current_app
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -13,12 +14,39 @@ from pbem.services.errors import Conflict
 from pbem.services.replay import engine_game
 
 CHANNELS = ("api", "web", "mail", "bot")
+SIZE_RULE = "submission size"
 
 
 def submission_lines(raw_text: str) -> list[str]:
     """One move per line; blank lines and lines starting with '#' are ignored."""
     lines = (line.strip() for line in raw_text.splitlines())
     return [line for line in lines if line and not line.startswith("#")]
+
+
+def most_moves(seat: Seat) -> int:
+    """How many moves one submission may hold: the ruleset's most in one go,
+    never more than the server's PBEM_MAX_SUBMISSION_MOVES."""
+    ceiling = current_app.config["PBEM_MAX_SUBMISSION_MOVES"]
+    rules = engine.get_ruleset(seat.game.ruleset, seat.game.ruleset_version)
+    return min(ceiling, rules.max_turn_moves or ceiling)
+
+
+def check_size(seat: Seat, lines: list[str]) -> None:
+    """Refuse, before any judging, more moves than one turn holds or an
+    overlong move (PBEM_MAX_MOVE_CHARS); IllegalMove says which."""
+    most = most_moves(seat)
+    if len(lines) > most:
+        raise engine.IllegalMove(
+            f"the submission holds {len(lines)} moves; send at most {most} at once",
+            rule=SIZE_RULE,
+        )
+    longest = current_app.config["PBEM_MAX_MOVE_CHARS"]
+    for line in lines:
+        if len(line) > longest:
+            raise engine.IllegalMove(
+                f"a move of {len(line)} characters ({line[:20]}...); a move has at most {longest}",
+                rule=SIZE_RULE,
+            )
 
 
 def preview(seat: Seat, raw_text: str) -> engine.Game:
@@ -30,6 +58,7 @@ def preview(seat: Seat, raw_text: str) -> engine.Game:
     lines = submission_lines(raw_text)
     if not lines:
         raise engine.IllegalMove("the submission holds no move")
+    check_size(seat, lines)
     game = engine_game(seat.game)
     game.play_all(seat.position, lines)
     return game

@@ -36,8 +36,8 @@ site = Blueprint(
 def page_blueprint(name: str) -> Blueprint:
     bp = Blueprint(name, __name__)
     bp.register_error_handler(ServiceError, service_error)
-    bp.register_error_handler(404, http_error)
-    bp.register_error_handler(405, http_error)
+    for code in (404, 405, 413, 429):
+        bp.register_error_handler(code, http_error)
     return bp
 
 

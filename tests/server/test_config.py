@@ -6,9 +6,11 @@ import re
 from pathlib import Path
 
 import pytest
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from pbem import create_app
 from pbem.config import ConfigError, ProductionConfig
+from pbem.ratelimit import storage_url
 
 DOCS = Path(__file__).parents[2] / "docs" / "configuration.md"
 
@@ -70,3 +72,23 @@ def test_mail_links_use_the_base_url_or_the_address_served_on():
     assert base_url({"PBEM_BASE_URL": "https://g.example", "PBEM_WEB_BIND": "x:1"}) == (
         "https://g.example"
     )
+
+
+def test_rate_limits_count_in_the_brokers_redis_or_in_memory_or_where_told(monkeypatch, tmp_path):
+    monkeypatch.delenv("PBEM_RATELIMIT_STORAGE_URL", raising=False)
+    monkeypatch.setenv("PBEM_INSTANCE_PATH", str(tmp_path))
+    redis_broker = "redis://127.0.0.1:6379/0"
+    assert storage_url(create_app({"PBEM_BROKER_URL": redis_broker}).config) == redis_broker
+    assert storage_url(create_app().config) == "memory://"  # the filesystem broker
+    monkeypatch.setenv("PBEM_RATELIMIT_STORAGE_URL", "redis://limits.example:6379/3")
+    assert storage_url(create_app({"PBEM_BROKER_URL": redis_broker}).config) == (
+        "redis://limits.example:6379/3"
+    )
+
+
+def test_proxies_are_trusted_only_as_far_as_told(monkeypatch, tmp_path):
+    """Without PBEM_TRUSTED_PROXIES a forged X-Forwarded-For changes nobody's address."""
+    monkeypatch.setenv("PBEM_INSTANCE_PATH", str(tmp_path))
+    assert not isinstance(create_app().wsgi_app, ProxyFix)
+    behind = create_app({"PBEM_TRUSTED_PROXIES": 2}).wsgi_app
+    assert isinstance(behind, ProxyFix) and (behind.x_for, behind.x_proto) == (2, 2)

@@ -60,6 +60,10 @@ class JavaState(State):
     title = "Java"
     min_players = 2
     max_players = 4
+    # Every other action costs at least 1 AP (6, one more with the token);
+    # then the token itself and `end` or a festival. A walk that changes no
+    # colour is free: allow each developer two of them (before and after tiles).
+    max_turn_moves = (AP_PER_TURN + 1) + 1 + 1 + 2 * DEVELOPERS
 
     def __init__(self, players: int, seed: str, options: Mapping[str, Any]) -> None:
         super().__init__(players, seed, options)

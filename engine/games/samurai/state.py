@@ -49,6 +49,7 @@ class SamuraiState(State):
     title = "Samurai"
     min_players = 2
     max_players = 4
+    max_turn_moves = HAND_SIZE + 1  # every tile in hand, then `end`
 
     def __init__(self, players: int, seed: str, options: dict[str, Any]) -> None:
         super().__init__(players, seed, options)

@@ -37,6 +37,7 @@ class TaluvaState(State):
     title = "Taluva"
     min_players = 2
     max_players = 4
+    max_turn_moves = 2  # the tile, then one build
     option_spec = (
         Option("tiles", 24, "tiles used with 2 players (24 or 36)", choices=(24, 36)),
         Option("ranking", False, "ranking variant: play on to rank every player"),

@@ -1,0 +1,114 @@
+"""A broker that cannot be reached loses nothing: a move, a sign-in and a
+mail that come in meanwhile are stored and answered as such, and the beat's
+sweeps hand them on once the broker is back. One database, seen first by an
+app whose Redis port has nothing listening, then by one on the real Redis."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from sqlalchemy import select
+
+from pbem import create_app, migrate
+from pbem.db import get_db
+from pbem.models import InboundMessage, InboundStatus, Outbox, OutboxStatus, Submission, User
+from pbem.services import accounts
+from pbem.services.replay import engine_game
+from tests.mail.servers import free_port
+from tests.server.conftest import REDIS_URL, forget_queue, wait_for
+from tests.server.pipeline_helpers import start_game
+from worker.embedded import beat_thread, worker_thread
+
+INBOUND_TOKEN = "door-secret"
+
+
+@pytest.fixture
+def down_then_up(tmp_path: Path) -> Iterator[tuple[Flask, Flask]]:
+    queue = f"pbem-broker-down-{uuid.uuid4().hex[:12]}"
+    shared = {
+        "TESTING": True,
+        "SECRET_KEY": "test",
+        "WTF_CSRF_ENABLED": False,
+        "PBEM_DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
+        "PBEM_TASK_QUEUE": queue,
+        "PBEM_INBOUND_TOKEN": INBOUND_TOKEN,
+        "PBEM_STALE_SUBMISSION_SECONDS": 0,
+        "PBEM_MAIL_RETRY_SECONDS": 0,
+        "PBEM_SWEEP_SECONDS": 1,
+    }
+    down = create_app({**shared, "PBEM_BROKER_URL": f"redis://127.0.0.1:{free_port()}/0"})
+    up = create_app({**shared, "PBEM_BROKER_URL": REDIS_URL})
+    with up.app_context():
+        migrate.upgrade(get_db().engine)
+    yield down, up
+    for app in (down, up):
+        with app.app_context():
+            get_db().dispose()
+    forget_queue(queue)
+
+
+def test_work_that_comes_in_while_the_broker_is_down_is_stored_and_handed_on_later(
+    down_then_up, tmp_path
+):
+    down, up = down_then_up
+    with down.extensions["pbem.db"].session() as session:
+        ann = accounts.create_user(session, "ann@example.org", "Ann")
+        bob = accounts.create_user(session, "bob@example.org", "Bob")
+        token = accounts.issue_api_token(session, ann, "tests")
+        game = start_game(down, session, "taluva", [ann, bob])
+        state = engine_game(game).state
+        tile = state.format_move(state.legal_moves(0)[0])
+        game_id = game.public_id
+    client = down.test_client()
+
+    started = time.monotonic()
+    move = client.post(
+        f"/api/v1/games/{game_id}/seats/0/moves",
+        json={"moves": [tile]},
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    assert move.status_code == 202 and move.get_json()["status"] == "pending"
+    submission_id = move.get_json()["id"]
+
+    sign_in = client.post("/sign-in", data={"email": "cy@example.org"})
+    assert sign_in.status_code == 200 and "cy@example.org" in sign_in.get_data(as_text=True)
+
+    raw = f"From: eve@example.org\nTo: play+x@localhost\nMessage-ID: <{uuid.uuid4()}@x>\n\nhi\n"
+    mail = client.post(
+        "/mail/inbound", data=raw.encode(), headers={"Authorization": f"Bearer {INBOUND_TOKEN}"}
+    )
+    assert mail.status_code == 202 and mail.get_json()["stored"] is True
+    assert time.monotonic() - started < 20  # each gives up on the broker within seconds
+
+    with (
+        worker_thread(up.extensions["celery"]),
+        beat_thread(up.extensions["celery"], tmp_path / "beat-schedule"),
+    ):
+        wait_for(lambda: judged(up, submission_id), what="the stored move to be judged")
+        wait_for(lambda: sign_in_sent(up, "cy@example.org"), what="the sign-in mail")
+        wait_for(lambda: inbound_read(up, mail.get_json()["id"]), what="the stored mail")
+
+
+def judged(app: Flask, submission_id: int) -> bool:
+    with app.extensions["pbem.db"].session() as session:
+        return session.get_one(Submission, submission_id).status == "accepted"
+
+
+def sign_in_sent(app: Flask, email: str) -> bool:
+    with app.extensions["pbem.db"].session() as session:
+        status = session.scalar(
+            select(Outbox.status)
+            .join(User, Outbox.recipient_id == User.id)
+            .where(User.email == email, Outbox.kind == "sign_in")
+        )
+        return status == OutboxStatus.SENT
+
+
+def inbound_read(app: Flask, inbound_id: int) -> bool:
+    with app.extensions["pbem.db"].session() as session:
+        return session.get_one(InboundMessage, inbound_id).status == InboundStatus.DONE

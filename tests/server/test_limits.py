@@ -1,0 +1,209 @@
+"""Abuse limits on a real app and Redis: refused with 429 and a message that
+says why, and a flood stores no more than the limit allows. Low limits and
+one trusted proxy, so each test is its own client by X-Forwarded-For."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import func, select
+
+from pbem import create_app, migrate
+from pbem.config import ConfigError
+from pbem.db import get_db
+from pbem.models import Game, InboundMessage, Outbox, User
+from pbem.services import accounts
+from tests.server.conftest import REDIS_URL, forget_queue
+
+INBOUND_TOKEN = "door-secret"
+SMALL_LIMITS = {
+    "PBEM_SIGN_IN_LIMIT_PER_ADDRESS": "2 per hour",
+    "PBEM_SIGN_IN_LIMIT_PER_CLIENT": "3 per hour",
+    "PBEM_INVITATION_LIMIT": "2 per day",
+    "PBEM_API_WRITE_LIMIT": "3 per minute",
+    "PBEM_MAIL_INBOUND_LIMIT": "2 per minute",
+}
+
+
+@pytest.fixture(scope="module")
+def limited(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
+    queue = f"pbem-limits-{uuid.uuid4().hex[:12]}"
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test",
+            "WTF_CSRF_ENABLED": False,
+            "PBEM_DATABASE_URL": f"sqlite:///{tmp_path_factory.mktemp('limits') / 'db.sqlite3'}",
+            "PBEM_BROKER_URL": REDIS_URL,
+            "PBEM_TASK_QUEUE": queue,
+            "PBEM_TRUSTED_PROXIES": 1,
+            "PBEM_INBOUND_TOKEN": INBOUND_TOKEN,
+            "PBEM_MAX_REQUEST_BYTES": 20_000,
+            "PBEM_MAIL_MAX_BYTES": 100_000,
+            **SMALL_LIMITS,
+        }
+    )
+    with app.app_context():
+        migrate.upgrade(get_db().engine)
+    yield app
+    with app.app_context():
+        get_db().dispose()
+    forget_queue(queue)
+
+
+def from_client(app: Flask) -> tuple[FlaskClient, dict[str, str]]:
+    """A test client and the header that makes it a client address of its own."""
+    address = "10." + ".".join(str(b) for b in uuid.uuid4().bytes[:3])
+    return app.test_client(), {"X-Forwarded-For": address}
+
+
+def fresh_email() -> str:
+    return f"flood-{uuid.uuid4().hex[:8]}@example.org"
+
+
+def count(app: Flask, model, *where) -> int:  # type: ignore[no-untyped-def]
+    with app.extensions["pbem.db"].session() as session:
+        return session.scalar(select(func.count()).select_from(model).where(*where))
+
+
+def sign_in_mails(app: Flask, email: str) -> int:
+    return count(
+        app, Outbox, Outbox.kind == "sign_in", Outbox.recipient_id == User.id, User.email == email
+    )
+
+
+def user(app: Flask) -> User:
+    with app.extensions["pbem.db"].session() as session:
+        made = accounts.create_user(session, fresh_email(), "Ann")
+        session.commit()
+        session.refresh(made)
+        session.expunge(made)
+        return made
+
+
+def test_sign_in_links_for_one_address_are_limited(limited):
+    email = fresh_email()
+    answers = []
+    for _ in range(4):
+        client, headers = from_client(limited)  # a new network each time: the address counts
+        answers.append(client.post("/sign-in", data={"email": email}, headers=headers))
+    assert [a.status_code for a in answers] == [200, 200, 429, 429]
+    refused = answers[-1]
+    page = refused.get_data(as_text=True)
+    assert "Too many sign-in links were asked for this address" in page
+    assert "at most 2 per hour" in page
+    assert int(refused.headers["Retry-After"]) > 0
+    assert sign_in_mails(limited, email) == 2
+
+
+def test_sign_in_links_from_one_client_are_limited_by_its_forwarded_address(limited):
+    client, headers = from_client(limited)
+    emails = [fresh_email() for _ in range(5)]
+    codes = [
+        client.post("/sign-in", data={"email": e}, headers=headers).status_code for e in emails
+    ]
+    assert codes == [200, 200, 200, 429, 429]
+    assert sum(sign_in_mails(limited, e) for e in emails) == 3
+    assert "from your network" in client.post(
+        "/sign-in", data={"email": fresh_email()}, headers=headers
+    ).get_data(as_text=True)
+    # Another visitor behind the same proxy is a client of its own.
+    other, other_headers = from_client(limited)
+    assert (
+        other.post("/sign-in", data={"email": fresh_email()}, headers=other_headers).status_code
+        == 200
+    )
+    # Asking for the page is no sign-in request.
+    assert client.get("/sign-in", headers=headers).status_code == 200
+
+
+def signed_in_client(app: Flask, someone: User) -> FlaskClient:
+    client = app.test_client()
+    with client.session_transaction() as flask_session:
+        flask_session["_user_id"] = str(someone.id)
+        flask_session["_fresh"] = True
+    return client
+
+
+def test_invitations_are_limited_per_inviter_and_a_refused_game_is_not_made(limited):
+    someone = user(limited)
+    inviter = signed_in_client(limited, someone)
+    invitees = [fresh_email() for _ in range(3)]
+    answers = [
+        inviter.post(
+            "/games/new/taluva",
+            data={"seat-0": "me", "seat-1": "invite", "invite-1": email, "option-tiles": "24"},
+        )
+        for email in invitees
+    ]
+    assert [a.status_code for a in answers] == [302, 302, 429]
+    assert "You have sent too many invitations" in answers[-1].get_data(as_text=True)
+    assert count(limited, Outbox, Outbox.kind == "invite") == 2
+    assert count(limited, Game, Game.created_by_id == someone.id) == 2
+    assert count(limited, User, User.email == invitees[-1]) == 0
+    # A game with bots only sends no invitation and is not counted.
+    bots = inviter.post("/games/new/taluva", data={"seat-0": "me", "seat-1": "bot"})
+    assert bots.status_code == 302
+
+
+def test_api_writes_are_limited_per_user_with_a_json_reason(limited):
+    with limited.extensions["pbem.db"].session() as session:
+        someone = accounts.create_user(session, fresh_email(), "Ann")
+        token = accounts.issue_api_token(session, someone, "tests")
+        session.commit()
+    client = limited.test_client()
+    auth = {"Authorization": f"Bearer {token}"}
+    body = {"ruleset": "taluva", "seats": ["me", "bot"]}
+    codes = [client.post("/api/v1/games", json=body, headers=auth).status_code for _ in range(4)]
+    assert codes == [201, 201, 201, 429]
+    refused = client.post("/api/v1/games", json=body, headers=auth)
+    assert refused.status_code == 429
+    assert refused.get_json()["message"].startswith("Too many changes through the API")
+    assert "Retry-After" in refused.headers
+    # Reading is not writing.
+    assert client.get("/api/v1/games", headers=auth).status_code == 200
+    # Without a valid token a write is refused as before, not counted for anybody.
+    assert client.post("/api/v1/games", json=body).status_code == 401
+
+
+def test_the_http_mail_door_is_limited_per_client(limited):
+    client, headers = from_client(limited)
+    headers["Authorization"] = f"Bearer {INBOUND_TOKEN}"
+    codes = [
+        client.post(
+            "/mail/inbound",
+            data=f"From: a@example.org\nMessage-ID: <{uuid.uuid4().hex}@x>\n\nhi\n".encode(),
+            headers=headers,
+        ).status_code
+        for _ in range(3)
+    ]
+    assert codes == [202, 202, 429]
+    assert count(limited, InboundMessage) >= 2
+
+
+def test_request_bodies_over_the_cap_are_refused_with_the_cap(limited):
+    with limited.extensions["pbem.db"].session() as session:
+        someone = accounts.create_user(session, fresh_email(), "Ann")
+        token = accounts.issue_api_token(session, someone, "tests")
+        session.commit()
+    client = limited.test_client()
+    big = {"ruleset": "taluva", "seats": ["me", "bot"], "options": {"x": "y" * 30_000}}
+    answer = client.post("/api/v1/games", json=big, headers={"Authorization": f"Bearer {token}"})
+    assert answer.status_code == 413
+    assert "larger than 20000 bytes" in answer.get_json()["message"]
+    page = client.post("/sign-in", data={"email": "x" * 30_000})
+    assert page.status_code == 413 and "larger than 20000 bytes" in page.get_data(as_text=True)
+    # The mail door takes mail up to PBEM_MAIL_MAX_BYTES.
+    mail_client, headers = from_client(limited)
+    headers["Authorization"] = f"Bearer {INBOUND_TOKEN}"
+    raw = f"Message-ID: <{uuid.uuid4().hex}@x>\n\n".encode() + b"x" * 50_000
+    assert mail_client.post("/mail/inbound", data=raw, headers=headers).status_code == 202
+
+
+def test_a_limit_that_does_not_parse_stops_the_app_with_its_name():
+    with pytest.raises(ConfigError, match="PBEM_API_WRITE_LIMIT"):
+        create_app({"PBEM_API_WRITE_LIMIT": "lots"})

@@ -98,9 +98,11 @@ def _moves(
         try:
             preview(seat, "\n".join(moves))
         except engine.IllegalMove as exc:
+            since = current - seen_ply
+            played = "1 move has" if since == 1 else f"{since} moves have"
             answer.paragraphs.append(
-                f"Your reply answers the position after move {seen_ply}, but {current} "
-                f"moves have been played since then and your moves no longer fit ({exc}). "
+                f"Your reply answers the position after move {seen_ply}, but {played} "
+                f"been played since then and your moves no longer fit ({exc}). "
                 "Nothing was played. Here is the board now."
             )
             answer.board = True

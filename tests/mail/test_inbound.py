@@ -227,7 +227,7 @@ def test_a_stale_reply_is_refused_with_the_current_board(rig, session, make_user
     row = submit_by_smtp(rig, stale, ann.email, str(first["Reply-To"]))
     assert row.outcome == "stale" and row.submission_id is None
     answer = mail_to(rig, ann, "answer")
-    assert "moves have been played since" in text_of(answer) and board_png(answer)
+    assert "1 move has been played since then" in text_of(answer) and board_png(answer)
     assert len(moves_of(session, game)) == 1
 
 
@@ -333,3 +333,22 @@ def test_http_endpoint_needs_the_token_and_stores_raw_mime(rig, session, game_of
         headers={"Authorization": "Bearer inbound-secret"},
     )
     assert big.status_code == 413
+
+
+def test_a_stale_reply_counts_the_moves_played_since_its_mail(rig, session, make_user):
+    ann = make_user("Ann")
+    game = start_game(rig.app, session, "taluva", [ann, "bot"])
+    first = turn_mail(rig, game, ann)
+    row = submit_by_smtp(
+        rig, reply(first, ann.email, listed_moves(first)[0]), ann.email, str(first["Reply-To"])
+    )
+    judged(rig.app, row.submission_id)
+    second = turn_mail(rig, game, ann)  # written after move 1: build now
+    build = listed_moves(second)[0]
+    row = submit_by_smtp(rig, reply(second, ann.email, build), ann.email, str(second["Reply-To"]))
+    judged(rig.app, row.submission_id)
+    turn_mail(rig, game, ann)  # the bot has played its tile and build: 4 moves in all
+    row = submit_by_smtp(rig, reply(second, ann.email, build), ann.email, str(second["Reply-To"]))
+    assert row.outcome == "stale"
+    text = text_of(mail_to(rig, ann, "answer"))
+    assert "after move 1, but 3 moves have been played since then" in text

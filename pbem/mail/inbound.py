@@ -25,7 +25,7 @@ from sqlalchemy.orm import Session
 
 from pbem.mail import addresses
 from pbem.mail.commands import carry_out, read_commands
-from pbem.mail.reply_text import body_text, new_text
+from pbem.mail.reply_text import UnreadableBody, body_text, new_text
 from pbem.models import InboundMessage, InboundStatus, Outbox, Seat, utcnow
 
 log = logging.getLogger(__name__)
@@ -33,8 +33,8 @@ log = logging.getLogger(__name__)
 PROCESS_INBOUND = "pbem.process_inbound"
 AUTOMATIC_PRECEDENCE = {"bulk", "junk", "list", "auto_reply"}
 UNREADABLE = (
-    "We could not read the text of your mail (its encoding is broken). "
-    "Nothing was played. Please send it again as plain text."
+    "We could not read the text of your mail ({reason}). "
+    "Nothing was played. Please send it again as plain text in UTF-8."
 )
 RECIPIENT_HEADERS = ("Delivered-To", "X-Original-To", "To", "Cc")
 
@@ -138,7 +138,8 @@ def _read(session: Session, row: InboundMessage, config: Mapping[str, Any]) -> R
     try:
         text = new_text(body_text(message))
     except Exception as exc:  # an unreadable body: say so, apply nothing
-        _answer(session, seat, row, [UNREADABLE], board=False)
+        reason = str(exc) if isinstance(exc, UnreadableBody) else "its encoding is broken"
+        _answer(session, seat, row, [UNREADABLE.format(reason=reason)], board=False)
         return Result("unreadable", f"{type(exc).__name__}: {exc}")
     seen = addresses.seen_position(
         str(message.get("In-Reply-To", "")),

@@ -352,3 +352,21 @@ def test_a_stale_reply_counts_the_moves_played_since_its_mail(rig, session, make
     assert row.outcome == "stale"
     text = text_of(mail_to(rig, ann, "answer"))
     assert "after move 1, but 3 moves have been played since then" in text
+
+
+def test_a_body_that_is_not_in_its_declared_charset_is_refused(rig, session, game_of_two):
+    game, ann, _bob = game_of_two
+    mail = turn_mail(rig, game, ann)
+    move = listed_moves(mail)[0]
+    raw = (
+        f"From: {ann.email}\r\nTo: {mail['Reply-To']}\r\nSubject: Re: {mail['Subject']}\r\n"
+        f"Message-ID: {make_msgid(domain='players.test')}\r\n"
+        f"In-Reply-To: {mail['Message-ID']}\r\nMIME-Version: 1.0\r\n"
+        "Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n"
+        f"{move}\r\n"
+    ).encode() + "Grüße, Ann\r\n".encode("latin-1")  # says UTF-8, is Latin-1
+    row = submit_by_smtp(rig, raw, ann.email, str(mail["Reply-To"]))
+    assert (row.outcome, row.submission_id) == ("unreadable", None)
+    answer = text_of(mail_to(rig, ann, "answer"))
+    assert "could not read" in answer and "utf-8, but it is not" in answer
+    assert count(session, Submission, Submission.game_id == game.id) == 0

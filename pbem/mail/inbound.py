@@ -24,6 +24,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from pbem.mail import addresses
+from pbem.mail.automatic import is_automatic
 from pbem.mail.commands import carry_out, read_commands
 from pbem.mail.reply_text import UnreadableBody, body_text, new_text
 from pbem.models import InboundMessage, InboundStatus, Outbox, Seat, utcnow
@@ -31,7 +32,6 @@ from pbem.models import InboundMessage, InboundStatus, Outbox, Seat, utcnow
 log = logging.getLogger(__name__)
 
 PROCESS_INBOUND = "pbem.process_inbound"
-AUTOMATIC_PRECEDENCE = {"bulk", "junk", "list", "auto_reply"}
 UNREADABLE = (
     "We could not read the text of your mail ({reason}). "
     "Nothing was played. Please send it again as plain text in UTF-8."
@@ -171,20 +171,6 @@ def _answer(
                 "subject": "answer",
             },
         )
-    )
-
-
-def is_automatic(message: EmailMessage, envelope_from: str | None) -> bool:
-    """RFC 3834 Auto-Submitted, Precedence, vacation headers, bounces and the null sender."""
-    auto = str(message.get("Auto-Submitted", "no")).strip().lower()
-    precedence = str(message.get("Precedence", "")).strip().lower()
-    return (
-        auto != "no"
-        or precedence in AUTOMATIC_PRECEDENCE
-        or any(h in message for h in ("X-Autoreply", "X-Autorespond", "X-Auto-Response-Suppress"))
-        or message.get_content_type() == "multipart/report"
-        or envelope_from == ""
-        or str(message.get("Return-Path", "")).strip() == "<>"
     )
 
 

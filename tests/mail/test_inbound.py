@@ -138,6 +138,22 @@ def test_auto_replies_and_bounces_are_ignored_without_an_answer(rig, session, ga
     assert count(session, Submission, Submission.game_id == game.id) == 0
 
 
+@pytest.mark.parametrize(
+    "subject", ["Out of office", "Automatic reply: your turn", "Réponse automatique", "Abwesenheit"]
+)
+def test_out_of_office_by_subject_alone_is_ignored_without_an_answer(
+    rig, session, game_of_two, subject
+):
+    game, ann, _bob = game_of_two
+    mail = turn_mail(rig, game, ann)
+    raw = reply(mail, ann.email, listed_moves(mail)[0], Subject=subject)
+    row = submit_by_smtp(rig, raw, ann.email, str(mail["Reply-To"]))
+    assert row.outcome == "ignored"
+    assert count(session, Outbox, Outbox.recipient_id == ann.id, Outbox.kind == "mail_answer") == 0
+    assert count(session, Outbox, Outbox.to_address == ann.email) == 0
+    assert count(session, Submission, Submission.game_id == game.id) == 0
+
+
 def test_a_bounce_from_the_null_sender_is_ignored(rig, session, game_of_two):
     game, ann, _bob = game_of_two
     mail = turn_mail(rig, game, ann)

@@ -92,6 +92,7 @@ def mail_settings(instance: Path) -> dict[str, Any]:
         "PBEM_SMTPD_BIND": _env("SMTPD_BIND", "127.0.0.1:8025"),
         "PBEM_SMTPD_LMTP": _env("SMTPD_LMTP", "0") not in ("0", "false", "no"),
         "PBEM_INBOUND_TOKEN": _env("INBOUND_TOKEN"),
+        "PBEM_MAIL_AUTHSERV_ID": _env("MAIL_AUTHSERV_ID"),
     }
 
 

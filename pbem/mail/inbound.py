@@ -2,8 +2,9 @@
 
 `receive` stores the raw message first, dropping a Message-ID seen before,
 and hands it to a worker; `process` then reads it once:
-loop guard (auto-replies and bounces are ignored) -> size -> authentication
-(the seat token in the recipient address and the seat's player in From) ->
+loop guard (auto-replies and bounces are ignored) -> size -> the sender check
+of our receiving host -> authentication (the seat token in the recipient
+address and the seat's player in From) ->
 the new text above the quote -> commands and moves.
 A stranger gets a polite refusal that says nothing about any game.
 """
@@ -27,6 +28,7 @@ from pbem.mail import addresses
 from pbem.mail.automatic import is_automatic
 from pbem.mail.commands import carry_out, read_commands
 from pbem.mail.reply_text import UnreadableBody, body_text, new_text
+from pbem.mail.sender_check import failed_check
 from pbem.models import InboundMessage, InboundStatus, Outbox, Seat, utcnow
 
 log = logging.getLogger(__name__)
@@ -35,6 +37,11 @@ PROCESS_INBOUND = "pbem.process_inbound"
 UNREADABLE = (
     "We could not read the text of your mail ({reason}). "
     "Nothing was played. Please send it again as plain text in UTF-8."
+)
+SENDER_CHECK_FAILED = (
+    "Our mail server could not confirm that your message really came from {sender} "
+    "(the SPF, DKIM or DMARC check of its domain failed). Send it again directly "
+    "from that address, not through a forwarding service."
 )
 RECIPIENT_HEADERS = ("Delivered-To", "X-Original-To", "To", "Cc")
 
@@ -130,6 +137,10 @@ def _read(session: Session, row: InboundMessage, config: Mapping[str, Any]) -> R
     if len(row.raw) > config["PBEM_MAIL_MAX_BYTES"]:
         _refuse(session, sender, message, "Your message is too large. Send only text.")
         return Result("refused", "too large")
+    failed = failed_check(message, config["PBEM_MAIL_AUTHSERV_ID"])
+    if failed:
+        _refuse(session, sender, message, SENDER_CHECK_FAILED.format(sender=sender))
+        return Result("refused", f"sender check failed: {failed}")
     seat = authenticated_seat(session, row, message, sender, config)
     if seat is None:
         _refuse(session, sender, message, "")

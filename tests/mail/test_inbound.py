@@ -105,6 +105,70 @@ def test_spoofed_from_is_refused_and_nothing_is_played(rig, session, game_of_two
     assert count(session, Submission, Submission.game_id == game.id) == 0
 
 
+OUR_HOST = "mx.pbem.test"
+
+
+@pytest.fixture
+def trusting_our_host(rig, monkeypatch):  # type: ignore[no-untyped-def]
+    """The worker reads the rig's app config: trust our receiving host's headers."""
+    monkeypatch.setitem(rig.app.config, "PBEM_MAIL_AUTHSERV_ID", OUR_HOST)
+
+
+@pytest.mark.parametrize(
+    ("results", "failure"),
+    [
+        (f"{OUR_HOST}; dmarc=fail (p=reject) header.from=example.org", "dmarc=fail"),
+        (
+            f"{OUR_HOST}; spf=fail smtp.mailfrom=example.org; dkim=none",
+            "spf=fail and no dkim=pass",
+        ),
+        ("MX.PBEM.TEST 1; spf=fail smtp.mailfrom=example.org", "spf=fail and no dkim=pass"),
+    ],
+)
+def test_a_failed_sender_check_of_our_host_is_refused(
+    rig, session, game_of_two, trusting_our_host, results, failure
+):
+    game, ann, _bob = game_of_two
+    mail = turn_mail(rig, game, ann)
+    # A forged "pass" with our id lower down does not hide the host's "fail".
+    forged = f"{OUR_HOST}; dmarc=pass header.from=example.org; spf=pass"
+    raw = reply(mail, ann.email, listed_moves(mail)[0], Authentication_Results=results)
+    message = BytesParser(policy=policy.default).parsebytes(raw)
+    message["Authentication-Results"] = forged
+    raw = message.as_bytes(policy=policy.SMTP)
+    row = submit_by_smtp(rig, raw, ann.email, str(mail["Reply-To"]))
+    assert (row.outcome, row.detail) == ("refused", f"sender check failed: {failure}")
+    refusal = text_of(mail_to(rig, ann, "not accepted"))
+    assert "could not confirm" in refusal and game.public_id not in refusal
+    assert count(session, Submission, Submission.game_id == game.id) == 0
+
+
+@pytest.mark.parametrize(
+    "results",
+    [
+        f"{OUR_HOST}; spf=fail smtp.mailfrom=example.org; dkim=pass header.d=example.org",
+        f"{OUR_HOST}; spf=softfail smtp.mailfrom=example.org; dmarc=none",
+        "mx.elsewhere.test; dmarc=fail header.from=example.org",  # not our host: not read
+        f"{OUR_HOST}; (unreadable",
+    ],
+)
+def test_a_passing_or_untrusted_sender_check_lets_the_move_in(
+    rig, session, game_of_two, trusting_our_host, results
+):
+    game, ann, _bob = game_of_two
+    mail = turn_mail(rig, game, ann)
+    raw = reply(mail, ann.email, listed_moves(mail)[0], Authentication_Results=results)
+    assert submit_by_smtp(rig, raw, ann.email, str(mail["Reply-To"])).outcome == "submitted"
+
+
+def test_without_an_authserv_id_no_authentication_results_is_trusted(rig, session, game_of_two):
+    game, ann, _bob = game_of_two
+    mail = turn_mail(rig, game, ann)
+    results = f"{OUR_HOST}; dmarc=fail header.from=example.org"
+    raw = reply(mail, ann.email, listed_moves(mail)[0], Authentication_Results=results)
+    assert submit_by_smtp(rig, raw, ann.email, str(mail["Reply-To"])).outcome == "submitted"
+
+
 def test_a_duplicate_message_id_is_stored_and_applied_once(rig, session, game_of_two):
     game, ann, _bob = game_of_two
     mail = turn_mail(rig, game, ann)

@@ -332,6 +332,7 @@ def test_commands_legal_board_history_help_and_chat(rig, session, game_of_two):
     assert row.outcome == "answered" and row.submission_id is None
     answer = text_of(mail_to(rig, ann, "answer"))
     assert "legal moves:" in answer and "All moves so far" in answer and "chat TEXT" in answer
+    assert "newaddress" in answer
     chat = mail_to(rig, bob, "message from Ann")
     assert "Good luck, Bob!" in text_of(chat)
     assert moves_of(session, game) == []
@@ -450,3 +451,23 @@ def test_a_body_that_is_not_in_its_declared_charset_is_refused(rig, session, gam
     answer = text_of(mail_to(rig, ann, "answer"))
     assert "could not read" in answer and "utf-8, but it is not" in answer
     assert count(session, Submission, Submission.game_id == game.id) == 0
+
+
+def test_newaddress_gives_the_seat_a_new_address_and_the_old_one_stops(rig, session, game_of_two):
+    game, ann, _bob = game_of_two
+    mail = turn_mail(rig, game, ann)
+    old_address = str(mail["Reply-To"])
+    row = submit_by_smtp(rig, reply(mail, ann.email, "newaddress"), ann.email, old_address)
+    assert row.outcome == "answered"
+    answer = mail_to(rig, ann, "answer")
+    session.expire_all()
+    token = session.get(type(game.seats[0]), game.seats[0].id).token
+    assert str(answer["Reply-To"]) == f"play+{token}@{DOMAIN}" != old_address
+    assert "new secret mail address" in text_of(answer)
+    move = listed_moves(mail)[0]
+    stale = submit_by_smtp(rig, reply(mail, ann.email, move), ann.email, old_address)
+    assert (stale.outcome, stale.seat_id) == ("refused", None)
+    mail_to(rig, ann, "not accepted")
+    row = submit_by_smtp(rig, reply(answer, ann.email, move), ann.email, str(answer["Reply-To"]))
+    assert row.outcome == "submitted"
+    assert judged(rig.app, row.submission_id).status == "accepted"

@@ -15,6 +15,7 @@ import hashlib
 import logging
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
@@ -219,6 +220,22 @@ def _refuse(session: Session, sender: str, message: EmailMessage, reason: str) -
             payload={"reason": reason, "in_reply_to": str(message.get("Message-ID", ""))},
         )
     )
+
+
+def forget_raw(session: Session, received_before: datetime) -> int:
+    """Delete the bytes of mail read and received before the date, keeping the
+    row (its Message-ID still stops a resent copy) and its outcome; commits."""
+    forgotten = session.execute(
+        update(InboundMessage)
+        .where(
+            InboundMessage.status == InboundStatus.DONE,
+            InboundMessage.received_at < received_before,
+            InboundMessage.raw.is_not(None),
+        )
+        .values(raw=None)
+    )
+    session.commit()
+    return forgotten.rowcount
 
 
 def received_since(session: Session, older_than: Any) -> list[int]:

@@ -1,19 +1,22 @@
 """The inbound pipeline: commands, the stale guard, and hostile or malformed
-mail, each with its clear outcome and nothing lost or applied twice."""
+mail, each with its clear outcome and nothing lost or applied twice; raw mail
+kept PBEM_MAIL_KEEP_DAYS."""
 
 from __future__ import annotations
 
 import smtplib
+from datetime import timedelta
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
 from email.utils import make_msgid
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 
-from pbem.mail import imap_poller
-from pbem.models import InboundMessage, Outbox, Submission
+from pbem.mail import imap_poller, inbound
+from pbem.mail.tasks import FORGET_INBOUND_RAW
+from pbem.models import InboundMessage, InboundStatus, Outbox, Submission, utcnow
 from tests.mail.conftest import DOMAIN
 from tests.mail.helpers import (
     board_png,
@@ -24,7 +27,9 @@ from tests.mail.helpers import (
     send_smtp,
     text_of,
 )
+from tests.server.conftest import wait_for
 from tests.server.pipeline_helpers import judged, moves_of, start_game
+from worker.celery_app import beat_schedule
 
 
 def turn_mail(rig, game, user):  # type: ignore[no-untyped-def]
@@ -471,3 +476,47 @@ def test_newaddress_gives_the_seat_a_new_address_and_the_old_one_stops(rig, sess
     row = submit_by_smtp(rig, reply(answer, ann.email, move), ann.email, str(answer["Reply-To"]))
     assert row.outcome == "submitted"
     assert judged(rig.app, row.submission_id).status == "accepted"
+
+
+def received_days_ago(session, row_id: int, days: int) -> None:  # type: ignore[no-untyped-def]
+    session.execute(
+        update(InboundMessage)
+        .where(InboundMessage.id == row_id)
+        .values(received_at=utcnow() - timedelta(days=days))
+    )
+    session.commit()
+
+
+def test_the_sweep_forgets_raw_mail_older_than_the_kept_days(
+    rig, session, game_of_two, monkeypatch
+):
+    monkeypatch.setitem(rig.app.config, "PBEM_MAIL_KEEP_DAYS", 30)
+    game, ann, _bob = game_of_two
+    mail = turn_mail(rig, game, ann)
+    to = str(mail["Reply-To"])
+    old_raw = reply(mail, ann.email, "board")
+    old = submit_by_smtp(rig, old_raw, ann.email, to)
+    recent = submit_by_smtp(rig, reply(mail, ann.email, "history"), ann.email, to)
+    unread = inbound.store(session, reply(mail, ann.email, "legal"), "http")  # no task: unread
+    received_days_ago(session, old.id, 31)
+    received_days_ago(session, recent.id, 29)
+    received_days_ago(session, unread.id, 40)
+
+    rig.app.extensions["celery"].send_task(FORGET_INBOUND_RAW)
+
+    def forgotten() -> InboundMessage | None:
+        session.expire_all()
+        row = session.get(InboundMessage, old.id)
+        return row if row.raw is None else None
+
+    row = wait_for(forgotten, what="the old mail's bytes to be forgotten")
+    assert (row.status, row.outcome, row.message_id) == ("done", "answered", old.message_id)
+    assert session.get(InboundMessage, recent.id).raw is not None
+    kept = session.get(InboundMessage, unread.id)
+    assert kept.status == InboundStatus.RECEIVED and kept.raw is not None
+    assert inbound.store(session, old_raw, "smtp") is None  # a resent copy is still a duplicate
+
+
+def test_the_beat_runs_the_sweep():
+    schedule = beat_schedule({"PBEM_SWEEP_SECONDS": 60})
+    assert schedule["forget-inbound-raw"] == {"task": FORGET_INBOUND_RAW, "schedule": 60.0}

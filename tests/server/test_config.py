@@ -70,3 +70,9 @@ def test_mail_links_use_the_base_url_or_the_address_served_on():
     assert base_url({"PBEM_BASE_URL": "https://g.example", "PBEM_WEB_BIND": "x:1"}) == (
         "https://g.example"
     )
+
+
+def test_a_negative_number_of_days_to_keep_mail_is_refused(monkeypatch):
+    monkeypatch.setenv("PBEM_MAIL_KEEP_DAYS", "-1")
+    with pytest.raises(ConfigError, match="PBEM_MAIL_KEEP_DAYS must be 0 or more days"):
+        create_app({"SECRET_KEY": "x", "PBEM_DATABASE_URL": "sqlite://"})

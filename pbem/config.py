@@ -93,6 +93,8 @@ def mail_settings(instance: Path) -> dict[str, Any]:
         "PBEM_SMTPD_BIND": _env("SMTPD_BIND", "127.0.0.1:8025"),
         "PBEM_SMTPD_LMTP": _env("SMTPD_LMTP", "0") not in ("0", "false", "no"),
         "PBEM_INBOUND_TOKEN": _env("INBOUND_TOKEN"),
+        "PBEM_MAIL_AUTHSERV_ID": _env("MAIL_AUTHSERV_ID"),
+        "PBEM_MAIL_KEEP_DAYS": _keep_days(),
     }
 
 
@@ -113,6 +115,13 @@ def limit_settings() -> dict[str, Any]:
         "PBEM_MAX_SUBMISSION_MOVES": _int_env("MAX_SUBMISSION_MOVES", 50),
         "PBEM_MAX_MOVE_CHARS": _int_env("MAX_MOVE_CHARS", 200),
     }
+
+
+def _keep_days() -> int:
+    days = _int_env("MAIL_KEEP_DAYS", 30)
+    if days < 0:
+        raise ConfigError(f"{ENV_PREFIX}MAIL_KEEP_DAYS must be 0 or more days, not {days}")
+    return days
 
 
 class ProductionConfig(Config):

@@ -241,7 +241,8 @@ class InboundMessage(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     message_id: Mapped[str] = mapped_column(String(512), unique=True)
-    raw: Mapped[bytes] = mapped_column(LargeBinary)
+    # The mail as it came; None once the sweep has forgotten it (PBEM_MAIL_KEEP_DAYS).
+    raw: Mapped[bytes | None] = mapped_column(LargeBinary)
     channel: Mapped[str] = mapped_column(String(16))  # imap, smtp, lmtp, http
     envelope_from: Mapped[str | None] = mapped_column(String(320))
     envelope_to: Mapped[list[str]] = mapped_column(JSON, default=list)

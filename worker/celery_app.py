@@ -16,6 +16,7 @@ def beat_schedule(config: dict[str, Any]) -> dict[str, Any]:
         "requeue-stale-submissions": ("pbem.requeue_stale_submissions", sweep),
         "requeue-outbox": ("pbem.requeue_outbox", sweep),
         "requeue-inbound": ("pbem.requeue_inbound", sweep),
+        "forget-inbound-raw": ("pbem.forget_inbound_raw", sweep),
     }
     if config.get("PBEM_IMAP_URL"):
         every["poll-imap"] = ("pbem.poll_imap", float(config["PBEM_IMAP_POLL_SECONDS"]))

@@ -16,9 +16,10 @@ from pbem.models import GameStatus, Outbox, Seat
 from pbem.services.errors import ServiceError
 from pbem.services.replay import engine_game
 from pbem.services.resign import resign
+from pbem.services.seat_address import NEW_ADDRESS, renew_address
 from pbem.services.submissions import check_size, preview, submission_lines, submit
 
-COMMANDS = ("legal", "board", "history", "resign", "chat", "help")
+COMMANDS = ("legal", "board", "history", "resign", "chat", "newaddress", "help")
 LEGAL_LIMIT = 3000
 HELP = """Write one move per line, in the notation of the game (the mails list
 some of your legal moves; `legal` lists them all). All the moves of one mail
@@ -30,6 +31,7 @@ Commands, one per line:
   history      every move of the game so far
   chat TEXT    send TEXT to the other players
   resign       leave the game (alone in its mail); a bot plays your seat on
+  newaddress   a new secret address for your seat; the old one stops working
   help         this text"""
 
 
@@ -104,9 +106,11 @@ def _moves(
         try:
             preview(seat, "\n".join(moves))
         except engine.IllegalMove as exc:
+            since = current - seen_ply
+            played = "1 move has" if since == 1 else f"{since} moves have"
             answer.paragraphs.append(
-                f"Your reply answers the position after move {seen_ply}, but {current} "
-                f"moves have been played since then and your moves no longer fit ({exc}). "
+                f"Your reply answers the position after move {seen_ply}, but {played} "
+                f"been played since then and your moves no longer fit ({exc}). "
                 "Nothing was played. Here is the board now."
             )
             answer.board = True
@@ -176,6 +180,11 @@ def _chat(session: Session, seat: Seat, argument: str, answer: Answer) -> None:
     answer.paragraphs.append(f"Sent to {len(readers)} other player(s): {argument}")
 
 
+def _new_address(_session: Session, seat: Seat, _argument: str, answer: Answer) -> None:
+    renew_address(seat)
+    answer.paragraphs.append(NEW_ADDRESS)
+
+
 def _help(_session: Session, _seat: Seat, _argument: str, answer: Answer) -> None:
     answer.paragraphs.append(HELP)
 
@@ -186,5 +195,6 @@ _COMMANDS = {
     "history": _history,
     "resign": _resign,
     "chat": _chat,
+    "newaddress": _new_address,
     "help": _help,
 }

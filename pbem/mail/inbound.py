@@ -2,8 +2,9 @@
 
 `receive` stores the raw message first, dropping a Message-ID seen before,
 and hands it to a worker; `process` then reads it once:
-loop guard (auto-replies and bounces are ignored) -> size -> authentication
-(the seat token in the recipient address and the seat's player in From) ->
+loop guard (auto-replies and bounces are ignored) -> size -> the sender check
+of our receiving host -> authentication (the seat token in the recipient
+address and the seat's player in From) ->
 the new text above the quote -> commands and moves.
 A stranger gets a polite refusal that says nothing about any game.
 """
@@ -14,6 +15,7 @@ import hashlib
 import logging
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
@@ -25,18 +27,24 @@ from sqlalchemy.orm import Session
 
 from pbem.dispatch import send_tasks
 from pbem.mail import addresses
+from pbem.mail.automatic import is_automatic
 from pbem.mail.commands import carry_out, read_commands
-from pbem.mail.reply_text import body_text, new_text
+from pbem.mail.reply_text import UnreadableBody, body_text, new_text
+from pbem.mail.sender_check import failed_check
 from pbem.models import InboundMessage, InboundStatus, Outbox, Seat, utcnow
 from pbem.ratelimit import allow_refusal_answer
 
 log = logging.getLogger(__name__)
 
 PROCESS_INBOUND = "pbem.process_inbound"
-AUTOMATIC_PRECEDENCE = {"bulk", "junk", "list", "auto_reply"}
 UNREADABLE = (
-    "We could not read the text of your mail (its encoding is broken). "
-    "Nothing was played. Please send it again as plain text."
+    "We could not read the text of your mail ({reason}). "
+    "Nothing was played. Please send it again as plain text in UTF-8."
+)
+SENDER_CHECK_FAILED = (
+    "Our mail server could not confirm that your message really came from {sender} "
+    "(the SPF, DKIM or DMARC check of its domain failed). Send it again directly "
+    "from that address, not through a forwarding service."
 )
 RECIPIENT_HEADERS = ("Delivered-To", "X-Original-To", "To", "Cc")
 
@@ -132,6 +140,10 @@ def _read(session: Session, row: InboundMessage, config: Mapping[str, Any]) -> R
     if len(row.raw) > config["PBEM_MAIL_MAX_BYTES"]:
         _refuse(session, sender, message, "Your message is too large. Send only text.")
         return Result("refused", "too large")
+    failed = failed_check(message, config["PBEM_MAIL_AUTHSERV_ID"])
+    if failed:
+        _refuse(session, sender, message, SENDER_CHECK_FAILED.format(sender=sender))
+        return Result("refused", f"sender check failed: {failed}")
     seat = authenticated_seat(session, row, message, sender, config)
     if seat is None:
         _refuse(session, sender, message, "")
@@ -140,7 +152,8 @@ def _read(session: Session, row: InboundMessage, config: Mapping[str, Any]) -> R
     try:
         text = new_text(body_text(message))
     except Exception as exc:  # an unreadable body: say so, apply nothing
-        _answer(session, seat, row, [UNREADABLE], board=False)
+        reason = str(exc) if isinstance(exc, UnreadableBody) else "its encoding is broken"
+        _answer(session, seat, row, [UNREADABLE.format(reason=reason)], board=False)
         return Result("unreadable", f"{type(exc).__name__}: {exc}")
     seen = addresses.seen_position(
         str(message.get("In-Reply-To", "")),
@@ -172,20 +185,6 @@ def _answer(
                 "subject": "answer",
             },
         )
-    )
-
-
-def is_automatic(message: EmailMessage, envelope_from: str | None) -> bool:
-    """RFC 3834 Auto-Submitted, Precedence, vacation headers, bounces and the null sender."""
-    auto = str(message.get("Auto-Submitted", "no")).strip().lower()
-    precedence = str(message.get("Precedence", "")).strip().lower()
-    return (
-        auto != "no"
-        or precedence in AUTOMATIC_PRECEDENCE
-        or any(h in message for h in ("X-Autoreply", "X-Autorespond", "X-Auto-Response-Suppress"))
-        or message.get_content_type() == "multipart/report"
-        or envelope_from == ""
-        or str(message.get("Return-Path", "")).strip() == "<>"
     )
 
 
@@ -229,6 +228,22 @@ def _refuse(session: Session, sender: str, message: EmailMessage, reason: str) -
             payload={"reason": reason, "in_reply_to": str(message.get("Message-ID", ""))},
         )
     )
+
+
+def forget_raw(session: Session, received_before: datetime) -> int:
+    """Delete the bytes of mail read and received before the date, keeping the
+    row (its Message-ID still stops a resent copy) and its outcome; commits."""
+    forgotten = session.execute(
+        update(InboundMessage)
+        .where(
+            InboundMessage.status == InboundStatus.DONE,
+            InboundMessage.received_at < received_before,
+            InboundMessage.raw.is_not(None),
+        )
+        .values(raw=None)
+    )
+    session.commit()
+    return forgotten.rowcount
 
 
 def received_since(session: Session, older_than: Any) -> list[int]:

@@ -72,24 +72,34 @@ class UnreadableBody(ValueError):
 
 def body_text(message: EmailMessage) -> str:
     """The readable body, decoded from whatever charset it declares; an
-    unknown charset is read as UTF-8 if it is valid UTF-8."""
+    unknown or missing charset is read as UTF-8 if it is valid UTF-8."""
     part = message.get_body(("plain", "html"))
     if part is None:
         return ""
-    try:
-        content = part.get_content()
-    except (LookupError, ValueError, AssertionError):  # unknown charset, broken encoding
-        payload = part.get_payload(decode=True) or b""
-        if part.defects:
-            raise UnreadableBody(", ".join(type(d).__name__ for d in part.defects)) from None
-        try:
-            content = payload.decode("utf-8")
-        except UnicodeDecodeError:
-            raise UnreadableBody("text in an unknown charset") from None
+    content = _decoded(part)
     if not isinstance(content, str):
         return ""
     content = content.replace("\x00", "")  # no database keeps NUL in text
     return html_to_text(content) if part.get_content_subtype() == "html" else content
+
+
+def _decoded(part: EmailMessage) -> str:
+    """Strictly in the declared charset: a replacement character for each bad
+    byte would let a garbled text be read as moves."""
+    declared = part.get_param("charset")
+    try:
+        return part.get_content(errors="strict")
+    except UnicodeDecodeError:
+        if declared is not None:
+            raise UnreadableBody(f"it says its text is in {declared}, but it is not") from None
+    except (LookupError, ValueError, AssertionError):  # unknown charset, broken encoding
+        if part.defects:
+            defects = ", ".join(type(d).__name__ for d in part.defects)
+            raise UnreadableBody(f"its encoding is broken: {defects}") from None
+    try:
+        return (part.get_payload(decode=True) or b"").decode("utf-8")
+    except UnicodeDecodeError:
+        raise UnreadableBody("its text is in an unknown charset") from None
 
 
 def new_text(body: str) -> str:

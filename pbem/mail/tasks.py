@@ -19,6 +19,7 @@ log = logging.getLogger(__name__)
 REQUEUE_OUTBOX = "pbem.requeue_outbox"
 REQUEUE_INBOUND = "pbem.requeue_inbound"
 POLL_IMAP = "pbem.poll_imap"
+FORGET_INBOUND_RAW = "pbem.forget_inbound_raw"
 MAX_SEND_RETRIES = 8
 DB_RETRY = {
     "autoretry_for": (OperationalError,),
@@ -65,6 +66,14 @@ def requeue_inbound() -> int:
         ids = inbound.received_since(session, utcnow() - age)
     send_tasks(current_app.extensions["celery"], inbound.PROCESS_INBOUND, ids)
     return len(ids)
+
+
+@shared_task(name=FORGET_INBOUND_RAW, **DB_RETRY)
+def forget_inbound_raw() -> int:
+    """Run by beat every PBEM_SWEEP_SECONDS: raw mail is kept PBEM_MAIL_KEEP_DAYS."""
+    age = timedelta(days=current_app.config["PBEM_MAIL_KEEP_DAYS"])
+    with get_db().session() as session:
+        return inbound.forget_raw(session, utcnow() - age)
 
 
 @shared_task(name=POLL_IMAP, **DB_RETRY)

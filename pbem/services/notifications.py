@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session
 
 import engine
 from pbem.models import Game, MovedMail, Outbox, Seat, Submission, User
+from pbem.services.seat_address import NEW_ADDRESS
 
 YOUR_TURN = "your_turn"
 GAME_OVER = "game_over"
@@ -18,6 +19,7 @@ SIGN_IN = "sign_in"
 INVITE = "invite"
 ACCEPTED = "submission_accepted"
 MOVED = "moved"
+MAIL_ANSWER = "mail_answer"
 
 
 def _queue(session: Session, seat: Seat, kind: str, payload: dict[str, Any]) -> None:
@@ -75,6 +77,13 @@ def notify_moved(session: Session, mover: Seat, plies: range, told_to_act: Itera
                 MOVED,
                 {"mover": mover.position, "first_ply": plies.start, "last_ply": plies.stop - 1},
             )
+
+
+def notify_new_address(session: Session, seat: Seat) -> None:
+    """A mail whose Reply-To is the seat's new address (read when it is sent)."""
+    _queue(
+        session, seat, MAIL_ANSWER, {"text": NEW_ADDRESS, "board": False, "subject": "new address"}
+    )
 
 
 def notify_sign_in(session: Session, user: User, link: str) -> None:

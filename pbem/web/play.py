@@ -21,6 +21,8 @@ from pbem.models import Game, GameStatus, Move, Seat, Submission
 from pbem.services import games as game_service
 from pbem.services import submissions
 from pbem.services.errors import Conflict, NotFound
+from pbem.services.notifications import notify_new_address
+from pbem.services.seat_address import renew_address
 from pbem.services.submissions import pending_submission, preview
 from pbem.web.board import picture
 from pbem.web.common import db, me, page_blueprint, signed_in
@@ -196,6 +198,17 @@ def submit(game_id: str):  # type: ignore[no-untyped-def]
     db().commit()
     enqueue_submissions([submission.id])
     return redirect(_game_url(seat, submission=submission.id))
+
+
+@bp.route("/games/<game_id>/new-address", methods=["POST"])
+@signed_in
+def new_address(game_id: str):  # type: ignore[no-untyped-def]
+    """A new secret mail address for the seat; a mail from it tells the player."""
+    seat = _my_seat(game_id)
+    renew_address(seat)
+    notify_new_address(db(), seat)
+    db().commit()
+    return redirect(_game_url(seat, new_address=1))
 
 
 def _sent_from_this_page(seat: Seat, text: str, drawn_at: int) -> Submission | None:

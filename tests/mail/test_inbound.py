@@ -1,19 +1,22 @@
 """The inbound pipeline: commands, the stale guard, and hostile or malformed
-mail, each with its clear outcome and nothing lost or applied twice."""
+mail, each with its clear outcome and nothing lost or applied twice; raw mail
+kept PBEM_MAIL_KEEP_DAYS."""
 
 from __future__ import annotations
 
 import smtplib
+from datetime import timedelta
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
 from email.utils import make_msgid
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 
-from pbem.mail import imap_poller
-from pbem.models import InboundMessage, Outbox, Submission
+from pbem.mail import imap_poller, inbound
+from pbem.mail.tasks import FORGET_INBOUND_RAW
+from pbem.models import InboundMessage, InboundStatus, Outbox, Submission, utcnow
 from tests.mail.conftest import DOMAIN
 from tests.mail.helpers import (
     board_png,
@@ -24,7 +27,9 @@ from tests.mail.helpers import (
     send_smtp,
     text_of,
 )
+from tests.server.conftest import wait_for
 from tests.server.pipeline_helpers import judged, moves_of, start_game
+from worker.celery_app import beat_schedule
 
 
 def turn_mail(rig, game, user):  # type: ignore[no-untyped-def]
@@ -105,6 +110,70 @@ def test_spoofed_from_is_refused_and_nothing_is_played(rig, session, game_of_two
     assert count(session, Submission, Submission.game_id == game.id) == 0
 
 
+OUR_HOST = "mx.pbem.test"
+
+
+@pytest.fixture
+def trusting_our_host(rig, monkeypatch):  # type: ignore[no-untyped-def]
+    """The worker reads the rig's app config: trust our receiving host's headers."""
+    monkeypatch.setitem(rig.app.config, "PBEM_MAIL_AUTHSERV_ID", OUR_HOST)
+
+
+@pytest.mark.parametrize(
+    ("results", "failure"),
+    [
+        (f"{OUR_HOST}; dmarc=fail (p=reject) header.from=example.org", "dmarc=fail"),
+        (
+            f"{OUR_HOST}; spf=fail smtp.mailfrom=example.org; dkim=none",
+            "spf=fail and no dkim=pass",
+        ),
+        ("MX.PBEM.TEST 1; spf=fail smtp.mailfrom=example.org", "spf=fail and no dkim=pass"),
+    ],
+)
+def test_a_failed_sender_check_of_our_host_is_refused(
+    rig, session, game_of_two, trusting_our_host, results, failure
+):
+    game, ann, _bob = game_of_two
+    mail = turn_mail(rig, game, ann)
+    # A forged "pass" with our id lower down does not hide the host's "fail".
+    forged = f"{OUR_HOST}; dmarc=pass header.from=example.org; spf=pass"
+    raw = reply(mail, ann.email, listed_moves(mail)[0], Authentication_Results=results)
+    message = BytesParser(policy=policy.default).parsebytes(raw)
+    message["Authentication-Results"] = forged
+    raw = message.as_bytes(policy=policy.SMTP)
+    row = submit_by_smtp(rig, raw, ann.email, str(mail["Reply-To"]))
+    assert (row.outcome, row.detail) == ("refused", f"sender check failed: {failure}")
+    refusal = text_of(mail_to(rig, ann, "not accepted"))
+    assert "could not confirm" in refusal and game.public_id not in refusal
+    assert count(session, Submission, Submission.game_id == game.id) == 0
+
+
+@pytest.mark.parametrize(
+    "results",
+    [
+        f"{OUR_HOST}; spf=fail smtp.mailfrom=example.org; dkim=pass header.d=example.org",
+        f"{OUR_HOST}; spf=softfail smtp.mailfrom=example.org; dmarc=none",
+        "mx.elsewhere.test; dmarc=fail header.from=example.org",  # not our host: not read
+        f"{OUR_HOST}; (unreadable",
+    ],
+)
+def test_a_passing_or_untrusted_sender_check_lets_the_move_in(
+    rig, session, game_of_two, trusting_our_host, results
+):
+    game, ann, _bob = game_of_two
+    mail = turn_mail(rig, game, ann)
+    raw = reply(mail, ann.email, listed_moves(mail)[0], Authentication_Results=results)
+    assert submit_by_smtp(rig, raw, ann.email, str(mail["Reply-To"])).outcome == "submitted"
+
+
+def test_without_an_authserv_id_no_authentication_results_is_trusted(rig, session, game_of_two):
+    game, ann, _bob = game_of_two
+    mail = turn_mail(rig, game, ann)
+    results = f"{OUR_HOST}; dmarc=fail header.from=example.org"
+    raw = reply(mail, ann.email, listed_moves(mail)[0], Authentication_Results=results)
+    assert submit_by_smtp(rig, raw, ann.email, str(mail["Reply-To"])).outcome == "submitted"
+
+
 def test_a_duplicate_message_id_is_stored_and_applied_once(rig, session, game_of_two):
     game, ann, _bob = game_of_two
     mail = turn_mail(rig, game, ann)
@@ -134,6 +203,22 @@ def test_auto_replies_and_bounces_are_ignored_without_an_answer(rig, session, ga
     raw = reply(mail, ann.email, listed_moves(mail)[0], **headers)
     row = submit_by_smtp(rig, raw, ann.email, str(mail["Reply-To"]))
     assert row.outcome == "ignored"
+    assert count(session, Outbox, Outbox.to_address == ann.email) == 0
+    assert count(session, Submission, Submission.game_id == game.id) == 0
+
+
+@pytest.mark.parametrize(
+    "subject", ["Out of office", "Automatic reply: your turn", "Réponse automatique", "Abwesenheit"]
+)
+def test_out_of_office_by_subject_alone_is_ignored_without_an_answer(
+    rig, session, game_of_two, subject
+):
+    game, ann, _bob = game_of_two
+    mail = turn_mail(rig, game, ann)
+    raw = reply(mail, ann.email, listed_moves(mail)[0], Subject=subject)
+    row = submit_by_smtp(rig, raw, ann.email, str(mail["Reply-To"]))
+    assert row.outcome == "ignored"
+    assert count(session, Outbox, Outbox.recipient_id == ann.id, Outbox.kind == "mail_answer") == 0
     assert count(session, Outbox, Outbox.to_address == ann.email) == 0
     assert count(session, Submission, Submission.game_id == game.id) == 0
 
@@ -227,7 +312,7 @@ def test_a_stale_reply_is_refused_with_the_current_board(rig, session, make_user
     row = submit_by_smtp(rig, stale, ann.email, str(first["Reply-To"]))
     assert row.outcome == "stale" and row.submission_id is None
     answer = mail_to(rig, ann, "answer")
-    assert "moves have been played since" in text_of(answer) and board_png(answer)
+    assert "1 move has been played since then" in text_of(answer) and board_png(answer)
     assert len(moves_of(session, game)) == 1
 
 
@@ -252,6 +337,7 @@ def test_commands_legal_board_history_help_and_chat(rig, session, game_of_two):
     assert row.outcome == "answered" and row.submission_id is None
     answer = text_of(mail_to(rig, ann, "answer"))
     assert "legal moves:" in answer and "All moves so far" in answer and "chat TEXT" in answer
+    assert "newaddress" in answer
     chat = mail_to(rig, bob, "message from Ann")
     assert "Good luck, Bob!" in text_of(chat)
     assert moves_of(session, game) == []
@@ -333,3 +419,104 @@ def test_http_endpoint_needs_the_token_and_stores_raw_mime(rig, session, game_of
         headers={"Authorization": "Bearer inbound-secret"},
     )
     assert big.status_code == 413
+
+
+def test_a_stale_reply_counts_the_moves_played_since_its_mail(rig, session, make_user):
+    ann = make_user("Ann")
+    game = start_game(rig.app, session, "taluva", [ann, "bot"])
+    first = turn_mail(rig, game, ann)
+    row = submit_by_smtp(
+        rig, reply(first, ann.email, listed_moves(first)[0]), ann.email, str(first["Reply-To"])
+    )
+    judged(rig.app, row.submission_id)
+    second = turn_mail(rig, game, ann)  # written after move 1: build now
+    build = listed_moves(second)[0]
+    row = submit_by_smtp(rig, reply(second, ann.email, build), ann.email, str(second["Reply-To"]))
+    judged(rig.app, row.submission_id)
+    turn_mail(rig, game, ann)  # the bot has played its tile and build: 4 moves in all
+    row = submit_by_smtp(rig, reply(second, ann.email, build), ann.email, str(second["Reply-To"]))
+    assert row.outcome == "stale"
+    text = text_of(mail_to(rig, ann, "answer"))
+    assert "after move 1, but 3 moves have been played since then" in text
+
+
+def test_a_body_that_is_not_in_its_declared_charset_is_refused(rig, session, game_of_two):
+    game, ann, _bob = game_of_two
+    mail = turn_mail(rig, game, ann)
+    move = listed_moves(mail)[0]
+    raw = (
+        f"From: {ann.email}\r\nTo: {mail['Reply-To']}\r\nSubject: Re: {mail['Subject']}\r\n"
+        f"Message-ID: {make_msgid(domain='players.test')}\r\n"
+        f"In-Reply-To: {mail['Message-ID']}\r\nMIME-Version: 1.0\r\n"
+        "Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n"
+        f"{move}\r\n"
+    ).encode() + "Grüße, Ann\r\n".encode("latin-1")  # says UTF-8, is Latin-1
+    row = submit_by_smtp(rig, raw, ann.email, str(mail["Reply-To"]))
+    assert (row.outcome, row.submission_id) == ("unreadable", None)
+    answer = text_of(mail_to(rig, ann, "answer"))
+    assert "could not read" in answer and "utf-8, but it is not" in answer
+    assert count(session, Submission, Submission.game_id == game.id) == 0
+
+
+def test_newaddress_gives_the_seat_a_new_address_and_the_old_one_stops(rig, session, game_of_two):
+    game, ann, _bob = game_of_two
+    mail = turn_mail(rig, game, ann)
+    old_address = str(mail["Reply-To"])
+    row = submit_by_smtp(rig, reply(mail, ann.email, "newaddress"), ann.email, old_address)
+    assert row.outcome == "answered"
+    answer = mail_to(rig, ann, "answer")
+    session.expire_all()
+    token = session.get(type(game.seats[0]), game.seats[0].id).token
+    assert str(answer["Reply-To"]) == f"play+{token}@{DOMAIN}" != old_address
+    assert "new secret mail address" in text_of(answer)
+    move = listed_moves(mail)[0]
+    stale = submit_by_smtp(rig, reply(mail, ann.email, move), ann.email, old_address)
+    assert (stale.outcome, stale.seat_id) == ("refused", None)
+    mail_to(rig, ann, "not accepted")
+    row = submit_by_smtp(rig, reply(answer, ann.email, move), ann.email, str(answer["Reply-To"]))
+    assert row.outcome == "submitted"
+    assert judged(rig.app, row.submission_id).status == "accepted"
+
+
+def received_days_ago(session, row_id: int, days: int) -> None:  # type: ignore[no-untyped-def]
+    session.execute(
+        update(InboundMessage)
+        .where(InboundMessage.id == row_id)
+        .values(received_at=utcnow() - timedelta(days=days))
+    )
+    session.commit()
+
+
+def test_the_sweep_forgets_raw_mail_older_than_the_kept_days(
+    rig, session, game_of_two, monkeypatch
+):
+    monkeypatch.setitem(rig.app.config, "PBEM_MAIL_KEEP_DAYS", 30)
+    game, ann, _bob = game_of_two
+    mail = turn_mail(rig, game, ann)
+    to = str(mail["Reply-To"])
+    old_raw = reply(mail, ann.email, "board")
+    old = submit_by_smtp(rig, old_raw, ann.email, to)
+    recent = submit_by_smtp(rig, reply(mail, ann.email, "history"), ann.email, to)
+    unread = inbound.store(session, reply(mail, ann.email, "legal"), "http")  # no task: unread
+    received_days_ago(session, old.id, 31)
+    received_days_ago(session, recent.id, 29)
+    received_days_ago(session, unread.id, 40)
+
+    rig.app.extensions["celery"].send_task(FORGET_INBOUND_RAW)
+
+    def forgotten() -> InboundMessage | None:
+        session.expire_all()
+        row = session.get(InboundMessage, old.id)
+        return row if row.raw is None else None
+
+    row = wait_for(forgotten, what="the old mail's bytes to be forgotten")
+    assert (row.status, row.outcome, row.message_id) == ("done", "answered", old.message_id)
+    assert session.get(InboundMessage, recent.id).raw is not None
+    kept = session.get(InboundMessage, unread.id)
+    assert kept.status == InboundStatus.RECEIVED and kept.raw is not None
+    assert inbound.store(session, old_raw, "smtp") is None  # a resent copy is still a duplicate
+
+
+def test_the_beat_runs_the_sweep():
+    schedule = beat_schedule({"PBEM_SWEEP_SECONDS": 60})
+    assert schedule["forget-inbound-raw"] == {"task": FORGET_INBOUND_RAW, "schedule": 60.0}

@@ -8,8 +8,10 @@ from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
 
+import pytest
+
 from pbem.mail.commands import read_commands
-from pbem.mail.reply_text import body_text, new_text
+from pbem.mail.reply_text import UnreadableBody, body_text, new_text
 
 ORIGINAL = "> Your turn. Some of your legal moves:\n>   tile 0,0 0,-1 1,-1\n>   resign\n"
 
@@ -47,3 +49,18 @@ def test_any_declared_charset_is_decoded():
     ) + base64.encodebytes("chat Grüße\n".encode("utf-16"))
     message = BytesParser(policy=policy.default).parsebytes(raw)
     assert read_commands(new_text(body_text(message))).commands == [("chat", "Grüße")]
+
+
+def test_utf8_without_a_declared_charset_is_read():
+    raw = b"Content-Type: text/plain\r\nContent-Transfer-Encoding: 8bit\r\n\r\n" + (
+        "chat Grüße\n".encode()
+    )
+    message = BytesParser(policy=policy.default).parsebytes(raw)
+    assert read_commands(new_text(body_text(message))).commands == [("chat", "Grüße")]
+
+
+def test_bytes_foreign_to_the_declared_charset_are_refused_not_replaced():
+    raw = b"Content-Type: text/plain; charset=us-ascii\r\n\r\nchat Gr\xfc\xdfe\n"
+    message = BytesParser(policy=policy.default).parsebytes(raw)
+    with pytest.raises(UnreadableBody, match="us-ascii, but it is not"):
+        body_text(message)

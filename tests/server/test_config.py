@@ -92,3 +92,9 @@ def test_proxies_are_trusted_only_as_far_as_told(monkeypatch, tmp_path):
     assert not isinstance(create_app().wsgi_app, ProxyFix)
     behind = create_app({"PBEM_TRUSTED_PROXIES": 2}).wsgi_app
     assert isinstance(behind, ProxyFix) and (behind.x_for, behind.x_proto) == (2, 2)
+
+
+def test_a_negative_number_of_days_to_keep_mail_is_refused(monkeypatch):
+    monkeypatch.setenv("PBEM_MAIL_KEEP_DAYS", "-1")
+    with pytest.raises(ConfigError, match="PBEM_MAIL_KEEP_DAYS must be 0 or more days"):
+        create_app({"SECRET_KEY": "x", "PBEM_DATABASE_URL": "sqlite://"})

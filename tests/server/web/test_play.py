@@ -8,7 +8,7 @@ import re
 
 from sqlalchemy import func, select
 
-from pbem.models import Game, Submission
+from pbem.models import Game, Outbox, Seat, Submission
 from pbem.services.replay import engine_game
 from tests.server.conftest import drain, wait_for
 from tests.server.pipeline_helpers import start_game
@@ -250,3 +250,36 @@ def test_spectator_view_is_public_and_steps_through_history(app, session):
     picture = client.get(f"/games/{game.public_id}/board.png?ply=2")
     assert picture.status_code == 200 and picture.mimetype == "image/png"
     assert client.get("/games/nosuchgame/watch").status_code == 404
+
+
+def test_a_new_mail_address_replaces_the_old_one_at_once(app, session, make_user, signed_in_as):
+    ann = make_user("Ann")
+    game = taluva_against(app, session, ann)
+    seat = game.seats[0]
+    old_token = seat.token
+    browser = signed_in_as(ann)
+    page = browser.get(f"/games/{game.public_id}").get_data(as_text=True)
+    assert 'id="new-address-button"' in page
+    refused = browser.client.post(f"/games/{game.public_id}/new-address")  # no CSRF token
+    assert refused.status_code == 400
+    session.expire_all()
+    assert session.get(Seat, seat.id).token == old_token
+    done = browser.post(f"/games/{game.public_id}/new-address", follow_redirects=True)
+    assert done.status_code == 200 and 'id="new-address-done"' in done.get_data(as_text=True)
+    session.expire_all()
+    new_token = session.get(Seat, seat.id).token
+    assert new_token != old_token
+    mail = session.scalars(
+        select(Outbox).where(Outbox.recipient_id == ann.id, Outbox.kind == "mail_answer")
+    ).one()
+    assert mail.payload["seat"] == 0 and "new secret mail address" in mail.payload["text"]
+
+
+def test_only_the_seats_player_may_renew_its_address(app, session, make_user, signed_in_as):
+    ann = make_user("Ann")
+    game = taluva_against(app, session, ann)
+    old_token = game.seats[0].token
+    eve = signed_in_as(make_user("Eve"))
+    assert eve.post(f"/games/{game.public_id}/new-address").status_code == 404
+    session.expire_all()
+    assert session.get(Seat, game.seats[0].id).token == old_token

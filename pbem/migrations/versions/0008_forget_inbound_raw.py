@@ -1,0 +1,29 @@
+"""raw inbound mail may be forgotten after PBEM_MAIL_KEEP_DAYS
+
+Revision ID: 0008
+Revises: 0004
+Create Date: 2026-11-24 12:00:00
+"""
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0008"
+down_revision = "0004"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("inbound_messages", schema=None) as batch_op:
+        batch_op.alter_column("raw", existing_type=sa.LargeBinary(), nullable=True)
+
+
+def downgrade() -> None:
+    op.execute(
+        sa.text("UPDATE inbound_messages SET raw = :empty WHERE raw IS NULL").bindparams(
+            sa.bindparam("empty", b"", type_=sa.LargeBinary())
+        )
+    )
+    with op.batch_alter_table("inbound_messages", schema=None) as batch_op:
+        batch_op.alter_column("raw", existing_type=sa.LargeBinary(), nullable=False)

@@ -3,6 +3,7 @@ and a server that is down delaying mail without losing any."""
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import re
 import time
@@ -11,12 +12,17 @@ from email.parser import BytesParser
 
 from sqlalchemy import select
 
+from engine.core.selfplay import play_bot_game
 from pbem import create_app, migrate
 from pbem.config import base_url
 from pbem.db import get_db
 from pbem.mail import send
-from pbem.models import Outbox, OutboxStatus
+from pbem.mail.game_text import result_text
+from pbem.models import Move, Outbox, OutboxStatus
 from pbem.services import accounts
+from pbem.services.games import SeatSpec, create_game
+from pbem.services.pipeline import after_change
+from pbem.services.replay import engine_game
 from tests.mail.conftest import DOMAIN
 from tests.mail.helpers import board_png, listed_moves, text_of
 from tests.mail.servers import capture_controller
@@ -132,3 +138,22 @@ def test_embedded_default_writes_eml_files_and_logs_them(tmp_path, caplog):
     mails = [BytesParser(policy=policy.default).parsebytes(f.read_bytes()) for f in files]
     assert {str(m["Subject"]) for m in mails} == {"Sign in to pbem", "Ann invites you to a game"}
     assert "http://x/sign-in/abc" in caplog.text and "http://x/join/def" in caplog.text
+
+
+def test_game_over_mail_says_the_result_once_and_shows_the_seed(rig, session, make_user):
+    ann, bob = make_user("Ann"), make_user("Bob")
+    seed = f"seed-{ann.id}"
+    game = create_game(session, ann, "taluva", [SeatSpec(user=ann), SeatSpec(user=bob)], seed=seed)
+    whole = play_bot_game("taluva", 2, seed).game  # the same seed: the same tiles
+    for ply, entry in enumerate(whole.log, start=1):
+        game.moves.append(
+            Move(ply=ply, seat=game.seats[entry.seat], text=entry.text, channel="bot")
+        )
+    session.flush()
+    after_change(session, game, engine_game(game), already_waiting=frozenset())
+    session.commit()
+    text = text_of(first_mail(rig, game, ann, ending="game over"))
+    result = result_text(whole.state.result().to_json(), ["Ann", "Bob"])
+    assert text.count(result) == 1
+    assert f"Seed: {seed}" in text.splitlines()
+    assert f"its SHA-256 is {hashlib.sha256(seed.encode()).hexdigest()}" in text

@@ -71,6 +71,7 @@ class MovedMail(enum.StrEnum):
 
 class OutboxStatus(enum.StrEnum):
     PENDING = "pending"
+    SENDING = "sending"  # handed to a sender under a lease (`claimed_until`)
     SENT = "sent"
     FAILED = "failed"
 
@@ -206,7 +207,9 @@ class Outbox(Base):
     """A notification to send; the mail sender marks it sent.
 
     To a user, or (`to_address`) to a stranger who wrote in and gets a refusal.
-    A sender claims a row until `claimed_until` so two workers never send it twice.
+    A sender leases a row until `claimed_until` so two workers never send it at
+    once; `message_id` is fixed the first time the mail is written, so a resend
+    after a worker died is recognisably the same mail.
     """
 
     __tablename__ = "outbox"
@@ -224,6 +227,7 @@ class Outbox(Base):
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     claimed_until: Mapped[datetime | None]
     last_error: Mapped[str | None] = mapped_column(Text)
+    message_id: Mapped[str | None] = mapped_column(String(512))
 
     recipient: Mapped[User | None] = relationship()
 

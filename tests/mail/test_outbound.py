@@ -7,10 +7,11 @@ import hashlib
 import logging
 import re
 import time
+from datetime import timedelta
 from email import policy
 from email.parser import BytesParser
 
-from sqlalchemy import select
+from sqlalchemy import insert, select, update
 
 from engine.core.selfplay import play_bot_game
 from pbem import create_app, migrate
@@ -18,7 +19,8 @@ from pbem.config import base_url
 from pbem.db import get_db
 from pbem.mail import send
 from pbem.mail.game_text import result_text
-from pbem.models import Move, Outbox, OutboxStatus
+from pbem.mail.transport import deliver
+from pbem.models import Move, Outbox, OutboxStatus, User, utcnow
 from pbem.services import accounts
 from pbem.services.games import SeatSpec, create_game
 from pbem.services.pipeline import after_change
@@ -28,6 +30,7 @@ from tests.mail.helpers import board_png, listed_moves, text_of
 from tests.mail.servers import capture_controller
 from tests.server.conftest import wait_for
 from tests.server.pipeline_helpers import start_game
+from tests.server.test_moved_mail import play_first_legal
 
 
 def first_mail(rig, game, user, ending: str = ""):  # type: ignore[no-untyped-def]
@@ -157,3 +160,95 @@ def test_game_over_mail_says_the_result_once_and_shows_the_seed(rig, session, ma
     assert text.count(result) == 1
     assert f"Seed: {seed}" in text.splitlines()
     assert f"its SHA-256 is {hashlib.sha256(seed.encode()).hexdigest()}" in text
+
+
+def unsent_row(session, **values) -> Outbox:  # type: ignore[no-untyped-def]
+    """An outbox row stored without handing it to a worker (the test plays the worker)."""
+    outbox_id = session.scalar(insert(Outbox).values(**values).returning(Outbox.id))
+    session.commit()
+    return session.get_one(Outbox, outbox_id)
+
+
+def test_a_mail_resent_after_its_worker_died_carries_the_same_message_id(rig, session, make_user):
+    ann, bob = make_user("Ann"), make_user("Bob")
+    game = start_game(rig.app, session, "taluva", [ann, bob])
+    first_mail(rig, game, ann)
+    payload = {"game": game.public_id, "seat": 0, "board": True}
+    row = unsent_row(
+        session,
+        recipient_id=ann.id,
+        game_id=game.id,
+        kind="mail_answer",
+        payload={**payload, "text": "the board", "subject": "board"},
+    )
+    config, limit = rig.app.config, rig.app.config["PBEM_MAIL_MAX_ATTEMPTS"]
+    # A worker leases the row, writes and hands the mail to SMTP, then dies.
+    leased = send.claim(session, row.id, limit)
+    assert leased.status == OutboxStatus.SENDING and leased.claimed_until is not None
+    deliver(send.written(session, leased, config), config, name="died")
+    sent_once = first_mail(rig, game, ann, ending="board")
+    assert send.send_row(session, row.id, config) is False  # the lease holds
+    play_first_legal(rig.app, session, game, 0)  # meanwhile the game moves on
+    session.execute(
+        update(Outbox)
+        .where(Outbox.id == row.id)
+        .values(claimed_until=utcnow() - timedelta(seconds=1))
+    )
+    session.commit()
+    assert row.id in send.due_rows(session, 0, limit)
+    assert send.send_row(session, row.id, config) is True
+    sent_again = first_mail(rig, game, ann, ending="board")
+    assert sent_again["Message-ID"] == sent_once["Message-ID"]
+    session.refresh(row)
+    assert (row.status, row.attempts, row.message_id) == ("sent", 2, sent_once["Message-ID"])
+
+
+def test_a_mail_that_cannot_be_written_fails_with_its_reason_and_blocks_nothing(
+    rig, session, make_user
+):
+    ann, eve = make_user("Ann"), make_user("Eve")
+    # A name from before names were checked: a newline cannot go into a header.
+    session.execute(update(User).where(User.id == eve.id).values(name="Eve\nBcc: all@x.test"))
+    session.commit()
+    broken = Outbox(recipient_id=eve.id, kind="sign_in", payload={"link": "http://x/eve"})
+    fine = Outbox(recipient_id=ann.id, kind="sign_in", payload={"link": "http://x/ann"})
+    session.add_all([broken, fine])
+    session.commit()
+    rig.capture.take(lambda m: "http://x/ann" in text_of(m))
+
+    def settled() -> Outbox | None:
+        session.expire_all()
+        row = session.get(Outbox, broken.id)
+        return row if row.status == OutboxStatus.FAILED else None
+
+    row = wait_for(settled, what="the broken mail to fail")
+    assert row.last_error.startswith("the mail could not be written: ValueError")
+    assert row.attempts == 1
+    assert send.due_rows(session, 0, rig.app.config["PBEM_MAIL_MAX_ATTEMPTS"]) == []
+
+
+def test_the_sweep_gives_up_after_the_last_attempt(rig, session, make_user):
+    ann = make_user("Ann")
+    limit = rig.app.config["PBEM_MAIL_MAX_ATTEMPTS"]
+    spent = unsent_row(
+        session,
+        recipient_id=ann.id,
+        kind="sign_in",
+        payload={"link": "x"},
+        attempts=limit,
+        last_error="ConnectionRefusedError: down",
+    )
+    left = unsent_row(
+        session,
+        recipient_id=ann.id,
+        kind="sign_in",
+        payload={"link": "y"},
+        attempts=limit - 1,
+        last_error="ConnectionRefusedError: down",
+    )
+    assert left.id in send.due_rows(session, 0, limit)
+    assert spent.id not in send.due_rows(session, 0, limit)
+    session.refresh(spent)
+    assert spent.status == OutboxStatus.FAILED
+    assert spent.last_error == f"gave up after {limit} attempts: ConnectionRefusedError: down"
+    assert send.send_row(session, spent.id, rig.app.config) is False

@@ -20,7 +20,9 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
 )
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship, validates
+
+from pbem.services.names import refuse_control_characters
 
 # Named constraints, so Alembic can alter them on SQLite (batch mode) too.
 NAMING = {
@@ -94,6 +96,11 @@ class User(Base):
 
     seats: Mapped[list[Seat]] = relationship(back_populates="user")
 
+    @validates("name")
+    def _header_safe_name(self, _key: str, name: str) -> str:
+        """Names go into mail headers: whatever sets one, a line break is refused."""
+        return refuse_control_characters(name)
+
 
 class ApiToken(Base):
     """Only the token's SHA-256 is kept; the token itself is shown once."""
@@ -162,6 +169,11 @@ class Seat(Base):
     @property
     def is_open(self) -> bool:
         return self.user_id is None and self.bot is None
+
+    @validates("name")
+    def _header_safe_name(self, _key: str, name: str) -> str:
+        """Seat names go into mail subjects and texts: no line breaks, whatever sets one."""
+        return refuse_control_characters(name)
 
 
 class Submission(Base):

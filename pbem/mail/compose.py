@@ -14,10 +14,10 @@ from sqlalchemy.orm import Session
 
 from pbem.config import base_url
 from pbem.mail import addresses
-from pbem.mail.board import board_png
 from pbem.mail.game_text import SeatPicture, result_text, seat_picture, seed_text
 from pbem.models import Game, Outbox, Seat
 from pbem.services import notifications
+from pbem.services.pictures import board_png
 from pbem.services.replay import engine_game
 
 COMMANDS_HELP = (
@@ -137,7 +137,7 @@ def _game_mail(session: Session, row: Outbox, config: Mapping[str, Any]) -> Emai
     mail = Mail()
     phrase = _write_kind(mail, row, picture)
     if row.kind in BOARD_KINDS or row.payload.get("board"):
-        _board(mail, picture)
+        _board(mail, picture, board_png(game, picture.view))
     mail.para(SHORT_HELP if row.kind in SHORT_KINDS else COMMANDS_HELP)
     mail.link("Game page", f"{base_url(config)}/games/{game.public_id}")
     if row.kind == notifications.MOVED:
@@ -193,8 +193,8 @@ def _moved(mail: Mail, payload: Mapping[str, Any], picture: SeatPicture) -> str:
     return f"{mover} moved"
 
 
-def _board(mail: Mail, picture: SeatPicture) -> None:
-    mail.png = board_png(picture.view)
+def _board(mail: Mail, picture: SeatPicture, png: bytes) -> None:
+    mail.png = png
     if picture.result is not None:
         mail.para(result_text(picture.result, picture.seats))
         mail.para(seed_text(picture.view))

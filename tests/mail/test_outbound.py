@@ -20,7 +20,7 @@ from pbem.db import get_db
 from pbem.mail import send
 from pbem.mail.game_text import result_text
 from pbem.mail.transport import deliver
-from pbem.models import Move, Outbox, OutboxStatus, User, utcnow
+from pbem.models import Game, Move, Outbox, OutboxStatus, User, utcnow
 from pbem.services import accounts
 from pbem.services.games import SeatSpec, create_game
 from pbem.services.pipeline import after_change
@@ -30,7 +30,7 @@ from tests.mail.helpers import board_png, listed_moves, text_of
 from tests.mail.servers import capture_controller
 from tests.server.conftest import wait_for
 from tests.server.pipeline_helpers import start_game
-from tests.server.test_moved_mail import play_first_legal
+from tests.server.test_moved_mail import first_legal, play_first_legal
 
 
 def first_mail(rig, game, user, ending: str = ""):  # type: ignore[no-untyped-def]
@@ -71,7 +71,8 @@ def test_news_since_the_last_turn_lists_the_others_moves(rig, session, make_user
     game = start_game(rig.app, session, "taluva", [ann, bob])
     tile = listed_moves(first_mail(rig, game, ann))[0]
     judged(rig.app, send_turn(rig.app, session, game, 0, tile).id)
-    build = listed_moves(first_mail(rig, game, ann))[0]
+    session.expire_all()
+    build = first_legal(engine_game(session.get(Game, game.id)), 0)  # the turn goes on
     judged(rig.app, send_turn(rig.app, session, game, 0, build).id)
     mail = first_mail(rig, game, bob, ending="your turn")  # after 'Ann moved' twice
     assert f"1. Ann: {tile}" in text_of(mail) and f"2. Ann: {build}" in text_of(mail)

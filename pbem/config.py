@@ -88,6 +88,7 @@ def mail_settings(instance: Path) -> dict[str, Any]:
         "PBEM_MAIL_FOLDER": _env("MAIL_FOLDER") or str(instance / "mail"),
         "PBEM_MAIL_MAX_BYTES": _int_env("MAIL_MAX_BYTES", 5_000_000),
         "PBEM_MAIL_RETRY_SECONDS": _int_env("MAIL_RETRY_SECONDS", 300),
+        "PBEM_MAIL_MAX_ATTEMPTS": _int_env("MAIL_MAX_ATTEMPTS", 300),
         "PBEM_IMAP_URL": _env("IMAP_URL"),
         "PBEM_IMAP_POLL_SECONDS": _int_env("IMAP_POLL_SECONDS", 60),
         "PBEM_SMTPD_BIND": _env("SMTPD_BIND", "127.0.0.1:8025"),

@@ -20,7 +20,9 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
 )
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship, validates
+
+from pbem.services.names import refuse_control_characters
 
 # Named constraints, so Alembic can alter them on SQLite (batch mode) too.
 NAMING = {
@@ -71,6 +73,7 @@ class MovedMail(enum.StrEnum):
 
 class OutboxStatus(enum.StrEnum):
     PENDING = "pending"
+    SENDING = "sending"  # handed to a sender under a lease (`claimed_until`)
     SENT = "sent"
     FAILED = "failed"
 
@@ -92,6 +95,11 @@ class User(Base):
     signed_in_at: Mapped[datetime | None]
 
     seats: Mapped[list[Seat]] = relationship(back_populates="user")
+
+    @validates("name")
+    def _header_safe_name(self, _key: str, name: str) -> str:
+        """Names go into mail headers: whatever sets one, a line break is refused."""
+        return refuse_control_characters(name)
 
 
 class ApiToken(Base):
@@ -162,6 +170,11 @@ class Seat(Base):
     def is_open(self) -> bool:
         return self.user_id is None and self.bot is None
 
+    @validates("name")
+    def _header_safe_name(self, _key: str, name: str) -> str:
+        """Seat names go into mail subjects and texts: no line breaks, whatever sets one."""
+        return refuse_control_characters(name)
+
 
 class Submission(Base):
     """What a seat sent, by whatever channel, before anyone judged it."""
@@ -206,7 +219,9 @@ class Outbox(Base):
     """A notification to send; the mail sender marks it sent.
 
     To a user, or (`to_address`) to a stranger who wrote in and gets a refusal.
-    A sender claims a row until `claimed_until` so two workers never send it twice.
+    A sender leases a row until `claimed_until` so two workers never send it at
+    once; `message_id` is fixed the first time the mail is written, so a resend
+    after a worker died is recognisably the same mail.
     """
 
     __tablename__ = "outbox"
@@ -224,6 +239,7 @@ class Outbox(Base):
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     claimed_until: Mapped[datetime | None]
     last_error: Mapped[str | None] = mapped_column(Text)
+    message_id: Mapped[str | None] = mapped_column(String(512))
 
     recipient: Mapped[User | None] = relationship()
 

@@ -115,6 +115,12 @@ class State(ABC):
     def text_picture(self, seat: int | None) -> str:
         """A board picture in text, with that seat's private information."""
 
+    def turn_goes_on(self, seat: int) -> bool:
+        """True when `seat`, having moved, must act again to go on with the same
+        turn (a Taluva build after the tile, more Java actions) rather than
+        being handed a new one. Rulesets whose turns are single moves keep this."""
+        return False
+
     # -- shared behaviour -------------------------------------------------
 
     def is_over(self) -> bool:

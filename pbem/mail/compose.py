@@ -14,10 +14,10 @@ from sqlalchemy.orm import Session
 
 from pbem.config import base_url
 from pbem.mail import addresses
-from pbem.mail.board import board_png
-from pbem.mail.game_text import SeatPicture, result_text, seat_picture
+from pbem.mail.game_text import SeatPicture, result_text, seat_picture, seed_text
 from pbem.models import Game, Outbox, Seat
 from pbem.services import notifications
+from pbem.services.pictures import board_png
 from pbem.services.replay import engine_game
 
 COMMANDS_HELP = (
@@ -33,6 +33,9 @@ pre { font-family: monospace; font-size: 12px; background: #f6f6f6; padding: 8px
 .note { color: #666; font-size: 12px; }
 """
 BOARD_KINDS = {"your_turn", "game_over", "submission_rejected"}
+# Mails about the account rather than a seat: an invitation names a game that
+# has not started, so it cannot be written from the game's board.
+ACCOUNT_KINDS = {notifications.SIGN_IN, notifications.INVITE, "refusal"}
 # Short mails: no board picture (a PNG of up to half a megabyte after every move
 # would not be short) and one line of help instead of the whole list.
 SHORT_KINDS = {notifications.MOVED}
@@ -82,7 +85,7 @@ class Mail:
 
 
 def compose(session: Session, row: Outbox, config: Mapping[str, Any]) -> EmailMessage:
-    if row.game_id is None:
+    if row.kind in ACCOUNT_KINDS:
         message = _account_mail(row, config)
     else:
         message = _game_mail(session, row, config)
@@ -134,7 +137,7 @@ def _game_mail(session: Session, row: Outbox, config: Mapping[str, Any]) -> Emai
     mail = Mail()
     phrase = _write_kind(mail, row, picture)
     if row.kind in BOARD_KINDS or row.payload.get("board"):
-        _board(mail, picture)
+        _board(mail, picture, board_png(game, picture.view))
     mail.para(SHORT_HELP if row.kind in SHORT_KINDS else COMMANDS_HELP)
     mail.link("Game page", f"{base_url(config)}/games/{game.public_id}")
     if row.kind == notifications.MOVED:
@@ -151,8 +154,7 @@ def _write_kind(mail: Mail, row: Outbox, picture: SeatPicture) -> str:
     payload = row.payload
     if row.kind == "your_turn":
         return "your turn" if picture.my_turn else f"waiting for {picture.waiting_for()}"
-    if row.kind == "game_over":
-        mail.para(result_text(payload["result"], picture.seats))
+    if row.kind == "game_over":  # the board part says who won and shows the seed
         return "game over"
     if row.kind == "submission_rejected":
         mail.para(f"Your turn was not accepted: {payload['reason']}")
@@ -191,10 +193,11 @@ def _moved(mail: Mail, payload: Mapping[str, Any], picture: SeatPicture) -> str:
     return f"{mover} moved"
 
 
-def _board(mail: Mail, picture: SeatPicture) -> None:
-    mail.png = board_png(picture.view)
+def _board(mail: Mail, picture: SeatPicture, png: bytes) -> None:
+    mail.png = png
     if picture.result is not None:
         mail.para(result_text(picture.result, picture.seats))
+        mail.para(seed_text(picture.view))
     if picture.news:
         mail.listing("Since your last turn:", picture.news, css_class="news")
     mail.pre(picture.picture)

@@ -88,6 +88,17 @@ def result_text(result: dict[str, Any], seats: list[str]) -> str:
     return f"Game over ({result['reason']}). Won by {winners}."
 
 
+def seed_text(view: dict[str, Any]) -> str:
+    """The revealed seed and how to check that the draws came from it
+    (docs/randomness.md); only a finished game's view carries the seed."""
+    return (
+        f"Seed: {view['seed']}\n"
+        f"Check the draws: its SHA-256 is {view['seed_commitment']}, the value shown "
+        "from the first move on, and replaying the moves (reply history) with this "
+        "seed through python -m engine replay redraws every tile and card."
+    )
+
+
 def history_lines(played: engine.Game, position: int) -> list[str]:
     view = played.view(position)
     return news_since_last_turn(view["history"], played.seats, me=-1)

@@ -1,9 +1,17 @@
 """Sending the outbox: one Celery task per row, queued once the row is committed.
 
-A row is claimed before it is sent, so two workers never send it twice; a
-server that is down makes the task retry with growing waits, and once those
-retries are spent the row stays pending and the beat sweep hands it on again
-after PBEM_MAIL_RETRY_SECONDS. Mail is delayed, never lost.
+A row is marked "sending" with a lease before it is handed to SMTP, so two
+workers never send it at once; a server that is down makes the task retry
+with growing waits, and once those retries are spent the row goes back to
+pending and the beat sweep hands it on again after PBEM_MAIL_RETRY_SECONDS.
+A row whose worker died while sending is handed on once its lease runs out,
+with the Message-ID it was first written with, so a copy that did go out
+before the death is a duplicate that mail clients recognise (SMTP itself
+cannot be made exactly-once; see docs/configuration.md).
+
+A mail that cannot be written at all fails at once with the reason; any row
+tried PBEM_MAIL_MAX_ATTEMPTS times fails with its last error: neither blocks
+the outbox or is retried for ever.
 """
 
 from __future__ import annotations
@@ -12,12 +20,15 @@ import logging
 import smtplib
 from collections.abc import Iterable, Mapping
 from datetime import timedelta
+from email.message import EmailMessage
 from typing import Any
 
 from celery import Celery
 from flask import Flask
-from sqlalchemy import or_, select, update
+from sqlalchemy import and_, or_, select, update
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
+from sqlalchemy.sql.elements import ColumnElement
 
 from pbem.dispatch import send_tasks
 from pbem.mail.compose import compose
@@ -27,7 +38,7 @@ from pbem.models import Outbox, OutboxStatus, utcnow
 log = logging.getLogger(__name__)
 
 SEND_MAIL = "pbem.send_mail"
-CLAIM_SECONDS = 120
+LEASE_SECONDS = 120
 SESSION_KEY = "pbem.new_outbox"
 
 
@@ -35,34 +46,83 @@ class Transient(Exception):
     """Sending failed for now; the task retries."""
 
 
-def send_row(session: Session, outbox_id: int, config: Mapping[str, Any]) -> bool:
-    """Send one row unless it is sent or claimed; True if it went out now."""
-    now = utcnow()
-    claimed = session.execute(
-        update(Outbox)
-        .where(
-            Outbox.id == outbox_id,
-            Outbox.status == OutboxStatus.PENDING,
-            or_(Outbox.claimed_until.is_(None), Outbox.claimed_until < now),
-        )
-        .values(claimed_until=now + timedelta(seconds=CLAIM_SECONDS), attempts=Outbox.attempts + 1)
+def _free(now: Any) -> ColumnElement[bool]:
+    """Rows a sender may take: pending, or 'sending' by a worker whose lease ran out."""
+    return or_(
+        Outbox.status == OutboxStatus.PENDING,
+        and_(Outbox.status == OutboxStatus.SENDING, Outbox.claimed_until < now),
     )
-    session.commit()
-    if claimed.rowcount == 0:
+
+
+def send_row(session: Session, outbox_id: int, config: Mapping[str, Any]) -> bool:
+    """Send one row unless it is sent, failed or leased; True if it went out now."""
+    row = claim(session, outbox_id, config["PBEM_MAIL_MAX_ATTEMPTS"])
+    if row is None:
         return False
-    row = session.get_one(Outbox, outbox_id)
+    message = written(session, row, config)
+    if message is None:
+        return False
     try:
-        deliver(compose(session, row, config), config, name=f"{now:%Y%m%d-%H%M%S}-{row.id}")
+        deliver(message, config, name=f"{utcnow():%Y%m%d-%H%M%S}-{row.id}")
     except (OSError, smtplib.SMTPException) as exc:
-        row.claimed_until, row.last_error = None, f"{type(exc).__name__}: {exc}"
-        session.commit()
+        _release(session, row, f"{type(exc).__name__}: {exc}")
         raise Transient(row.last_error) from exc
     except PermanentFailure as exc:
-        _finish(session, row, OutboxStatus.FAILED, str(exc))
-        log.error("outbox %s (%s) refused for good: %s", row.id, row.kind, exc)
+        fail(session, row, str(exc))
         return False
     _finish(session, row, OutboxStatus.SENT, None)
     return True
+
+
+def claim(session: Session, outbox_id: int, max_attempts: int) -> Outbox | None:
+    """Mark the row 'sending' under a lease, counting the attempt; None if it is
+    not free. A free row that has had all its attempts fails instead."""
+    now = utcnow()
+    claimed = session.execute(
+        update(Outbox)
+        .where(Outbox.id == outbox_id, _free(now), Outbox.attempts < max_attempts)
+        .values(
+            status=OutboxStatus.SENDING,
+            claimed_until=now + timedelta(seconds=LEASE_SECONDS),
+            attempts=Outbox.attempts + 1,
+        )
+        .execution_options(synchronize_session=False)  # the row is read afresh below
+    )
+    session.commit()
+    if claimed.rowcount == 0:
+        give_up(session, max_attempts, [outbox_id])
+        return None
+    return session.get_one(Outbox, outbox_id, populate_existing=True)
+
+
+def written(session: Session, row: Outbox, config: Mapping[str, Any]) -> EmailMessage | None:
+    """The row's mail, carrying the Message-ID stored with the row the first
+    time it was written; None (and the row failed) if it cannot be written."""
+    try:
+        message = compose(session, row, config)
+    except SQLAlchemyError:
+        raise  # the database's fault, not the mail's: the lease runs out, the row is tried again
+    except Exception as exc:  # any fault in writing the mail is this row's alone
+        fail(session, row, f"the mail could not be written: {type(exc).__name__}: {exc}")
+        return None
+    if row.message_id is None:
+        row.message_id = str(message["Message-ID"])
+        session.commit()  # kept before SMTP sees it, so every resend carries it
+    else:
+        message.replace_header("Message-ID", row.message_id)
+    return message
+
+
+def fail(session: Session, row: Outbox, reason: str) -> None:
+    _finish(session, row, OutboxStatus.FAILED, reason)
+    log.error("outbox %s (%s) failed for good: %s", row.id, row.kind, reason)
+
+
+def _release(session: Session, row: Outbox, error: str) -> None:
+    """Back to pending for a later attempt."""
+    session.rollback()
+    row.status, row.claimed_until, row.last_error = OutboxStatus.PENDING, None, error
+    session.commit()
 
 
 def _finish(session: Session, row: Outbox, status: str, error: str | None) -> None:
@@ -71,21 +131,49 @@ def _finish(session: Session, row: Outbox, status: str, error: str | None) -> No
     session.commit()
 
 
+def give_up(session: Session, max_attempts: int, outbox_ids: Iterable[int] | None = None) -> int:
+    """Fail the free rows that have had all their attempts, with their last error."""
+    now = utcnow()
+    spent = select(Outbox.id, Outbox.attempts, Outbox.last_error).where(
+        _free(now), Outbox.attempts >= max_attempts
+    )
+    if outbox_ids is not None:
+        spent = spent.where(Outbox.id.in_(list(outbox_ids)))
+    failed = 0
+    for outbox_id, attempts, last_error in session.execute(spent).all():
+        failed += session.execute(
+            update(Outbox)
+            .where(Outbox.id == outbox_id, _free(now))  # unless a sender finished it meanwhile
+            .values(
+                status=OutboxStatus.FAILED,
+                claimed_until=None,
+                last_error=f"gave up after {attempts} attempts: {last_error}",
+            )
+            .execution_options(synchronize_session=False)
+        ).rowcount
+        log.error(
+            "outbox %s failed for good after %s attempts: %s", outbox_id, attempts, last_error
+        )
+    session.commit()  # expires what the session holds, so callers read the new status
+    return failed
+
+
 def retry_wait(retries: int) -> int:
     """1, 2, 4 ... seconds, at most a minute: short next to the broker's visibility timeout."""
     return min(2**retries, 60)
 
 
-def due_rows(session: Session, older_than_seconds: int) -> list[int]:
-    """Pending, unclaimed rows queued before the cut-off: their task gave up or was lost."""
+def due_rows(session: Session, older_than_seconds: int, max_attempts: int) -> list[int]:
+    """Free rows queued before the cut-off: their task gave up, was lost or its
+    worker died. Rows out of attempts fail here rather than being handed on."""
+    give_up(session, max_attempts)
     now = utcnow()
     return list(
         session.scalars(
             select(Outbox.id)
             .where(
-                Outbox.status == OutboxStatus.PENDING,
+                _free(now),
                 Outbox.created_at < now - timedelta(seconds=older_than_seconds),
-                or_(Outbox.claimed_until.is_(None), Outbox.claimed_until < now),
             )
             .order_by(Outbox.id)
         )

@@ -44,7 +44,10 @@ def send_mail(self, outbox_id: int) -> bool:  # type: ignore[no-untyped-def]
 @shared_task(name=REQUEUE_OUTBOX, **DB_RETRY)
 def requeue_outbox() -> int:
     with get_db().session() as session:
-        ids = send.due_rows(session, current_app.config["PBEM_MAIL_RETRY_SECONDS"])
+        config = current_app.config
+        ids = send.due_rows(
+            session, config["PBEM_MAIL_RETRY_SECONDS"], config["PBEM_MAIL_MAX_ATTEMPTS"]
+        )
     send.enqueue(current_app.extensions["celery"], ids)
     return len(ids)
 

@@ -6,26 +6,22 @@ from collections.abc import Sequence
 
 from pbem.render.hexdraw import Colour
 
-# Seat order; a game may pass its own seat colours (names below or #rrggbb).
-PLAYER_COLOURS: tuple[Colour, ...] = (
-    (214, 40, 57),  # red
-    (30, 80, 220),  # blue
-    (250, 246, 232),  # white
-    (130, 50, 190),  # purple
-    (240, 140, 20),  # orange
-    (20, 20, 24),  # black
-)
+# The one palette: pictures, pages and mails resolve a seat's colour name here.
 NAMED_COLOURS: dict[str, Colour] = {
-    "red": PLAYER_COLOURS[0],
-    "blue": PLAYER_COLOURS[1],
-    "white": PLAYER_COLOURS[2],
-    "purple": PLAYER_COLOURS[3],
-    "orange": PLAYER_COLOURS[4],
-    "black": PLAYER_COLOURS[5],
+    "red": (214, 40, 57),
+    "blue": (30, 80, 220),
+    "white": (250, 246, 232),
+    "purple": (130, 50, 190),
+    "orange": (240, 140, 20),
+    "black": (20, 20, 24),
     "green": (30, 150, 70),
     "yellow": (245, 205, 30),
     "brown": (130, 80, 40),
 }
+# What new games' seats get, in seat order: the colours apart from every terrain
+# (green and yellow, kept for older games, are close to jungle and sand).
+SEAT_COLOURS: tuple[str, ...] = ("red", "blue", "white", "purple", "orange", "black")
+PLAYER_COLOURS: tuple[Colour, ...] = tuple(NAMED_COLOURS[name] for name in SEAT_COLOURS)
 
 BACKGROUND: Colour = (246, 243, 236)
 PANEL: Colour = (255, 255, 255)
@@ -68,6 +64,11 @@ def parse_colour(value: str | Colour) -> Colour:
     if len(text) == 7 and text.startswith("#"):
         return int(text[1:3], 16), int(text[3:5], 16), int(text[5:7], 16)
     raise ValueError(f"unknown colour {value!r}")
+
+
+def css_colour(value: str | Colour) -> str:
+    """A seat colour as CSS "#rrggbb", the very colour the pictures draw."""
+    return "#{:02x}{:02x}{:02x}".format(*parse_colour(value))
 
 
 def seat_colours(players: int, chosen: Sequence[str | Colour] | None = None) -> list[Colour]:

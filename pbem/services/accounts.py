@@ -13,11 +13,12 @@ from sqlalchemy.orm import Session
 
 from pbem.models import ApiToken, MovedMail, User, utcnow
 from pbem.services.errors import Conflict, Invalid
+from pbem.services.names import NAME_LENGTH, checked_name
 
 TOKEN_PREFIX = "pbem_"
-EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+# No spaces or control characters: the address goes into the To header.
+EMAIL = re.compile(r"^[^@\s\x00-\x1f\x7f]+@[^@\s\x00-\x1f\x7f]+\.[^@\s\x00-\x1f\x7f]+$")
 LANGUAGES = ("en", "de", "fr")
-NAME_LENGTH = 100
 
 
 def normalise_email(email: str) -> str:
@@ -37,7 +38,7 @@ def create_user(
         raise Conflict(f"there is already a user with e-mail {email}")
     user = User(
         email=email,
-        name=name.strip() or email.split("@")[0],
+        name=checked_name(name.strip() or email.split("@")[0][:NAME_LENGTH]),
         time_zone=time_zone,
         language=language,
     )
@@ -66,9 +67,7 @@ def update_settings(
 ) -> None:
     """Change the settings given (None keeps one); nothing changes if one is invalid."""
     if name is not None:
-        name = name.strip()
-        if not name or len(name) > NAME_LENGTH:
-            raise Invalid(f"choose a name of 1 to {NAME_LENGTH} characters")
+        name = checked_name(name)
     if time_zone is not None:
         _check_time_zone(time_zone)
     if language is not None:

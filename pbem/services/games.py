@@ -13,14 +13,13 @@ from sqlalchemy.orm import Session, selectinload
 import engine
 from pbem.db import lock_game
 from pbem.models import Game, GameStatus, Seat, User
+from pbem.render.colours import SEAT_COLOURS
 from pbem.services.accounts import normalise_email
 from pbem.services.bots import BOTS
 from pbem.services.errors import Conflict, Invalid, NotFound
 from pbem.services.game_lists import NEWEST_FIRST, visible_to
 from pbem.services.pipeline import after_change
 from pbem.services.replay import engine_game
-
-COLOURS = ("red", "blue", "yellow", "green", "purple", "orange")
 
 
 @dataclass(frozen=True)
@@ -69,7 +68,7 @@ def create_game(
         game.seats.append(
             Seat(
                 position=position,
-                colour=COLOURS[position % len(COLOURS)],
+                colour=SEAT_COLOURS[position % len(SEAT_COLOURS)],
                 user_id=spec.user.id if spec.user else None,
                 name=_seat_name(position, spec.user, spec.bot),
                 bot=spec.bot,

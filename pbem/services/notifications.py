@@ -53,14 +53,18 @@ def notify_rejected(session: Session, submission: Submission) -> None:
     )
 
 
-def notify_accepted(session: Session, submission: Submission, moves: list[str]) -> None:
-    """Mail players get an answer to every turn they send; other channels answer at once."""
+def notify_accepted(
+    session: Session, submission: Submission, moves: list[str], goes_on: bool
+) -> None:
+    """Mail players get an answer to every turn they send; other channels answer at once.
+    When the turn goes on (a Taluva tile sent alone) the answer shows the board and
+    the moves open now, since no new 'your turn' mail follows."""
     if submission.channel == "mail":
         _queue(
             session,
             submission.seat,
             ACCEPTED,
-            {"submission": submission.id, "moves": moves},
+            {"submission": submission.id, "moves": moves, "board": goes_on},
         )
 
 

@@ -80,10 +80,12 @@ def _judge(session: Session, game: Game, submission: Submission) -> list[int]:
             )
         )
     submission.status = SubmissionStatus.ACCEPTED
+    goes_on = played.state.turn_goes_on(position)
     notifications.notify_accepted(
-        session, submission, [entry.text for entry in played.log[first_new:]]
+        session, submission, [entry.text for entry in played.log[first_new:]], goes_on
     )
-    already_waiting = waiting - {position}
+    # The mover's 'your turn' still stands while it goes on with the same turn.
+    already_waiting = waiting if goes_on else waiting - {position}
     follow_up = after_change(session, game, played, already_waiting)
     if game.status == GameStatus.ACTIVE:  # else everyone has 'game over' with the last moves
         notifications.notify_moved(

@@ -7,6 +7,7 @@ from __future__ import annotations
 from flask import Flask
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
+from pbem.render.colours import css_colour
 from pbem.web.common import error_page, site
 
 csrf = CSRFProtect()
@@ -28,6 +29,7 @@ def init_app(app: Flask) -> None:
     for module in (auth, lobby, play, spectate, board):
         app.register_blueprint(module.bp)
     app.register_error_handler(CSRFError, _csrf_error)
+    app.jinja_env.filters["css_colour"] = css_colour  # seat dots in the pictures' colours
 
 
 def _csrf_error(_error: CSRFError):  # type: ignore[no-untyped-def]

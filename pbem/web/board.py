@@ -3,12 +3,10 @@ spectator's view (for anyone with the game's link), at any point of the history.
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import Response, request
 
-from pbem.models import Game, GameStatus
-from pbem.render import render_png
+from pbem.models import GameStatus
+from pbem.services import pictures
 from pbem.services.errors import NotFound
 from pbem.web.common import me, page_blueprint
 from pbem.web.positions import ply_argument, position_at
@@ -25,16 +23,13 @@ def board_png(game_id: str) -> Response:
         raise NotFound("the game has no board yet")
     ply = ply_argument(request.args.get("ply"))
     position = position_at(game, ply)
-    response = Response(picture(game, position.played.view(viewer)), mimetype="image/png")
+    response = Response(
+        pictures.board_png(game, position.played.view(viewer)), mimetype="image/png"
+    )
     # A given ply never changes, so its picture may be kept; "now" may not.
     response.cache_control.private = True
     response.cache_control.max_age = 86400 if ply is not None else 0
     return response
-
-
-def picture(game: Game, view: dict[str, Any]) -> bytes:
-    """The board in the seat colours the pages show."""
-    return render_png(view, [seat.colour for seat in game.seats])
 
 
 def _viewer(game, raw_seat: str | None) -> int | None:  # type: ignore[no-untyped-def]

@@ -19,12 +19,11 @@ import engine
 from pbem.dispatch import enqueue_submissions
 from pbem.models import Game, GameStatus, Move, Seat, Submission
 from pbem.services import games as game_service
-from pbem.services import submissions
+from pbem.services import pictures, submissions
 from pbem.services.errors import Conflict, NotFound
 from pbem.services.notifications import notify_new_address
 from pbem.services.seat_address import renew_address
 from pbem.services.submissions import pending_submission, preview
-from pbem.web.board import picture
 from pbem.web.common import db, me, page_blueprint, signed_in
 from pbem.web.lobby import titles
 from pbem.web.positions import Position, ply_argument, position_at, private_information
@@ -169,7 +168,9 @@ def preview_page(game_id: str):  # type: ignore[no-untyped-def]
 
 def _data_url(game: Game, view: dict[str, Any]) -> str:
     """The preview's board inline: it exists nowhere else, nothing is stored."""
-    return "data:image/png;base64," + base64.b64encode(picture(game, view)).decode("ascii")
+    return "data:image/png;base64," + base64.b64encode(pictures.board_png(game, view)).decode(
+        "ascii"
+    )
 
 
 def _refusal_status(exc: engine.IllegalMove) -> int:

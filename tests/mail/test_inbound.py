@@ -322,7 +322,7 @@ def test_a_stale_reply_whose_move_is_still_legal_is_played(rig, session, game_of
     tile = listed_moves(first)[0]
     row = submit_by_smtp(rig, reply(first, ann.email, tile), ann.email, str(first["Reply-To"]))
     judged(rig.app, row.submission_id)
-    build = listed_moves(turn_mail(rig, game, ann))[0]
+    build = listed_moves(mail_to(rig, ann, "accepted"))[0]  # the turn goes on: no 'your turn'
     row = submit_by_smtp(rig, reply(first, ann.email, build), ann.email, str(first["Reply-To"]))
     assert row.outcome == "submitted"
     assert judged(rig.app, row.submission_id).status == "accepted"

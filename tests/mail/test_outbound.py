@@ -3,25 +3,34 @@ and a server that is down delaying mail without losing any."""
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import re
 import time
+from datetime import timedelta
 from email import policy
 from email.parser import BytesParser
 
-from sqlalchemy import select
+from sqlalchemy import insert, select, update
 
+from engine.core.selfplay import play_bot_game
 from pbem import create_app, migrate
 from pbem.config import base_url
 from pbem.db import get_db
 from pbem.mail import send
-from pbem.models import Outbox, OutboxStatus
+from pbem.mail.game_text import result_text
+from pbem.mail.transport import deliver
+from pbem.models import Game, Move, Outbox, OutboxStatus, User, utcnow
 from pbem.services import accounts
+from pbem.services.games import SeatSpec, create_game
+from pbem.services.pipeline import after_change
+from pbem.services.replay import engine_game
 from tests.mail.conftest import DOMAIN
 from tests.mail.helpers import board_png, listed_moves, text_of
 from tests.mail.servers import capture_controller
 from tests.server.conftest import wait_for
 from tests.server.pipeline_helpers import start_game
+from tests.server.test_moved_mail import first_legal, play_first_legal
 
 
 def first_mail(rig, game, user, ending: str = ""):  # type: ignore[no-untyped-def]
@@ -62,7 +71,8 @@ def test_news_since_the_last_turn_lists_the_others_moves(rig, session, make_user
     game = start_game(rig.app, session, "taluva", [ann, bob])
     tile = listed_moves(first_mail(rig, game, ann))[0]
     judged(rig.app, send_turn(rig.app, session, game, 0, tile).id)
-    build = listed_moves(first_mail(rig, game, ann))[0]
+    session.expire_all()
+    build = first_legal(engine_game(session.get(Game, game.id)), 0)  # the turn goes on
     judged(rig.app, send_turn(rig.app, session, game, 0, build).id)
     mail = first_mail(rig, game, bob, ending="your turn")  # after 'Ann moved' twice
     assert f"1. Ann: {tile}" in text_of(mail) and f"2. Ann: {build}" in text_of(mail)
@@ -132,3 +142,114 @@ def test_embedded_default_writes_eml_files_and_logs_them(tmp_path, caplog):
     mails = [BytesParser(policy=policy.default).parsebytes(f.read_bytes()) for f in files]
     assert {str(m["Subject"]) for m in mails} == {"Sign in to pbem", "Ann invites you to a game"}
     assert "http://x/sign-in/abc" in caplog.text and "http://x/join/def" in caplog.text
+
+
+def test_game_over_mail_says_the_result_once_and_shows_the_seed(rig, session, make_user):
+    ann, bob = make_user("Ann"), make_user("Bob")
+    seed = f"seed-{ann.id}"
+    game = create_game(session, ann, "taluva", [SeatSpec(user=ann), SeatSpec(user=bob)], seed=seed)
+    whole = play_bot_game("taluva", 2, seed).game  # the same seed: the same tiles
+    for ply, entry in enumerate(whole.log, start=1):
+        game.moves.append(
+            Move(ply=ply, seat=game.seats[entry.seat], text=entry.text, channel="bot")
+        )
+    session.flush()
+    after_change(session, game, engine_game(game), already_waiting=frozenset())
+    session.commit()
+    text = text_of(first_mail(rig, game, ann, ending="game over"))
+    result = result_text(whole.state.result().to_json(), ["Ann", "Bob"])
+    assert text.count(result) == 1
+    assert f"Seed: {seed}" in text.splitlines()
+    assert f"its SHA-256 is {hashlib.sha256(seed.encode()).hexdigest()}" in text
+
+
+def unsent_row(session, **values) -> Outbox:  # type: ignore[no-untyped-def]
+    """An outbox row stored without handing it to a worker (the test plays the worker)."""
+    outbox_id = session.scalar(insert(Outbox).values(**values).returning(Outbox.id))
+    session.commit()
+    return session.get_one(Outbox, outbox_id)
+
+
+def test_a_mail_resent_after_its_worker_died_carries_the_same_message_id(rig, session, make_user):
+    ann, bob = make_user("Ann"), make_user("Bob")
+    game = start_game(rig.app, session, "taluva", [ann, bob])
+    first_mail(rig, game, ann)
+    payload = {"game": game.public_id, "seat": 0, "board": True}
+    row = unsent_row(
+        session,
+        recipient_id=ann.id,
+        game_id=game.id,
+        kind="mail_answer",
+        payload={**payload, "text": "the board", "subject": "board"},
+    )
+    config, limit = rig.app.config, rig.app.config["PBEM_MAIL_MAX_ATTEMPTS"]
+    # A worker leases the row, writes and hands the mail to SMTP, then dies.
+    leased = send.claim(session, row.id, limit)
+    assert leased.status == OutboxStatus.SENDING and leased.claimed_until is not None
+    deliver(send.written(session, leased, config), config, name="died")
+    sent_once = first_mail(rig, game, ann, ending="board")
+    assert send.send_row(session, row.id, config) is False  # the lease holds
+    play_first_legal(rig.app, session, game, 0)  # meanwhile the game moves on
+    session.execute(
+        update(Outbox)
+        .where(Outbox.id == row.id)
+        .values(claimed_until=utcnow() - timedelta(seconds=1))
+    )
+    session.commit()
+    assert row.id in send.due_rows(session, 0, limit)
+    assert send.send_row(session, row.id, config) is True
+    sent_again = first_mail(rig, game, ann, ending="board")
+    assert sent_again["Message-ID"] == sent_once["Message-ID"]
+    session.refresh(row)
+    assert (row.status, row.attempts, row.message_id) == ("sent", 2, sent_once["Message-ID"])
+
+
+def test_a_mail_that_cannot_be_written_fails_with_its_reason_and_blocks_nothing(
+    rig, session, make_user
+):
+    ann, eve = make_user("Ann"), make_user("Eve")
+    # A name from before names were checked: a newline cannot go into a header.
+    session.execute(update(User).where(User.id == eve.id).values(name="Eve\nBcc: all@x.test"))
+    session.commit()
+    broken = Outbox(recipient_id=eve.id, kind="sign_in", payload={"link": "http://x/eve"})
+    fine = Outbox(recipient_id=ann.id, kind="sign_in", payload={"link": "http://x/ann"})
+    session.add_all([broken, fine])
+    session.commit()
+    rig.capture.take(lambda m: "http://x/ann" in text_of(m))
+
+    def settled() -> Outbox | None:
+        session.expire_all()
+        row = session.get(Outbox, broken.id)
+        return row if row.status == OutboxStatus.FAILED else None
+
+    row = wait_for(settled, what="the broken mail to fail")
+    assert row.last_error.startswith("the mail could not be written: ValueError")
+    assert row.attempts == 1
+    assert send.due_rows(session, 0, rig.app.config["PBEM_MAIL_MAX_ATTEMPTS"]) == []
+
+
+def test_the_sweep_gives_up_after_the_last_attempt(rig, session, make_user):
+    ann = make_user("Ann")
+    limit = rig.app.config["PBEM_MAIL_MAX_ATTEMPTS"]
+    spent = unsent_row(
+        session,
+        recipient_id=ann.id,
+        kind="sign_in",
+        payload={"link": "x"},
+        attempts=limit,
+        last_error="ConnectionRefusedError: down",
+    )
+    left = unsent_row(
+        session,
+        recipient_id=ann.id,
+        kind="sign_in",
+        payload={"link": "y"},
+        attempts=limit - 1,
+        last_error="ConnectionRefusedError: down",
+    )
+    assert left.id in send.due_rows(session, 0, limit)
+    assert spent.id not in send.due_rows(session, 0, limit)
+    session.refresh(spent)
+    assert spent.status == OutboxStatus.FAILED
+    assert spent.last_error == f"gave up after {limit} attempts: ConnectionRefusedError: down"
+    assert send.send_row(session, spent.id, rig.app.config) is False

@@ -291,6 +291,9 @@ def test_settings_refuse_unknown_time_zones_and_choices(api, make_user, token_fo
         zone.status_code == 422 and "unknown time zone 'Mars/Olympus'" in zone.get_json()["message"]
     )
     assert api.call("updateSettings", token, {"moved_mail": "daily"}).status_code == 422
+    broken = api.call("updateSettings", token, {"name": "Anna\r\nBcc: all@x.test"})
+    assert broken.status_code == 422
+    assert "may not contain control characters" in broken.get_json()["message"]
     assert api.call("updateSettings", token, {"email": "x@example.org"}).status_code == 422
     assert api.call("updateSettings", None, {"name": "Anna"}).status_code == 401
     session.expire_all()

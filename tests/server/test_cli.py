@@ -51,6 +51,8 @@ def test_user_create_and_token(tmp_path):
     assert "there is already a user with e-mail ann@example.org" in again.output
     bad_zone = runner.invoke(main, ["user", "create", "bob@example.org", "--time-zone", "Mars"])
     assert "unknown time zone 'Mars'" in bad_zone.output
+    bad_name = runner.invoke(main, ["user", "create", "cy@example.org", "--name", "Cy\nBcc: x"])
+    assert bad_name.exit_code == 1 and "may not contain control characters" in bad_name.output
     token = runner.invoke(main, ["user", "token", "ann@example.org"]).output.strip()
     with app.extensions["pbem.db"].session() as session:
         assert user_for_token(session, token).email == "ann@example.org"

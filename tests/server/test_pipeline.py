@@ -10,8 +10,8 @@ from flask import Flask
 from sqlalchemy import select
 
 from pbem.db import get_db
-from pbem.dispatch import PROCESS_SUBMISSION, REQUEUE_STALE
-from pbem.models import Game, GameStatus, Submission, SubmissionStatus, utcnow
+from pbem.dispatch import PROCESS_SUBMISSION, REQUEUE_STALE, enqueue_submissions
+from pbem.models import Game, GameStatus, Outbox, Submission, SubmissionStatus, utcnow
 from pbem.services import pipeline
 from pbem.services.replay import engine_game, verify_game
 from pbem.services.submissions import submit
@@ -41,6 +41,62 @@ def test_seats_that_must_act_are_notified_once_per_turn(app, session, make_user)
     assert turn_notices(session, game) == [("your_turn", 0), ("your_turn", 1)]
     judged(app, send(app, session, game, 1, "pick 2").id)
     assert turn_notices(session, game)[2:] == [("your_turn", 0), ("your_turn", 1)]
+
+
+def test_a_seat_acting_move_by_move_is_told_once_per_turn(app, session, make_user):
+    """Java: a land tile, a card and 'end', each sent alone, for four turns."""
+    ann, bob = make_user("Ann"), make_user("Bob")
+    game = start_game(app, session, "java", [ann, bob])
+    turns = []
+    for _ in range(4):
+        session.expire_all()
+        played = engine_game(session.get(Game, game.id))
+        seat = min(played.state.to_act())
+        turns.append(("your_turn", seat))
+        state = played.state
+        tile = state.format_move(state.legal_moves(seat)[0])
+        played.play(seat, tile)
+        card = next(
+            text
+            for text in map(state.format_move, played.state.legal_moves(seat))
+            if text.startswith("draw")
+        )
+        for action in (tile, card, "end"):
+            assert judged(app, send(app, session, game, seat, action).id).status == "accepted"
+    session.expire_all()
+    assert turn_notices(session, game) == [*turns, ("your_turn", turns[-1][1] ^ 1)]
+
+
+def test_a_taluva_tile_sent_alone_is_answered_and_the_turn_goes_on(app, session, make_user):
+    ann, bob = make_user("Ann"), make_user("Bob")
+    game = start_game(app, session, "taluva", [ann, bob])
+    played = engine_game(game)
+    state = played.state
+    tile = state.format_move(state.legal_moves(0)[0])
+    played.play(0, tile)
+    build = played.state.format_move(played.state.legal_moves(0)[0])
+    by_mail = submit(session, game.seats[0], tile, channel="mail")
+    session.commit()
+    with app.app_context():
+        enqueue_submissions([by_mail.id])
+    assert judged(app, by_mail.id).status == "accepted"
+    session.expire_all()
+    to_ann = [row for row in outbox_of(session, game) if row[1] == 0]
+    assert to_ann == [("your_turn", 0), ("submission_accepted", 0)]
+    answer = session.scalar(
+        select(Outbox).where(Outbox.game_id == game.id, Outbox.kind == "submission_accepted")
+    )
+    assert answer.payload["board"] is True  # it lists the builds open now
+    judged(app, send(app, session, game, 0, build).id)
+    assert turn_notices(session, game) == [("your_turn", 0), ("your_turn", 1)]
+    session.expire_all()
+    again = engine_game(session.get(Game, game.id))
+    whole_turn = [again.state.format_move(again.state.legal_moves(1)[0])]
+    again.play(1, whole_turn[0])
+    whole_turn.append(again.state.format_move(again.state.legal_moves(1)[0]))
+    judged(app, send(app, session, game, 1, "\n".join(whole_turn)).id)
+    session.expire_all()
+    assert turn_notices(session, game)[2:] == [("your_turn", 0)]  # handed back to Ann
 
 
 def turn_notices(session, game):  # type: ignore[no-untyped-def]

@@ -125,6 +125,16 @@ class JavaState(State):
             return frozenset({self.auction.current})
         return frozenset({self.current})
 
+    def turn_goes_on(self, seat: int) -> bool:
+        """Every action of a turn spends AP or marks the turn (tile, cards, token)."""
+        fresh = (self.ap_left, self.tile_placed, self.cards_drawn, self.token_used) == (
+            AP_PER_TURN,
+            False,
+            0,
+            False,
+        )
+        return self.auction is None and seat == self.current and not fresh and not self.is_over()
+
     def legal_moves(self, seat: int) -> list[Move]:
         if seat not in self.to_act():
             return []

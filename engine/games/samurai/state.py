@@ -86,6 +86,9 @@ class SamuraiState(State):
             return frozenset(s for s in range(self.players) if self.choices[s] is None)
         return frozenset((self.current,))
 
+    def turn_goes_on(self, seat: int) -> bool:
+        return self.phase == PLAY and seat == self.current and bool(self.played)
+
     def result(self) -> Result | None:
         return self.outcome
 

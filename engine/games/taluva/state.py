@@ -72,6 +72,9 @@ class TaluvaState(State):
     def to_act(self) -> frozenset[int]:
         return frozenset() if self.phase == OVER else frozenset({self.current})
 
+    def turn_goes_on(self, seat: int) -> bool:
+        return self.phase == BUILD and seat == self.current
+
     def _builder(self, seat: int) -> Builder:
         return Builder(self.island, seat, self.stocks[seat])
 

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from email import policy
+from email.parser import BytesParser
+from pathlib import Path
+
 import pytest
 from sqlalchemy import select
 
-from pbem.models import Game, GameStatus, Outbox, Seat
+from pbem.models import Game, GameStatus, Outbox, OutboxStatus, Seat
 from tests.server.conftest import wait_for
 from tests.server.web.conftest import Browser
 from tests.server.web.test_sign_in import path_of
@@ -100,6 +104,26 @@ def test_invitation_keeps_a_seat_and_queues_a_mail(signed_in_as, make_user, sess
     assert row.recipient.email == "friend-1@example.org"
     assert row.payload["from"] == "Ann" and row.payload["game"] == game.public_id
     assert "/join/" in link
+
+
+def test_invitation_mail_goes_out(app, signed_in_as, make_user, session):
+    game, link = invite(signed_in_as(make_user("Ann")), session, "friend-4@example.org")
+
+    def settled() -> Outbox | None:
+        session.expire_all()
+        row = session.scalar(
+            select(Outbox).where(Outbox.game_id == game.id, Outbox.kind == "invite")
+        )
+        return row if row.sent_at or row.last_error else None
+
+    row = wait_for(settled, what="the invitation to be sent")
+    assert (row.status, row.last_error) == (OutboxStatus.SENT, None)
+    mails = [
+        BytesParser(policy=policy.default).parsebytes(path.read_bytes())
+        for path in Path(app.config["PBEM_MAIL_FOLDER"]).glob("*.eml")
+    ]
+    sent = [m for m in mails if link in m.get_body(("plain",)).get_content()]
+    assert [str(m["Subject"]) for m in sent] == ["Ann invites you to a game"]
 
 
 def test_invitation_link_signs_the_invitee_in_and_starts_the_game(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from pbem.models import User
 
 
@@ -44,6 +46,20 @@ def test_an_unknown_time_zone_is_refused_and_nothing_is_saved(signed_in_as, make
     page = refused.get_data(as_text=True)
     assert "unknown time zone" in page and 'value="Anna"' in page  # the form keeps what was typed
     assert (reload(session, ann).name, reload(session, ann).moved_mail) == ("Ann", "each")
+
+
+@pytest.mark.parametrize("page", ["/settings", "/welcome"])
+def test_a_name_with_a_line_break_is_refused_and_nothing_is_saved(
+    signed_in_as, make_user, session, page
+):
+    ann = make_user("Ann")
+    browser = signed_in_as(ann)
+    browser.get(page)
+    form = {"name": "Anna\nBcc: all@x.test", "time_zone": "UTC", "language": "de"}
+    refused = browser.post(page, form)
+    assert refused.status_code == 422
+    assert "may not contain control characters" in refused.get_data(as_text=True)
+    assert (reload(session, ann).name, reload(session, ann).language) == ("Ann", "en")
 
 
 def test_an_unknown_mail_choice_is_refused(signed_in_as, make_user, session):

@@ -108,6 +108,12 @@ def test_bad_email_address_is_refused_and_nothing_queued(browser, session):
     assert "is not an e-mail address" in response.get_data(as_text=True)
 
 
+def test_an_address_with_control_characters_is_refused(browser, session):
+    response = browser.post("/sign-in", {"email": "ann\x07@example.org"})
+    assert response.status_code == 422
+    assert "is not an e-mail address" in response.get_data(as_text=True)
+
+
 def test_sign_in_sends_back_only_to_pages_of_this_site(browser, session):
     link = request_link(browser, session, fresh_email(), next_page="https://evil.example/")
     assert "next=%2F" in link or link.endswith("next=/")

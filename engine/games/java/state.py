@@ -180,6 +180,9 @@ class JavaState(State):
     # -- land tiles -------------------------------------------------------
 
     def _check_PlaceTile(self, seat: int, move: PlaceTile) -> None:
+        irrigated = self.land.irrigation_problem(move.cells)
+        if irrigated:  # printed irrigation is no land space: say what it is
+            raise IllegalMove(irrigated.reason, rule=irrigated.rule)
         size = len(move.cells)
         fps = legal.footprint_set(size)
         if move.cells not in fps:

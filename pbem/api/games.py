@@ -24,6 +24,7 @@ from pbem.api.schemas import (
 from pbem.db import request_session
 from pbem.dispatch import enqueue_pending, enqueue_submissions
 from pbem.models import Game, Seat, Submission, User
+from pbem.numbers import ID_CONVERTER
 from pbem.services import games as game_service
 from pbem.services.bots import SEAT_BOTS
 from pbem.services.errors import Conflict, Invalid, NotFound, ServiceError
@@ -44,7 +45,7 @@ def authenticated(method):  # type: ignore[no-untyped-def]
     return errors(401, "No valid API token")(method)
 
 
-SEAT_URL = "/<game_id>/seats/<int:position>"
+SEAT_URL = f"/<game_id>/seats/<{ID_CONVERTER}:position>"
 
 
 @blp.errorhandler(ServiceError)
@@ -216,7 +217,7 @@ def _submission_url(submission: Submission) -> str:
     )
 
 
-@blp.route(f"{SEAT_URL}/submissions/<int:submission_id>")
+@blp.route(f"{SEAT_URL}/submissions/<{ID_CONVERTER}:submission_id>")
 class SubmissionResource(MethodView):
     @authenticated
     @blp.doc(operationId="getSubmission")

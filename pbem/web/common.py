@@ -36,6 +36,7 @@ site = Blueprint(
 def page_blueprint(name: str) -> Blueprint:
     bp = Blueprint(name, __name__)
     bp.register_error_handler(ServiceError, service_error)
+    bp.register_error_handler(400, http_error)
     bp.register_error_handler(404, http_error)
     bp.register_error_handler(405, http_error)
     return bp

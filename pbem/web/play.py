@@ -14,10 +14,12 @@ from typing import Any
 
 from flask import redirect, render_template, request, url_for
 from sqlalchemy import select
+from werkzeug.exceptions import BadRequest
 
 import engine
 from pbem.dispatch import enqueue_submissions
 from pbem.models import Game, GameStatus, Move, Seat, Submission
+from pbem.numbers import whole_number
 from pbem.services import games as game_service
 from pbem.services import submissions
 from pbem.services.errors import Conflict, NotFound
@@ -55,7 +57,8 @@ def game_page(game_id: str):  # type: ignore[no-untyped-def]
 def _shown_submission(seat: Seat, raw: str | None) -> Submission | None:
     if not raw:
         return None
-    found = db().get(Submission, int(raw)) if raw.isdigit() else None
+    number = whole_number(raw)
+    found = db().get(Submission, number) if number is not None else None
     if found is None or found.seat_id != seat.id:
         raise NotFound("no such submission")
     return found
@@ -120,10 +123,10 @@ def _waiting(game: Game, seat: Seat, pending: Submission | None, position: Posit
 
 def _form() -> tuple[str, int]:
     """The move text and the ply the page was drawn at."""
-    raw_ply = request.form.get("ply", "")
-    if not raw_ply.isdigit():
-        raise NotFound("the form lacks the position it was made for")
-    return request.form.get("moves", "").replace("\r\n", "\n"), int(raw_ply)
+    ply = whole_number(request.form.get("ply"))
+    if ply is None:
+        raise BadRequest("the form lacks the position it was made for")
+    return request.form.get("moves", "").replace("\r\n", "\n"), ply
 
 
 def _check(seat: Seat, text: str, drawn_at: int) -> engine.Game:

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import or_, select
+from sqlalchemy import and_, or_, select
 from sqlalchemy.orm import Session
 
 import engine
@@ -102,11 +102,7 @@ def join_game(session: Session, game_public_id: str, user: User, position: int |
         raise Conflict("you already have a seat in this game")
     if game.status != GameStatus.OPEN:
         raise Conflict("this game has no open seat any more")
-    open_seats = [
-        s
-        for s in game.seats
-        if s.is_open and s.invited_email in (None, user.email) and position in (None, s.position)
-    ]
+    open_seats = [s for s in open_seats_for(game, user) if position in (None, s.position)]
     if not open_seats:
         raise Conflict(
             "there is no open seat for you" if position is None else f"seat {position} is not open"
@@ -122,11 +118,28 @@ def _has_seat(game: Game, user: User | None) -> bool:
     return user is not None and any(seat.user_id == user.id for seat in game.seats)
 
 
+def open_seats_for(game: Game, user: User | None) -> list[Seat]:
+    """The open seats the user may take: kept for nobody, or for their address."""
+    if user is None or game.status != GameStatus.OPEN:
+        return []
+    return [s for s in game.seats if s.is_open and s.invited_email in (None, user.email)]
+
+
+def _may_see(game: Game, user: User | None) -> bool:
+    """Players see their game; a game waiting for players is shown to its
+    creator and to whoever may take a seat: an invitation is nobody else's business."""
+    if _has_seat(game, user):
+        return True
+    if game.status != GameStatus.OPEN or user is None:
+        return False
+    return game.created_by_id == user.id or bool(open_seats_for(game, user))
+
+
 def visible_game(session: Session, game_public_id: str, user: User | None) -> Game:
-    """A game its players may see, and anyone while it waits for players;
-    for everybody else it does not exist."""
+    """A game its players may see, and (while it waits for players) its creator
+    and whoever may join it; for everybody else it does not exist."""
     game = session.scalar(select(Game).where(Game.public_id == game_public_id))
-    if game is None or not (game.status == GameStatus.OPEN or _has_seat(game, user)):
+    if game is None or not _may_see(game, user):
         raise NotFound("no such game")
     return game
 
@@ -141,12 +154,22 @@ def own_seat(session: Session, game_public_id: str, position: int, user: User | 
 
 
 def games_for(session: Session, user: User) -> list[Game]:
-    """The user's games and the games waiting for players, newest first."""
+    """The user's games and the games waiting for them, newest first: those
+    they made and those with a seat kept for nobody or for their address."""
     mine = select(Seat.game_id).where(Seat.user_id == user.id)
+    open_to_me = select(Seat.game_id).where(
+        Seat.user_id.is_(None),
+        Seat.bot.is_(None),
+        or_(Seat.invited_email.is_(None), Seat.invited_email == user.email),
+    )
+    waiting = and_(
+        Game.status == GameStatus.OPEN,
+        or_(Game.created_by_id == user.id, Game.id.in_(open_to_me)),
+    )
     return list(
         session.scalars(
             select(Game)
-            .where(or_(Game.id.in_(mine), Game.status == GameStatus.OPEN))
+            .where(or_(Game.id.in_(mine), waiting))
             .order_by(Game.created_at.desc(), Game.id.desc())
         )
     )

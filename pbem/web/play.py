@@ -48,7 +48,10 @@ def game_page(game_id: str):  # type: ignore[no-untyped-def]
     user = me()
     game = game_service.visible_game(db(), game_id, user)
     if game.status == GameStatus.OPEN:
-        return render_template("open_game.html", game=game, user=user, titles=titles())
+        joinable = bool(game_service.open_seats_for(game, user))
+        return render_template(
+            "open_game.html", game=game, user=user, titles=titles(), joinable=joinable
+        )
     seat = _my_seat(game_id)
     shown = _shown_submission(seat, request.args.get("submission"))
     return _page(seat, ply_argument(request.args.get("ply")), shown=shown)

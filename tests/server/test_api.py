@@ -295,3 +295,19 @@ def test_settings_refuse_unknown_time_zones_and_choices(api, make_user, token_fo
     assert api.call("updateSettings", None, {"name": "Anna"}).status_code == 401
     session.expire_all()
     assert session.get(User, ann.id).name == "Ann"  # nothing of a refused change is kept
+
+
+def test_invite_only_games_are_listed_for_nobody_else(api, make_user, token_for, session):
+    from pbem.services.games import SeatSpec, create_game
+
+    ann = make_user("Ann")
+    game = create_game(
+        session, ann, "toy-pick", [SeatSpec(user=ann), SeatSpec(invite="friend-7@example.org")]
+    )
+    session.commit()
+    eve = token_for(make_user("Eve"))
+    assert game.public_id not in {g["id"] for g in api.call("listGames", eve).get_json()}
+    assert api.call("getGame", eve, game_id=game.public_id).status_code == 404
+    assert api.call("joinGame", eve, {}, game_id=game.public_id).status_code == 404
+    mine = {g["id"] for g in api.call("listGames", token_for(ann)).get_json()}
+    assert game.public_id in mine

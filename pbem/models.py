@@ -10,7 +10,6 @@ from typing import Any, ClassVar
 
 from sqlalchemy import (
     JSON,
-    DateTime,
     ForeignKey,
     Index,
     Integer,
@@ -21,6 +20,8 @@ from sqlalchemy import (
     UniqueConstraint,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+from pbem.timestamps import UTCDateTime
 
 # Named constraints, so Alembic can alter them on SQLite (batch mode) too.
 NAMING = {
@@ -47,7 +48,7 @@ def seat_token() -> str:
 
 class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING)
-    type_annotation_map: ClassVar = {datetime: DateTime(timezone=True), dict[str, Any]: JSON}
+    type_annotation_map: ClassVar = {datetime: UTCDateTime(), dict[str, Any]: JSON}
 
 
 class GameStatus(enum.StrEnum):

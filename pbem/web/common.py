@@ -14,9 +14,9 @@ from werkzeug.exceptions import HTTPException
 
 from pbem.db import request_session
 from pbem.models import User
-from pbem.services.errors import Conflict, Invalid, NotFound, ServiceError
+from pbem.services.errors import BadForm, Conflict, Invalid, NotFound, ServiceError
 
-STATUS_FOR = {NotFound: 404, Conflict: 409, Invalid: 422}
+STATUS_FOR = {BadForm: 400, NotFound: 404, Conflict: 409, Invalid: 422}
 
 
 class SignedIn(UserMixin):
@@ -36,7 +36,6 @@ site = Blueprint(
 def page_blueprint(name: str) -> Blueprint:
     bp = Blueprint(name, __name__)
     bp.register_error_handler(ServiceError, service_error)
-    bp.register_error_handler(400, http_error)
     bp.register_error_handler(404, http_error)
     bp.register_error_handler(405, http_error)
     return bp

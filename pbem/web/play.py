@@ -14,7 +14,6 @@ from typing import Any
 
 from flask import redirect, render_template, request, url_for
 from sqlalchemy import select
-from werkzeug.exceptions import BadRequest
 
 import engine
 from pbem.dispatch import enqueue_submissions
@@ -22,7 +21,7 @@ from pbem.models import Game, GameStatus, Move, Seat, Submission
 from pbem.numbers import whole_number
 from pbem.services import games as game_service
 from pbem.services import submissions
-from pbem.services.errors import Conflict, NotFound
+from pbem.services.errors import BadForm, Conflict, NotFound
 from pbem.services.submissions import pending_submission, preview
 from pbem.web.board import picture
 from pbem.web.common import db, me, page_blueprint, signed_in
@@ -128,7 +127,7 @@ def _form() -> tuple[str, int]:
     """The move text and the ply the page was drawn at."""
     ply = whole_number(request.form.get("ply"))
     if ply is None:
-        raise BadRequest("the form lacks the position it was made for")
+        raise BadForm("the form lacks the position it was made for")
     return request.form.get("moves", "").replace("\r\n", "\n"), ply
 
 

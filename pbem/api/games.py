@@ -29,6 +29,7 @@ from pbem.services import games as game_service
 from pbem.services.bots import SEAT_BOTS
 from pbem.services.errors import Conflict, Invalid, NotFound, ServiceError
 from pbem.services.replay import engine_game
+from pbem.services.resign import resign
 from pbem.services.submissions import preview, refuse_while_waiting, submit
 
 blp = Blueprint("api_games", __name__, description="Games, seats and moves")
@@ -59,13 +60,14 @@ def _error(code: int, message: str) -> tuple[dict[str, Any], int]:
 
 
 def seat_json(seat: Seat, user: User) -> dict[str, Any]:
-    kind = "user" if seat.user_id else "bot" if seat.bot else "open"
+    kind = "bot" if seat.bot else "user" if seat.user_id else "open"  # resigned: a bot plays
     return {
         "position": seat.position,
         "colour": seat.colour,
         "name": seat.name,
         "kind": kind,
         "mine": seat.user_id == user.id,
+        "resigned": seat.resigned_at is not None,
     }
 
 
@@ -215,6 +217,23 @@ def _submission_url(submission: Submission) -> str:
         position=submission.seat.position,
         submission_id=submission.id,
     )
+
+
+@blp.route(f"{SEAT_URL}/resign")
+class Resign(MethodView):
+    @authenticated
+    @blp.doc(operationId="resignSeat")
+    @blp.response(200, GameSchema)
+    @errors(404, "No such game or seat of yours")
+    @errors(409, "The game is not going on, or you resigned already")
+    def post(self, game_id: str, position: int):  # type: ignore[no-untyped-def]
+        """Leave the game: a bot plays your seat to the end, the others are told"""
+        seat = _own_seat(game_id, position)
+        session = request_session()
+        follow_up = resign(session, seat)
+        session.commit()
+        enqueue_submissions(follow_up)
+        return game_json(seat.game, api_user())
 
 
 @blp.route(f"{SEAT_URL}/submissions/<{ID_CONVERTER}:submission_id>")

@@ -33,6 +33,9 @@ class SeatSchema(ma.Schema):
         required=True, validate=validate.OneOf(["user", "bot", "open"]), dump_only=True
     )
     mine = ma.fields.Boolean(required=True, metadata={"description": "your own seat"})
+    resigned = ma.fields.Boolean(
+        required=True, metadata={"description": "its player resigned; a bot plays it on"}
+    )
 
 
 class GameSchema(ma.Schema):

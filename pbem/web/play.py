@@ -22,6 +22,7 @@ from pbem.numbers import whole_number
 from pbem.services import games as game_service
 from pbem.services import submissions
 from pbem.services.errors import BadForm, Conflict, NotFound
+from pbem.services.resign import resign
 from pbem.services.submissions import pending_submission, preview
 from pbem.web.board import picture
 from pbem.web.common import db, me, page_blueprint, signed_in
@@ -86,6 +87,7 @@ def _page(
     may_move = (
         position.is_now
         and game.status == GameStatus.ACTIVE
+        and seat.resigned_at is None
         and seat.position in played.state.to_act()
         and pending is None
     )
@@ -216,6 +218,20 @@ def _sent_from_this_page(seat: Seat, text: str, drawn_at: int) -> Submission | N
 
 def _game_url(seat: Seat, **values: Any) -> str:
     return url_for("play.game_page", game_id=seat.game.public_id, **values)
+
+
+@bp.route("/games/<game_id>/resign", methods=["GET", "POST"])
+@signed_in
+def resign_page(game_id: str):  # type: ignore[no-untyped-def]
+    """GET asks to confirm; only the confirmation's POST resigns."""
+    seat = _my_seat(game_id)
+    title = titles().get(seat.game.ruleset, seat.game.ruleset)
+    if request.method == "GET":
+        return render_template("resign.html", game=seat.game, title=title)
+    follow_up = resign(db(), seat)
+    db().commit()
+    enqueue_submissions(follow_up)
+    return redirect(_game_url(seat))
 
 
 @bp.route("/games/<game_id>/version")

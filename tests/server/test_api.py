@@ -58,6 +58,7 @@ def test_openapi_document_is_valid_and_names_every_operation(api):
         "getLegalMoves",
         "submitMoves",
         "getSubmission",
+        "resignSeat",
         "getSettings",
         "updateSettings",
     }
@@ -311,3 +312,21 @@ def test_invite_only_games_are_listed_for_nobody_else(api, make_user, token_for,
     assert api.call("joinGame", eve, {}, game_id=game.public_id).status_code == 404
     mine = {g["id"] for g in api.call("listGames", token_for(ann)).get_json()}
     assert game.public_id in mine
+
+
+def test_resigning_through_the_api_hands_the_seat_to_a_bot(api, two_players, session):
+    from pbem.models import Outbox
+
+    game_id, ann, bob = two_players
+    assert api.call("resignSeat", bob, game_id=game_id, position=0).status_code == 404
+    answer = api.call("resignSeat", ann, game_id=game_id, position=0)
+    assert answer.status_code == 200
+    assert answer.get_json()["seats"][0]["kind"] == "bot"
+    assert answer.get_json()["seats"][0]["resigned"] is True
+    again = api.call("resignSeat", ann, game_id=game_id, position=0)
+    assert (again.status_code, again.get_json()["message"]) == (
+        409,
+        "this seat has no player to resign",
+    )
+    told = session.scalars(select(Outbox).where(Outbox.kind == "seat_resigned"))
+    assert game_id in {row.payload["game"] for row in told}

@@ -8,7 +8,7 @@ import re
 
 from sqlalchemy import func, select
 
-from pbem.models import Game, Submission
+from pbem.models import Game, Outbox, Seat, Submission
 from pbem.services.replay import engine_game
 from tests.server.conftest import drain, wait_for
 from tests.server.pipeline_helpers import start_game
@@ -250,3 +250,27 @@ def test_spectator_view_is_public_and_steps_through_history(app, session):
     picture = client.get(f"/games/{game.public_id}/board.png?ply=2")
     assert picture.status_code == 200 and picture.mimetype == "image/png"
     assert client.get("/games/nosuchgame/watch").status_code == 404
+
+
+def test_resigning_asks_first_then_a_bot_plays_the_seat(app, session, make_user, signed_in_as):
+    ann, bob = make_user("Ann"), make_user("Bob")
+    game = start_game(app, session, "taluva", [ann, bob])
+    browser = signed_in_as(ann)
+    assert 'id="resign-link"' in browser.get(f"/games/{game.public_id}").get_data(as_text=True)
+    confirm = browser.get(f"/games/{game.public_id}/resign")
+    assert confirm.status_code == 200 and "Yes, resign" in confirm.get_data(as_text=True)
+    session.expire_all()
+    assert session.get(Seat, game.seats[0].id).resigned_at is None  # asking changes nothing
+    done = browser.post(f"/games/{game.public_id}/resign")
+    assert done.status_code == 302
+    wait_for(lambda: plies(session, game) >= 1, what="the bot to play the resigned seat")
+    session.expire_all()
+    seat = session.get(Seat, game.seats[0].id)
+    assert seat.resigned_at is not None and seat.bot == "random"
+    told = select(Outbox).where(Outbox.game_id == game.id, Outbox.kind == "seat_resigned")
+    assert [row.recipient_id for row in session.scalars(told)] == [bob.id]
+    page = browser.get(f"/games/{game.public_id}").get_data(as_text=True)
+    assert 'id="resigned"' in page and 'id="moves"' not in page and "resign-link" not in page
+    again = browser.post(f"/games/{game.public_id}/resign")
+    assert again.status_code == 409 and "no player to resign" in again.get_data(as_text=True)
+    assert signed_in_as(make_user("Eve")).post(f"/games/{game.public_id}/resign").status_code == 404

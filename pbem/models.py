@@ -203,6 +203,21 @@ class Move(Base):
     seat: Mapped[Seat] = relationship()
 
 
+class ChatMessage(Base):
+    """What a player wrote to the others, by page, API or mail; kept with the game."""
+
+    __tablename__ = "chat_messages"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    seat_id: Mapped[int] = mapped_column(ForeignKey("seats.id", ondelete="CASCADE"))
+    text: Mapped[str] = mapped_column(Text)
+    channel: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    seat: Mapped[Seat] = relationship()
+
+
 class Outbox(Base):
     """A notification to send; the mail sender marks it sent.
 

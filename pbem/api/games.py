@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import url_for
+from flask import current_app, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint, abort
 from flask_smorest.error_handler import ErrorSchema
@@ -13,6 +13,9 @@ from werkzeug.http import HTTP_STATUS_CODES
 import engine
 from pbem.api.auth import api_user
 from pbem.api.schemas import (
+    ChatMessageSchema,
+    ChatPostSchema,
+    ChatSentSchema,
     GameCreateSchema,
     GameSchema,
     JoinSchema,
@@ -25,6 +28,7 @@ from pbem.db import request_session
 from pbem.dispatch import enqueue_pending, enqueue_submissions
 from pbem.models import Game, Seat, Submission, User
 from pbem.numbers import ID_CONVERTER
+from pbem.services import chat
 from pbem.services import games as game_service
 from pbem.services.bots import SEAT_BOTS
 from pbem.services.errors import Conflict, Invalid, NotFound, ServiceError
@@ -234,6 +238,33 @@ class Resign(MethodView):
         session.commit()
         enqueue_submissions(follow_up)
         return game_json(seat.game, api_user())
+
+
+@blp.route("/<game_id>/chat")
+class Chat(MethodView):
+    @authenticated
+    @blp.doc(operationId="listChat")
+    @blp.response(200, ChatMessageSchema(many=True))
+    @errors(404, "No such game of yours")
+    def get(self, game_id: str):  # type: ignore[no-untyped-def]
+        """The game's chat, oldest first (players only)"""
+        seat = game_service.seat_of(request_session(), game_id, api_user())
+        return chat.messages(request_session(), seat.game)
+
+    @authenticated
+    @blp.doc(operationId="postChat")
+    @blp.arguments(ChatPostSchema)
+    @blp.response(201, ChatSentSchema)
+    @errors(404, "No such game of yours")
+    @errors(422, "Empty or too long")
+    def post(self, body: dict[str, Any], game_id: str):  # type: ignore[no-untyped-def]
+        """Write to the other players: kept with the game and mailed to them"""
+        session = request_session()
+        seat = game_service.seat_of(session, game_id, api_user())
+        limit = current_app.config["PBEM_CHAT_MAX_CHARS"]
+        sent = chat.post(session, seat, body["text"], "api", limit)
+        session.commit()
+        return {"message": sent.message, "readers": sent.readers, "summary": sent.summary}
 
 
 @blp.route(f"{SEAT_URL}/submissions/<{ID_CONVERTER}:submission_id>")

@@ -153,6 +153,15 @@ def own_seat(session: Session, game_public_id: str, position: int, user: User | 
     raise NotFound("no such seat")
 
 
+def seat_of(session: Session, game_public_id: str, user: User | None) -> Seat:
+    """The user's seat in the game; for anybody else the game does not exist."""
+    game = visible_game(session, game_public_id, user)
+    for seat in game.seats:
+        if user is not None and seat.user_id == user.id:
+            return seat
+    raise NotFound("no such game")
+
+
 def games_for(session: Session, user: User) -> list[Game]:
     """The user's games and the games waiting for them, newest first: those
     they made and those with a seat kept for nobody or for their address."""

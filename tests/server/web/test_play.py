@@ -274,3 +274,26 @@ def test_resigning_asks_first_then_a_bot_plays_the_seat(app, session, make_user,
     again = browser.post(f"/games/{game.public_id}/resign")
     assert again.status_code == 409 and "no player to resign" in again.get_data(as_text=True)
     assert signed_in_as(make_user("Eve")).post(f"/games/{game.public_id}/resign").status_code == 404
+
+
+def test_chat_on_the_game_page(app, session, make_user, signed_in_as):
+    ann, bob = make_user("Ann"), make_user("Bob")
+    game = start_game(app, session, "taluva", [ann, bob])
+    browser = signed_in_as(ann)
+    browser.get(f"/games/{game.public_id}")
+    sent = browser.post(f"/games/{game.public_id}/chat", {"text": "Hello <Bob>"})
+    assert sent.status_code == 302 and sent.location.endswith("chat=1#chat")
+    page = browser.get(sent.location).get_data(as_text=True)
+    assert "Sent to 1 other player." in page and "Hello &lt;Bob&gt;" in page
+    assert "Hello &lt;Bob&gt;" in signed_in_as(bob).get(f"/games/{game.public_id}").get_data(
+        as_text=True
+    )
+    too_long = browser.post(f"/games/{game.public_id}/chat", {"text": "y" * 501})
+    body = too_long.get_data(as_text=True)
+    assert too_long.status_code == 422 and "at most 500 characters, not 501" in body
+    assert "y" * 501 in body  # the text is kept in the form
+    eve = signed_in_as(make_user("Eve"))
+    eve.get("/")
+    assert eve.post(f"/games/{game.public_id}/chat", {"text": "hi"}).status_code == 404
+    chat = select(Outbox).where(Outbox.game_id == game.id, Outbox.kind == "chat")
+    assert [row.recipient_id for row in session.scalars(chat)] == [bob.id]

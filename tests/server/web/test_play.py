@@ -4,6 +4,7 @@ or a double click sends at most once, strangers get the same 404 as nobody."""
 
 from __future__ import annotations
 
+import hashlib
 import re
 
 from sqlalchemy import func, select
@@ -297,3 +298,27 @@ def test_chat_on_the_game_page(app, session, make_user, signed_in_as):
     assert eve.post(f"/games/{game.public_id}/chat", {"text": "hi"}).status_code == 404
     chat = select(Outbox).where(Outbox.game_id == game.id, Outbox.kind == "chat")
     assert [row.recipient_id for row in session.scalars(chat)] == [bob.id]
+
+
+def test_the_seed_hash_shows_from_the_start_and_the_seed_after_the_end(
+    app, session, make_user, signed_in_as
+):
+    ann = make_user("Ann")
+    game = taluva_against(app, session, ann)
+    commitment = hashlib.sha256(b"test-seed").hexdigest()
+    for page in (
+        signed_in_as(ann).get(f"/games/{game.public_id}").get_data(as_text=True),
+        app.test_client().get(f"/games/{game.public_id}/watch").get_data(as_text=True),
+    ):
+        assert f'id="seed-commitment">{commitment}<' in page
+        assert "test-seed" not in page and "Check the draws" not in page
+    bots = start_game(app, session, "toy-pick", ["bot", "bot"])
+
+    def finished() -> bool:
+        session.expire_all()
+        return session.get(Game, bots.id).status == "finished"
+
+    wait_for(finished, what="the bots to finish")
+    page = app.test_client().get(f"/games/{bots.public_id}/watch").get_data(as_text=True)
+    assert f'id="seed-commitment">{commitment}<' in page
+    assert 'id="seed-value">test-seed<' in page and "Check the draws" in page

@@ -33,6 +33,12 @@ site = Blueprint(
 )
 
 
+@site.route("/favicon.ico")
+def favicon():  # type: ignore[no-untyped-def]
+    """Where browsers and feed readers look without reading the page's link."""
+    return site.send_static_file("favicon.ico")
+
+
 def page_blueprint(name: str) -> Blueprint:
     bp = Blueprint(name, __name__)
     bp.register_error_handler(ServiceError, service_error)

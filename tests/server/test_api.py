@@ -379,3 +379,7 @@ def test_chat_against_bots_only_says_that_bots_do_not_read_it(api, make_user, to
     game = api.call("createGame", ann, {"ruleset": "toy-pick", "seats": ["me", "bot"]}).get_json()
     sent = api.call("postChat", ann, {"text": "anyone?"}, game_id=game["id"]).get_json()
     assert sent["readers"] == 0 and "bots do not read chat" in sent["summary"]
+
+
+def test_the_document_says_seat_positions_count_from_0(api):
+    assert "Seats are numbered from 0 here" in api.document["info"]["description"]

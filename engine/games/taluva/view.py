@@ -53,6 +53,7 @@ def seat_view(state: TaluvaState, seat: int | None) -> dict[str, Any]:
             for s, stock in enumerate(state.stocks)
         ],
         "teams": [list(t) for t in ending.TEAMS_OF_FOUR] if state.options["teams"] else None,
+        "last_built": [format_hex(space) for space in state.last_built],
     }
 
 

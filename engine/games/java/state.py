@@ -226,7 +226,7 @@ class JavaState(State):
                 continue
             points = POND_POINTS_PER_SPACE * len(pond)
             self.scores[winner] += points
-            self.events.append(f"pond {spaces} closed: seat {winner} scores {points}")
+            self.events.append(f"pond {spaces} closed: seat {winner + 1} scores {points}")
 
     # -- developers -------------------------------------------------------
 
@@ -488,7 +488,7 @@ class JavaState(State):
         self.discards.extend(auction.played)
         how = "shared by seats" if shared else "held alone by seat"
         self.events.append(
-            f"festival at {auction.palace} {how} {', '.join(map(str, auction.winners))}: "
+            f"festival at {auction.palace} {how} {', '.join(str(w + 1) for w in auction.winners)}: "
             f"{points} points each"
         )
         self.auction = None
@@ -566,4 +566,4 @@ class JavaState(State):
         self.scores[seat] += total
         self.final_scored.append(seat)
         detail = ", ".join(f"{s.palace} {s.points}" for s in scored) or "no city"
-        self.events.append(f"final scoring of seat {seat}: {total} points ({detail})")
+        self.events.append(f"final scoring of seat {seat + 1}: {total} points ({detail})")

@@ -59,6 +59,7 @@ class Config:
             # mail the one the web server binds to (see base_url).
             "PBEM_BASE_URL": (_env("BASE_URL") or "").rstrip("/") or None,
             "PBEM_SIGN_IN_LINK_MINUTES": _int_env("SIGN_IN_LINK_MINUTES", 30),
+            "PBEM_CHAT_MAX_CHARS": _int_env("CHAT_MAX_CHARS", 500),
         }
 
     def default_secret_key(self, instance: Path) -> str:

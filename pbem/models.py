@@ -10,7 +10,6 @@ from typing import Any, ClassVar
 
 from sqlalchemy import (
     JSON,
-    DateTime,
     ForeignKey,
     Index,
     Integer,
@@ -23,6 +22,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship, validates
 
 from pbem.services.names import refuse_control_characters
+from pbem.timestamps import UTCDateTime
 
 # Named constraints, so Alembic can alter them on SQLite (batch mode) too.
 NAMING = {
@@ -49,7 +49,7 @@ def seat_token() -> str:
 
 class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING)
-    type_annotation_map: ClassVar = {datetime: DateTime(timezone=True), dict[str, Any]: JSON}
+    type_annotation_map: ClassVar = {datetime: UTCDateTime(), dict[str, Any]: JSON}
 
 
 class GameStatus(enum.StrEnum):
@@ -212,6 +212,21 @@ class Move(Base):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     game: Mapped[Game] = relationship(back_populates="moves")
+    seat: Mapped[Seat] = relationship()
+
+
+class ChatMessage(Base):
+    """What a player wrote to the others, by page, API or mail; kept with the game."""
+
+    __tablename__ = "chat_messages"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    seat_id: Mapped[int] = mapped_column(ForeignKey("seats.id", ondelete="CASCADE"))
+    text: Mapped[str] = mapped_column(Text)
+    channel: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
     seat: Mapped[Seat] = relationship()
 
 

@@ -16,14 +16,19 @@ SETTINGS = {
     "OPENAPI_URL_PREFIX": API_PREFIX,
     "OPENAPI_JSON_PATH": "openapi.json",
     "API_SPEC_OPTIONS": {
-        "info": {"description": "Play turn-based board games: create, join, view, move."},
+        "info": {
+            "description": "Play turn-based board games: create, join, view, move, chat, "
+            "resign. Seats are numbered from 0 here: `position` in URLs and JSON, `to_act` "
+            "and `seat` count from 0 (the engine's seat numbers), while pages and mails "
+            "number seats from 1 for people (seat 0 here is seat 1 there)."
+        },
         "security": [{"bearerAuth": []}],
         "components": {
             "securitySchemes": {
                 "bearerAuth": {
                     "type": "http",
                     "scheme": "bearer",
-                    "description": "A user's API token (`pbem token create EMAIL`).",
+                    "description": "A user's API token (`pbem user token EMAIL`).",
                 }
             }
         },

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import url_for
+from flask import current_app, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint, abort
 from flask_smorest.error_handler import ErrorSchema
@@ -13,6 +13,9 @@ from werkzeug.http import HTTP_STATUS_CODES
 import engine
 from pbem.api.auth import api_user
 from pbem.api.schemas import (
+    ChatMessageSchema,
+    ChatPostSchema,
+    ChatSentSchema,
     GameCreateSchema,
     GameSchema,
     JoinSchema,
@@ -24,10 +27,13 @@ from pbem.api.schemas import (
 from pbem.db import request_session
 from pbem.dispatch import enqueue_pending, enqueue_submissions
 from pbem.models import Game, Seat, Submission, User
+from pbem.numbers import ID_CONVERTER
+from pbem.services import chat
 from pbem.services import games as game_service
 from pbem.services.bots import SEAT_BOTS
 from pbem.services.errors import Conflict, Invalid, NotFound, ServiceError
 from pbem.services.replay import engine_game
+from pbem.services.resign import resign
 from pbem.services.submissions import preview, refuse_while_waiting, submit
 
 blp = Blueprint("api_games", __name__, description="Games, seats and moves")
@@ -44,7 +50,7 @@ def authenticated(method):  # type: ignore[no-untyped-def]
     return errors(401, "No valid API token")(method)
 
 
-SEAT_URL = "/<game_id>/seats/<int:position>"
+SEAT_URL = f"/<game_id>/seats/<{ID_CONVERTER}:position>"
 
 
 @blp.errorhandler(ServiceError)
@@ -58,13 +64,14 @@ def _error(code: int, message: str) -> tuple[dict[str, Any], int]:
 
 
 def seat_json(seat: Seat, user: User) -> dict[str, Any]:
-    kind = "user" if seat.user_id else "bot" if seat.bot else "open"
+    kind = "bot" if seat.bot else "user" if seat.user_id else "open"  # resigned: a bot plays
     return {
         "position": seat.position,
         "colour": seat.colour,
         "name": seat.name,
         "kind": kind,
         "mine": seat.user_id == user.id,
+        "resigned": seat.resigned_at is not None,
     }
 
 
@@ -216,7 +223,51 @@ def _submission_url(submission: Submission) -> str:
     )
 
 
-@blp.route(f"{SEAT_URL}/submissions/<int:submission_id>")
+@blp.route(f"{SEAT_URL}/resign")
+class Resign(MethodView):
+    @authenticated
+    @blp.doc(operationId="resignSeat")
+    @blp.response(200, GameSchema)
+    @errors(404, "No such game or seat of yours")
+    @errors(409, "The game is not going on, or you resigned already")
+    def post(self, game_id: str, position: int):  # type: ignore[no-untyped-def]
+        """Leave the game: a bot plays your seat to the end, the others are told"""
+        seat = _own_seat(game_id, position)
+        session = request_session()
+        follow_up = resign(session, seat)
+        session.commit()
+        enqueue_submissions(follow_up)
+        return game_json(seat.game, api_user())
+
+
+@blp.route("/<game_id>/chat")
+class Chat(MethodView):
+    @authenticated
+    @blp.doc(operationId="listChat")
+    @blp.response(200, ChatMessageSchema(many=True))
+    @errors(404, "No such game of yours")
+    def get(self, game_id: str):  # type: ignore[no-untyped-def]
+        """The game's chat, oldest first (players only)"""
+        seat = game_service.seat_of(request_session(), game_id, api_user())
+        return chat.messages(request_session(), seat.game)
+
+    @authenticated
+    @blp.doc(operationId="postChat")
+    @blp.arguments(ChatPostSchema)
+    @blp.response(201, ChatSentSchema)
+    @errors(404, "No such game of yours")
+    @errors(422, "Empty or too long")
+    def post(self, body: dict[str, Any], game_id: str):  # type: ignore[no-untyped-def]
+        """Write to the other players: kept with the game and mailed to them"""
+        session = request_session()
+        seat = game_service.seat_of(session, game_id, api_user())
+        limit = current_app.config["PBEM_CHAT_MAX_CHARS"]
+        sent = chat.post(session, seat, body["text"], "api", limit)
+        session.commit()
+        return {"message": sent.message, "readers": sent.readers, "summary": sent.summary}
+
+
+@blp.route(f"{SEAT_URL}/submissions/<{ID_CONVERTER}:submission_id>")
 class SubmissionResource(MethodView):
     @authenticated
     @blp.doc(operationId="getSubmission")

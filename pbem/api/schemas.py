@@ -33,6 +33,9 @@ class SeatSchema(ma.Schema):
         required=True, validate=validate.OneOf(["user", "bot", "open"]), dump_only=True
     )
     mine = ma.fields.Boolean(required=True, metadata={"description": "your own seat"})
+    resigned = ma.fields.Boolean(
+        required=True, metadata={"description": "its player resigned; a bot plays it on"}
+    )
 
 
 class GameSchema(ma.Schema):
@@ -116,4 +119,32 @@ class SettingsSchema(ma.Schema):
         metadata={
             "description": "each: a short mail after every move of another player; never: none"
         },
+    )
+
+
+class ChatMessageSchema(ma.Schema):
+    id = ma.fields.Integer(required=True)
+    seat = ma.fields.Integer(
+        required=True, attribute="seat.position", metadata={"description": "0-based seat number"}
+    )
+    name = ma.fields.String(required=True, attribute="seat.name")
+    text = ma.fields.String(required=True)
+    channel = ma.fields.String(required=True, metadata={"description": "web, api or mail"})
+    created_at = ma.fields.DateTime(required=True)
+
+
+class ChatPostSchema(ma.Schema):
+    text = ma.fields.String(
+        required=True,
+        metadata={"description": "to the other players, at most PBEM_CHAT_MAX_CHARS characters"},
+    )
+
+
+class ChatSentSchema(ma.Schema):
+    message = ma.fields.Nested(ChatMessageSchema, required=True)
+    readers = ma.fields.Integer(
+        required=True, metadata={"description": "other players it is mailed to"}
+    )
+    summary = ma.fields.String(
+        required=True, metadata={"description": "the same in words; says so when only bots read"}
     )

@@ -12,7 +12,8 @@ from sqlalchemy.orm import Session
 
 import engine
 from pbem.mail.game_text import history_lines
-from pbem.models import GameStatus, Outbox, Seat
+from pbem.models import GameStatus, Seat
+from pbem.services import chat
 from pbem.services.errors import ServiceError
 from pbem.services.replay import engine_game
 from pbem.services.resign import resign
@@ -64,11 +65,14 @@ class Answer:
     submission_id: int | None = None
     follow_up: list[int] = field(default_factory=list)
     outcome: str = "answered"
+    chat_max_chars: int = 0  # PBEM_CHAT_MAX_CHARS, for the chat command
 
 
-def carry_out(session: Session, seat: Seat, reading: Reading, seen_ply: int | None) -> Answer:
+def carry_out(
+    session: Session, seat: Seat, reading: Reading, seen_ply: int | None, chat_max_chars: int
+) -> Answer:
     """Run the commands and store the moves; the caller commits."""
-    answer = Answer()
+    answer = Answer(chat_max_chars=chat_max_chars)
     resigning = any(name == "resign" for name, _ in reading.commands)
     if resigning and (reading.moves or len(reading.commands) > 1):
         answer.paragraphs.append(
@@ -155,29 +159,12 @@ def _resign(session: Session, seat: Seat, _argument: str, answer: Answer) -> Non
 
 
 def _chat(session: Session, seat: Seat, argument: str, answer: Answer) -> None:
-    if not argument:
-        answer.paragraphs.append("chat needs a text: chat Hello all")
+    try:
+        sent = chat.post(session, seat, argument, "mail", answer.chat_max_chars)
+    except ServiceError as exc:
+        answer.paragraphs.append(f"Your chat message was not sent: {exc}")
         return
-    readers = [
-        other
-        for other in seat.game.seats
-        if other.id != seat.id and other.user_id is not None and other.resigned_at is None
-    ]
-    for other in readers:
-        session.add(
-            Outbox(
-                recipient_id=other.user_id,
-                game_id=seat.game_id,
-                kind="chat",
-                payload={
-                    "game": seat.game.public_id,
-                    "seat": other.position,
-                    "from": seat.name,
-                    "text": argument,
-                },
-            )
-        )
-    answer.paragraphs.append(f"Sent to {len(readers)} other player(s): {argument}")
+    answer.paragraphs.append(f"{sent.summary}\n{sent.message.text}")
 
 
 def _new_address(_session: Session, seat: Seat, _argument: str, answer: Answer) -> None:

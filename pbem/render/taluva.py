@@ -3,7 +3,7 @@ buildings in seat colours, and the tile in hand for the player who drew it."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from pbem.render.colours import EDGE, LAVA, MUTED, TALUVA_TERRAIN, ink_on, shade
@@ -51,8 +51,7 @@ def _board(
     for h, cell in cells.items():
         terrain_hex(canvas, lay, h, cell["terrain"], cell["level"])
     _tile_borders(canvas, lay, cells)
-    _, moves = last_turn(view.get("history", []))
-    for name in spaces_named(moves, (c["space"] for c in cells.values())):
+    for name in _last_turn_spaces(view, cells.values()):
         cell = next(c for c in cells.values() if c["space"] == name)
         highlight(canvas, lay, (cell["q"], cell["r"]))
     for h, cell in cells.items():
@@ -63,6 +62,15 @@ def _board(
         if cell["building"]:
             _building(canvas, (cx, cy + s * 0.02), cell, colours[cell["owner"]], s)
     return {cell["space"]: lay.centre(h) for h, cell in cells.items()}
+
+
+def _last_turn_spaces(view: Mapping[str, Any], cells: Iterable[Mapping[str, Any]]) -> set[str]:
+    """The tile's spaces and where the last build went: an extension names a
+    space of the old settlement, so its new huts come from the view instead."""
+    _, moves = last_turn(view.get("history", []))
+    laid = [move for move in moves if move.startswith("tile")]
+    built = view["state"].get("last_built", [])  # emptied when a tile is laid
+    return spaces_named(laid, (c["space"] for c in cells)) | set(built)
 
 
 def terrain_hex(

@@ -17,3 +17,7 @@ class Conflict(ServiceError):
 
 class Invalid(ServiceError):
     """The request itself is unusable (bad e-mail, unknown time zone, bad seat list)."""
+
+
+class BadForm(ServiceError):
+    """A form the pages never send: damaged, tampered with or made by hand."""

@@ -8,7 +8,7 @@ import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import ColumnElement, Select, func, or_, select
+from sqlalchemy import ColumnElement, Select, and_, func, or_, select
 from sqlalchemy.orm import Session, selectinload
 
 from pbem.models import Game, GameStatus, Seat, User
@@ -32,8 +32,17 @@ class Page:
 
 
 def open_to(user: User) -> ColumnElement[bool]:
-    """Games waiting for players that `user` may see and join."""
-    return Game.status == GameStatus.OPEN
+    """Games waiting for players that `user` made, or where a seat is kept
+    for nobody or for their address: an invitation shows to its invitee only."""
+    open_seats = select(Seat.game_id).where(
+        Seat.user_id.is_(None),
+        Seat.bot.is_(None),
+        or_(Seat.invited_email.is_(None), Seat.invited_email == user.email),
+    )
+    return and_(
+        Game.status == GameStatus.OPEN,
+        or_(Game.created_by_id == user.id, Game.id.in_(open_seats)),
+    )
 
 
 def visible_to(user: User) -> ColumnElement[bool]:

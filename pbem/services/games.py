@@ -102,11 +102,7 @@ def join_game(session: Session, game_public_id: str, user: User, position: int |
         raise Conflict("you already have a seat in this game")
     if game.status != GameStatus.OPEN:
         raise Conflict("this game has no open seat any more")
-    open_seats = [
-        s
-        for s in game.seats
-        if s.is_open and s.invited_email in (None, user.email) and position in (None, s.position)
-    ]
+    open_seats = [s for s in open_seats_for(game, user) if position in (None, s.position)]
     if not open_seats:
         raise Conflict(
             "there is no open seat for you" if position is None else f"seat {position} is not open"
@@ -122,11 +118,28 @@ def _has_seat(game: Game, user: User | None) -> bool:
     return user is not None and any(seat.user_id == user.id for seat in game.seats)
 
 
+def open_seats_for(game: Game, user: User | None) -> list[Seat]:
+    """The open seats the user may take: kept for nobody, or for their address."""
+    if user is None or game.status != GameStatus.OPEN:
+        return []
+    return [s for s in game.seats if s.is_open and s.invited_email in (None, user.email)]
+
+
+def _may_see(game: Game, user: User | None) -> bool:
+    """Players see their game; a game waiting for players is shown to its
+    creator and to whoever may take a seat: an invitation is nobody else's business."""
+    if _has_seat(game, user):
+        return True
+    if game.status != GameStatus.OPEN or user is None:
+        return False
+    return game.created_by_id == user.id or bool(open_seats_for(game, user))
+
+
 def visible_game(session: Session, game_public_id: str, user: User | None) -> Game:
-    """A game its players may see, and anyone while it waits for players;
-    for everybody else it does not exist."""
+    """A game its players may see, and (while it waits for players) its creator
+    and whoever may join it; for everybody else it does not exist."""
     game = session.scalar(select(Game).where(Game.public_id == game_public_id))
-    if game is None or not (game.status == GameStatus.OPEN or _has_seat(game, user)):
+    if game is None or not _may_see(game, user):
         raise NotFound("no such game")
     return game
 
@@ -138,6 +151,15 @@ def own_seat(session: Session, game_public_id: str, position: int, user: User | 
         if seat.position == position and user is not None and seat.user_id == user.id:
             return seat
     raise NotFound("no such seat")
+
+
+def seat_of(session: Session, game_public_id: str, user: User | None) -> Seat:
+    """The user's seat in the game; for anybody else the game does not exist."""
+    game = visible_game(session, game_public_id, user)
+    for seat in game.seats:
+        if user is not None and seat.user_id == user.id:
+            return seat
+    raise NotFound("no such game")
 
 
 def games_for(session: Session, user: User) -> list[Game]:

@@ -14,9 +14,9 @@ from werkzeug.exceptions import HTTPException
 
 from pbem.db import request_session
 from pbem.models import User
-from pbem.services.errors import Conflict, Invalid, NotFound, ServiceError
+from pbem.services.errors import BadForm, Conflict, Invalid, NotFound, ServiceError
 
-STATUS_FOR = {NotFound: 404, Conflict: 409, Invalid: 422}
+STATUS_FOR = {BadForm: 400, NotFound: 404, Conflict: 409, Invalid: 422}
 
 
 class SignedIn(UserMixin):
@@ -31,6 +31,12 @@ class SignedIn(UserMixin):
 site = Blueprint(
     "site", __name__, template_folder="templates", static_folder="static", static_url_path="/assets"
 )
+
+
+@site.route("/favicon.ico")
+def favicon():  # type: ignore[no-untyped-def]
+    """Where browsers and feed readers look without reading the page's link."""
+    return site.send_static_file("favicon.ico")
 
 
 def page_blueprint(name: str) -> Blueprint:

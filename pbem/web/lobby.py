@@ -79,9 +79,7 @@ def _row(game: Game, user: User, names: dict[str, str]) -> GameRow:
         title=names.get(game.ruleset, game.ruleset),
         my_turn=game.status == GameStatus.ACTIVE and bool(mine & set(game.to_act)),
         waiting_for=[seat.name for seat in game.seats if seat.position in game.to_act],
-        joinable=game.status == GameStatus.OPEN
-        and not mine
-        and any(s.is_open and s.invited_email in (None, user.email) for s in game.seats),
+        joinable=not mine and bool(game_service.open_seats_for(game, user)),
     )
 
 

@@ -12,16 +12,18 @@ from __future__ import annotations
 import base64
 from typing import Any
 
-from flask import redirect, render_template, request, url_for
+from flask import current_app, redirect, render_template, request, url_for
 from sqlalchemy import select
 
 import engine
 from pbem.dispatch import enqueue_submissions
 from pbem.models import Game, GameStatus, Move, Seat, Submission
+from pbem.numbers import whole_number
+from pbem.services import chat, pictures, submissions
 from pbem.services import games as game_service
-from pbem.services import pictures, submissions
-from pbem.services.errors import Conflict, NotFound
+from pbem.services.errors import BadForm, Conflict, NotFound
 from pbem.services.notifications import notify_new_address
+from pbem.services.resign import resign
 from pbem.services.seat_address import renew_address
 from pbem.services.submissions import pending_submission, preview
 from pbem.web.common import db, me, page_blueprint, signed_in
@@ -33,12 +35,7 @@ bp = page_blueprint("play")
 
 def _my_seat(game_id: str) -> Seat:
     """The signed-in user's seat; for anybody else the game does not exist."""
-    user = me()
-    game = game_service.visible_game(db(), game_id, user)
-    for seat in game.seats:
-        if user is not None and seat.user_id == user.id:
-            return seat
-    raise NotFound("no such game")
+    return game_service.seat_of(db(), game_id, me())
 
 
 @bp.route("/games/<game_id>")
@@ -47,30 +44,37 @@ def game_page(game_id: str):  # type: ignore[no-untyped-def]
     user = me()
     game = game_service.visible_game(db(), game_id, user)
     if game.status == GameStatus.OPEN:
-        return render_template("open_game.html", game=game, user=user, titles=titles())
+        joinable = bool(game_service.open_seats_for(game, user))
+        return render_template(
+            "open_game.html", game=game, user=user, titles=titles(), joinable=joinable
+        )
     seat = _my_seat(game_id)
     shown = _shown_submission(seat, request.args.get("submission"))
-    return _page(seat, ply_argument(request.args.get("ply")), shown=shown)
+    return render_game_page(seat, ply_argument(request.args.get("ply")), shown=shown)
 
 
 def _shown_submission(seat: Seat, raw: str | None) -> Submission | None:
     if not raw:
         return None
-    found = db().get(Submission, int(raw)) if raw.isdigit() else None
+    number = whole_number(raw)
+    found = db().get(Submission, number) if number is not None else None
     if found is None or found.seat_id != seat.id:
         raise NotFound("no such submission")
     return found
 
 
-def _page(
+def render_game_page(
     seat: Seat,
     ply: int | None,
     *,
     shown: Submission | None = None,
     moves: str = "",
     error: str | None = None,
+    chat_error: str | None = None,
+    chat_text: str = "",
     status: int = 200,
 ) -> tuple[str, int]:
+    """The game page as the seat's player sees it at `ply` (None: now)."""
     game = seat.game
     # The version first, then pending, then the log: whatever the worker
     # commits in between shows as applied, or changes the version the page
@@ -82,6 +86,7 @@ def _page(
     may_move = (
         position.is_now
         and game.status == GameStatus.ACTIVE
+        and seat.resigned_at is None
         and seat.position in played.state.to_act()
         and pending is None
     )
@@ -107,8 +112,19 @@ def _page(
         error=error,
         waiting=_waiting(game, seat, pending, position),
         version=version,
+        chat=chat.messages(db(), game),
+        chat_error=chat_error,
+        chat_text=chat_text,
+        chat_summary=_chat_summary(request.args.get("chat")),
+        chat_max_chars=current_app.config["PBEM_CHAT_MAX_CHARS"],
     )
     return page, status
+
+
+def _chat_summary(raw: str | None) -> str | None:
+    """After a chat message: ?chat= holds how many players it was mailed to."""
+    readers = whole_number(raw)
+    return chat.summary(readers) if readers is not None else None
 
 
 def _waiting(game: Game, seat: Seat, pending: Submission | None, position: Position) -> bool:
@@ -121,10 +137,10 @@ def _waiting(game: Game, seat: Seat, pending: Submission | None, position: Posit
 
 def _form() -> tuple[str, int]:
     """The move text and the ply the page was drawn at."""
-    raw_ply = request.form.get("ply", "")
-    if not raw_ply.isdigit():
-        raise NotFound("the form lacks the position it was made for")
-    return request.form.get("moves", "").replace("\r\n", "\n"), int(raw_ply)
+    ply = whole_number(request.form.get("ply"))
+    if ply is None:
+        raise BadForm("the form lacks the position it was made for")
+    return request.form.get("moves", "").replace("\r\n", "\n"), ply
 
 
 def _check(seat: Seat, text: str, drawn_at: int) -> engine.Game:
@@ -151,7 +167,7 @@ def preview_page(game_id: str):  # type: ignore[no-untyped-def]
     try:
         after = _check(seat, text, drawn_at)
     except engine.IllegalMove as exc:
-        return _page(seat, None, moves=text, error=str(exc), status=_refusal_status(exc))
+        return render_game_page(seat, None, moves=text, error=str(exc), status=_refusal_status(exc))
     first_new = len(seat.game.moves)
     return render_template(
         "preview.html",
@@ -187,14 +203,14 @@ def submit(game_id: str):  # type: ignore[no-untyped-def]
     try:
         submissions.refuse_while_waiting(db(), seat)
     except Conflict as exc:
-        return _page(seat, None, moves=text, error=str(exc), status=409)
+        return render_game_page(seat, None, moves=text, error=str(exc), status=409)
     earlier = _sent_from_this_page(seat, text, drawn_at)
     if earlier is not None:
         return redirect(_game_url(seat, submission=earlier.id, again=1))
     try:
         _check(seat, text, drawn_at)
     except engine.IllegalMove as exc:
-        return _page(seat, None, moves=text, error=str(exc), status=_refusal_status(exc))
+        return render_game_page(seat, None, moves=text, error=str(exc), status=_refusal_status(exc))
     submission = submissions.submit(db(), seat, text, channel="web")
     db().commit()
     enqueue_submissions([submission.id])
@@ -225,6 +241,20 @@ def _sent_from_this_page(seat: Seat, text: str, drawn_at: int) -> Submission | N
 
 def _game_url(seat: Seat, **values: Any) -> str:
     return url_for("play.game_page", game_id=seat.game.public_id, **values)
+
+
+@bp.route("/games/<game_id>/resign", methods=["GET", "POST"])
+@signed_in
+def resign_page(game_id: str):  # type: ignore[no-untyped-def]
+    """GET asks to confirm; only the confirmation's POST resigns."""
+    seat = _my_seat(game_id)
+    title = titles().get(seat.game.ruleset, seat.game.ruleset)
+    if request.method == "GET":
+        return render_template("resign.html", game=seat.game, title=title)
+    follow_up = resign(db(), seat)
+    db().commit()
+    enqueue_submissions(follow_up)
+    return redirect(_game_url(seat))
 
 
 @bp.route("/games/<game_id>/version")

@@ -8,6 +8,7 @@ from typing import Any
 
 import engine
 from pbem.models import Game
+from pbem.numbers import whole_number
 from pbem.services.errors import NotFound
 from pbem.services.replay import record_of
 
@@ -38,9 +39,10 @@ def ply_argument(raw: str | None) -> int | None:
     """The ?ply= of a URL; anything but a whole number is 'not found'."""
     if raw in (None, ""):
         return None
-    if not raw.isdigit():
+    ply = whole_number(raw)
+    if ply is None:
         raise NotFound("no such move in this game")
-    return int(raw)
+    return ply
 
 
 def private_information(played: engine.Game, seat: int) -> list[tuple[str, str]]:

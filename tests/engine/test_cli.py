@@ -47,7 +47,7 @@ def test_legal_then_move_then_show_and_replay(record, capsys):
     code, out, _ = run(capsys, "legal", str(record), "--seat", "p1")
     assert code == 0 and out.startswith("hut ")
     code, out, _ = run(capsys, "show", str(record), "--seat", "0")
-    assert code == 0 and "0,0" in out and "seat 0 to build" in out
+    assert code == 0 and "0,0" in out and "seat 1 to build" in out
     code, out, _ = run(capsys, "replay", str(record))
     assert code == 0 and "1 moves replayed" in out
 

@@ -16,7 +16,7 @@ from sqlalchemy import func, select, update
 
 from pbem.mail import imap_poller, inbound
 from pbem.mail.tasks import FORGET_INBOUND_RAW
-from pbem.models import InboundMessage, InboundStatus, Outbox, Submission, utcnow
+from pbem.models import ChatMessage, InboundMessage, InboundStatus, Outbox, Submission, utcnow
 from tests.mail.conftest import DOMAIN
 from tests.mail.helpers import (
     board_png,
@@ -340,7 +340,32 @@ def test_commands_legal_board_history_help_and_chat(rig, session, game_of_two):
     assert "newaddress" in answer
     chat = mail_to(rig, bob, "message from Ann")
     assert "Good luck, Bob!" in text_of(chat)
+    assert "Sent to 1 other player." in answer
     assert moves_of(session, game) == []
+    kept = count(
+        session, ChatMessage, ChatMessage.game_id == game.id, ChatMessage.channel == "mail"
+    )
+    assert kept == 1  # the page and the API show it too
+
+
+def test_chat_against_bots_says_plainly_that_bots_do_not_read_it(rig, session, make_user):
+    ann = make_user("Ann")
+    game = start_game(rig.app, session, "taluva", [ann, "bot"])
+    mail = turn_mail(rig, game, ann)
+    rig.app.config["PBEM_CHAT_MAX_CHARS"] = 20
+    try:
+        long = reply(mail, ann.email, "chat " + "x" * 21)
+        submit_by_smtp(rig, long, ann.email, str(mail["Reply-To"]))
+        refused = text_of(mail_to(rig, ann, "answer"))
+        hello = reply(mail, ann.email, "chat Hello bot")
+        submit_by_smtp(rig, hello, ann.email, str(mail["Reply-To"]))
+        answer = text_of(mail_to(rig, ann, "answer"))
+    finally:
+        rig.app.config["PBEM_CHAT_MAX_CHARS"] = 500
+    assert "at most 20 characters, not 21" in refused
+    assert "bots do not read chat" in answer and "Sent to 0" not in answer
+    texts = session.scalars(select(ChatMessage.text).where(ChatMessage.game_id == game.id))
+    assert list(texts) == ["Hello bot"]
 
 
 def test_resign_hands_the_seat_to_a_bot_and_stops_the_mail(rig, session, make_user):

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from engine.core.game import Game
 from pbem.render import render_picture, render_png, space_centres, taluva
 from pbem.render.colours import HIGHLIGHT, PLAYER_COLOURS, TALUVA_TERRAIN
 from pbem.render.lastturn import last_turn, spaces_named
@@ -139,3 +140,34 @@ def test_counts_of_one_are_singular() -> None:
     texts = render_picture(cut(bot_game("taluva", 2, "e"), 44).view(None)).texts()
     assert "spectator view · 1 tile left in the pile" in texts
     assert any("1 temple ·" in t for t in texts)
+
+
+def _after_an_extension() -> tuple[Game, str]:
+    """A bot game cut right after a turn that extended a settlement, and that move."""
+    for seed in ("extend", "render", "e", "end", "x1", "x2", "x3"):
+        game = bot_game("taluva", 2, seed)
+        for ply, entry in enumerate(game.log, start=1):
+            if entry.text.startswith("extend"):
+                return cut(game, ply), entry.text
+    raise AssertionError("no bot game extended a settlement")
+
+
+def test_an_extension_outlines_the_new_huts_not_the_named_space() -> None:
+    game, extend = _after_an_extension()
+    before = cut_before(game)
+    huts_before = {c["space"] for c in before.view(None)["state"]["board"] if c["huts"]}
+    view = game.view(None)
+    new_huts = {c["space"] for c in view["state"]["board"] if c["huts"]} - huts_before
+    named_space = extend.split()[1]
+    assert new_huts and named_space not in new_huts
+    _, moves = last_turn(view["history"])
+    tile = spaces_named(moves[:1], (c["space"] for c in view["state"]["board"]))
+    picture = render_picture(view)
+    size = taluva.layout(view).size
+    for name, (x, y) in picture.centres.items():
+        ring = pixel(picture, x + RING[0] * size, y + RING[1] * size)
+        assert close(ring, HIGHLIGHT) == (name in tile | new_huts), name
+
+
+def cut_before(game: Game) -> Game:
+    return cut(game, len(game.log) - 1)

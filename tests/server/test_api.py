@@ -58,6 +58,9 @@ def test_openapi_document_is_valid_and_names_every_operation(api):
         "getLegalMoves",
         "submitMoves",
         "getSubmission",
+        "resignSeat",
+        "listChat",
+        "postChat",
         "getSettings",
         "updateSettings",
     }
@@ -298,3 +301,88 @@ def test_settings_refuse_unknown_time_zones_and_choices(api, make_user, token_fo
     assert api.call("updateSettings", None, {"name": "Anna"}).status_code == 401
     session.expire_all()
     assert session.get(User, ann.id).name == "Ann"  # nothing of a refused change is kept
+
+
+def test_invite_only_games_are_listed_for_nobody_else(api, make_user, token_for, session):
+    from pbem.services.games import SeatSpec, create_game
+
+    ann = make_user("Ann")
+    game = create_game(
+        session, ann, "toy-pick", [SeatSpec(user=ann), SeatSpec(invite="friend-7@example.org")]
+    )
+    session.commit()
+    eve = token_for(make_user("Eve"))
+    assert game.public_id not in {g["id"] for g in api.call("listGames", eve).get_json()}
+    assert api.call("getGame", eve, game_id=game.public_id).status_code == 404
+    assert api.call("joinGame", eve, {}, game_id=game.public_id).status_code == 404
+    mine = {g["id"] for g in api.call("listGames", token_for(ann)).get_json()}
+    assert game.public_id in mine
+
+
+def test_resigning_through_the_api_hands_the_seat_to_a_bot(api, two_players, session):
+    from pbem.models import Outbox
+
+    game_id, ann, bob = two_players
+    assert api.call("resignSeat", bob, game_id=game_id, position=0).status_code == 404
+    answer = api.call("resignSeat", ann, game_id=game_id, position=0)
+    assert answer.status_code == 200
+    assert answer.get_json()["seats"][0]["kind"] == "bot"
+    assert answer.get_json()["seats"][0]["resigned"] is True
+    again = api.call("resignSeat", ann, game_id=game_id, position=0)
+    assert (again.status_code, again.get_json()["message"]) == (
+        409,
+        "this seat has no player to resign",
+    )
+    told = session.scalars(select(Outbox).where(Outbox.kind == "seat_resigned"))
+    assert game_id in {row.payload["game"] for row in told}
+
+
+def test_chat_is_kept_with_the_game_and_mailed_to_the_other_player(
+    app, api, two_players, session, make_user, token_for
+):
+    from pbem.models import ChatMessage, Outbox
+
+    game_id, ann, bob = two_players
+    sent = api.call("postChat", ann, {"text": "  Good luck!  "}, game_id=game_id)
+    assert sent.status_code == 201
+    assert (sent.get_json()["readers"], sent.get_json()["summary"]) == (
+        1,
+        "Sent to 1 other player.",
+    )
+    listed = api.call("listChat", bob, game_id=game_id).get_json()
+    assert [(m["seat"], m["name"], m["text"], m["channel"]) for m in listed] == [
+        (0, "Ann", "Good luck!", "api")
+    ]
+    mailed = session.scalars(select(Outbox).where(Outbox.kind == "chat"))
+    assert [
+        (row.payload["from"], row.payload["text"])
+        for row in mailed
+        if row.payload["game"] == game_id
+    ] == [("Ann", "Good luck!")]
+    app.config["PBEM_CHAT_MAX_CHARS"] = 10
+    try:
+        long = api.call("postChat", ann, {"text": "x" * 11}, game_id=game_id)
+    finally:
+        app.config["PBEM_CHAT_MAX_CHARS"] = 500
+    assert long.status_code == 422
+    assert long.get_json()["message"] == "a chat message holds at most 10 characters, not 11"
+    assert api.call("postChat", ann, {"text": "   "}, game_id=game_id).status_code == 422
+    stranger = token_for(make_user("Eve"))
+    assert api.call("postChat", stranger, {"text": "hi"}, game_id=game_id).status_code == 404
+    assert api.call("listChat", stranger, game_id=game_id).status_code == 404
+    session.expire_all()
+    assert len(list(session.scalars(select(ChatMessage).where(ChatMessage.text != "")))) >= 1
+    assert [m["text"] for m in api.call("listChat", ann, game_id=game_id).get_json()] == [
+        "Good luck!"
+    ]
+
+
+def test_chat_against_bots_only_says_that_bots_do_not_read_it(api, make_user, token_for):
+    ann = token_for(make_user("Ann"))
+    game = api.call("createGame", ann, {"ruleset": "toy-pick", "seats": ["me", "bot"]}).get_json()
+    sent = api.call("postChat", ann, {"text": "anyone?"}, game_id=game["id"]).get_json()
+    assert sent["readers"] == 0 and "bots do not read chat" in sent["summary"]
+
+
+def test_the_document_says_seat_positions_count_from_0(api):
+    assert "Seats are numbered from 0 here" in api.document["info"]["description"]

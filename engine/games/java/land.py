@@ -111,13 +111,21 @@ class Land:
         """Ring spaces not yet covered: each costs 1 AP more to lie over."""
         return sum(1 for c in cells if SPACES[c].ring and c not in self.level)
 
+    def irrigation_problem(self, cells: Iterable[str]) -> Problem | None:
+        """Irrigation is never covered; said first, before any shape rule."""
+        for c in cells:
+            if c in self.irrigation:
+                return Problem(f"{c} is irrigation, which is never covered", "stacking")
+        return None
+
     def tile_problem(
         self, cells: tuple[str, ...], *, developers_block: bool = True
     ) -> Problem | None:
         """Why a tile may not cover `cells` (the geometry only; the kind fixes the shape)."""
+        problem = self.irrigation_problem(cells)
+        if problem:
+            return problem
         for c in cells:
-            if c in self.irrigation:
-                return Problem(f"{c} is irrigation, which is never covered", "stacking")
             if developers_block and c in self.developers:
                 return Problem(f"a developer stands on {c}", "stacking")
             if c in self.palaces:

@@ -35,14 +35,14 @@ def text_picture(state: JavaState, seat: int | None) -> str:
     lines = [
         board,
         "",
-        "key: level and r rice / v village; #N developer of seat N-1; PV palace of value V"
+        "key: level and r rice / v village; #N developer of seat N; PV palace of value V"
         " (* festival held); ~ irrigation; ^^^ mountains; ___ lowlands",
     ]
     for s in range(state.players):
         tiles = ", ".join(f"{k} {n}" for k, n in state.own_tiles[s].items())
         marker = ">" if s == state.current else " "
         lines.append(
-            f"{marker} seat {s} (#{s + 1}): {state.scores[s]} points, {tiles}, "
+            f"{marker} seat {s + 1}: {state.scores[s]} points, {tiles}, "
             f"{state.off_board[s]} developers off board, {state.tokens[s]} tokens, "
             f"{len(state.hands[s])} cards"
         )
@@ -54,6 +54,6 @@ def text_picture(state: JavaState, seat: int | None) -> str:
         lines.append(f"your hand: {' '.join(state.hands[seat]) or '(empty)'}")
     if state.auction is not None:
         a = state.auction
-        totals = ", ".join(f"seat {s} {a.totals[s]}" for s in a.active)
-        lines.append(f"festival at {a.palace}: {totals}; seat {a.current} decides")
+        totals = ", ".join(f"seat {s + 1} {a.totals[s]}" for s in a.active)
+        lines.append(f"festival at {a.palace}: {totals}; seat {a.current + 1} decides")
     return "\n".join(lines)

@@ -194,6 +194,9 @@ class JavaState(State):
     # -- land tiles -------------------------------------------------------
 
     def _check_PlaceTile(self, seat: int, move: PlaceTile) -> None:
+        irrigated = self.land.irrigation_problem(move.cells)
+        if irrigated:  # printed irrigation is no land space: say what it is
+            raise IllegalMove(irrigated.reason, rule=irrigated.rule)
         size = len(move.cells)
         fps = legal.footprint_set(size)
         if move.cells not in fps:
@@ -237,7 +240,7 @@ class JavaState(State):
                 continue
             points = POND_POINTS_PER_SPACE * len(pond)
             self.scores[winner] += points
-            self.events.append(f"pond {spaces} closed: seat {winner} scores {points}")
+            self.events.append(f"pond {spaces} closed: seat {winner + 1} scores {points}")
 
     # -- developers -------------------------------------------------------
 
@@ -499,7 +502,7 @@ class JavaState(State):
         self.discards.extend(auction.played)
         how = "shared by seats" if shared else "held alone by seat"
         self.events.append(
-            f"festival at {auction.palace} {how} {', '.join(map(str, auction.winners))}: "
+            f"festival at {auction.palace} {how} {', '.join(str(w + 1) for w in auction.winners)}: "
             f"{points} points each"
         )
         self.auction = None
@@ -577,4 +580,4 @@ class JavaState(State):
         self.scores[seat] += total
         self.final_scored.append(seat)
         detail = ", ".join(f"{s.palace} {s.points}" for s in scored) or "no city"
-        self.events.append(f"final scoring of seat {seat}: {total} points ({detail})")
+        self.events.append(f"final scoring of seat {seat + 1}: {total} points ({detail})")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core.errors import EngineError, IllegalMove
+from engine.core.hexgrid import Hex
 from engine.core.options import Option
 from engine.core.registry import register
 from engine.core.rng import SeededRandom
@@ -66,6 +67,9 @@ class TaluvaState(State):
         self.phase = LAY_TILE
         self.end: str | None = None
         self.drawn: Tile | None = self.pile.pop()
+        # The spaces the last build covered: an extension names its settlement,
+        # not the spaces its new huts went to, so pictures need this to show them.
+        self.last_built: list[Hex] = []
 
     # -- turn ---------------------------------------------------------------
 
@@ -114,6 +118,7 @@ class TaluvaState(State):
             assert self.drawn is not None
             self.island.place(move, self.drawn)
             self.drawn = None
+            self.last_built = []
             self.phase = BUILD
             if next(self._builder(seat).legal(), None) is None:
                 self.eliminated.append(seat)
@@ -129,9 +134,11 @@ class TaluvaState(State):
             builder = self._builder(seat)
             settlement = builder.settlement_at(move.settlement)
             assert settlement is not None
-            for space in builder.extension_spaces(settlement, move.terrain):
+            self.last_built = builder.extension_spaces(settlement, move.terrain)
+            for space in self.last_built:
                 stock[HUT] -= self.island.build(space, seat, HUT)
         else:
+            self.last_built = [move.at]
             stock[move.kind] -= self.island.build(move.at, seat, move.kind)
 
     def _check_victory(self, seat: int) -> None:

@@ -53,6 +53,7 @@ def seat_view(state: TaluvaState, seat: int | None) -> dict[str, Any]:
             for s, stock in enumerate(state.stocks)
         ],
         "teams": [list(t) for t in ending.TEAMS_OF_FOUR] if state.options["teams"] else None,
+        "last_built": [format_hex(space) for space in state.last_built],
     }
 
 
@@ -60,7 +61,7 @@ def _cell_lines(space: tuple[int, int], cell: Any) -> tuple[str, str]:
     content = f"{TERRAIN_LETTERS[cell.terrain]}{cell.level}"
     if cell.building:
         count = cell.huts if cell.building == HUT else ""
-        content += f" {cell.owner}{BUILDING_LETTERS[cell.building]}{count}"
+        content += f" {cell.owner + 1}{BUILDING_LETTERS[cell.building]}{count}"
     return format_hex(space), content
 
 
@@ -77,12 +78,12 @@ def text_picture(state: TaluvaState, seat: int | None) -> str:
         status += " (finished)" if s in state.finished else ""
         marker = "*" if s == state.current and state.phase != "over" else " "
         lines.append(
-            f"{marker} seat {s}: {stock[HUT]} huts, {stock[TEMPLE]} temples, "
+            f"{marker} seat {s + 1}: {stock[HUT]} huts, {stock[TEMPLE]} temples, "
             f"{stock[TOWER]} towers in stock{status}"
         )
     if state.phase != "over":
         doing = "lay a tile" if state.phase == "tile" else "build"
-        lines.append(f"seat {state.current} to {doing}")
+        lines.append(f"seat {state.current + 1} to {doing}")
         if seat == state.current and state.drawn is not None:
             lines.append(f"your tile: {state.drawn.describe()}")
     return "\n".join(lines)

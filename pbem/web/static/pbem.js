@@ -32,6 +32,14 @@ document.addEventListener("submit", (event) => {
   setTimeout(() => form.querySelectorAll("button").forEach((b) => (b.disabled = true)), 0);
 });
 
+// On the first visit, preselect the browser's time zone; without JS the choice stays UTC.
+(function browserZone() {
+  const select = document.querySelector("select[data-browser-zone]");
+  if (!select) return;
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  if ([...select.options].some((option) => option.value === zone)) select.value = zone;
+})();
+
 // While the server judges a move or others play, reload when the game changes.
 (function poll() {
   const url = document.body.dataset.pollUrl;

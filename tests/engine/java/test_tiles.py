@@ -46,6 +46,12 @@ def test_tile_never_covers_developer_irrigation_or_palace():
     refused(state, 0, "double F3 F4 village=F4", "stacking")  # printed irrigation
 
 
+def test_a_single_tile_on_printed_irrigation_is_told_it_is_irrigation():
+    """Not that single tiles never overhang: F3 is inside central Java."""
+    error = refused(game(), 0, "rice F3", "stacking")
+    assert error.reason == "F3 is irrigation, which is never covered"
+
+
 def test_tile_never_joins_two_cities():
     state = game(2, 0, "village E5", "village E6", "village G5", "village G6")
     palace(state, "E5", 2)

@@ -18,7 +18,9 @@ def test_golden_record_replays_to_the_same_final_position():
     assert view["version"] == 1 and len(game.log) == 72
     assert view["result"]["ranking"] == [[0], [1], [2]]
     assert [s["tower"] for s in view["result"]["scores"]] == [2, 1, 0]
-    digest = hashlib.sha256(json.dumps(view["state"], sort_keys=True).encode()).hexdigest()
+    # last_built came later: a hint for pictures, not part of the position.
+    position = {key: value for key, value in view["state"].items() if key != "last_built"}
+    digest = hashlib.sha256(json.dumps(position, sort_keys=True).encode()).hexdigest()
     assert digest == "e40fc9d003d689f0788fe097c7aef161bddba00723ec60f2bbb7647cc5f4ad0d"
 
 

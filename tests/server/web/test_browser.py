@@ -71,7 +71,7 @@ def screenshots(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-def sign_in(app: Flask, base: str, page, email: str, name: str) -> None:  # type: ignore[no-untyped-def]
+def sign_in(app: Flask, base: str, page, email: str, name: str, zone: str = "UTC") -> None:  # type: ignore[no-untyped-def]
     page.goto(f"{base}/")
     page.get_by_role("link", name="Sign in with your e-mail address").click()
     page.get_by_label("E-mail address").fill(email)
@@ -86,15 +86,21 @@ def sign_in(app: Flask, base: str, page, email: str, name: str) -> None:  # type
     page.goto(link)
     page.get_by_role("button", name="Sign in").click()
     page.get_by_label("Name", exact=True).fill(name)
+    assert page.get_by_label("Time zone").input_value() == zone  # the browser's, preselected
     page.get_by_role("button", name="Save").click()
     page.get_by_role("heading", name="My games").wait_for()
 
 
 def test_a_newcomer_plays_taluva_against_a_bot_to_the_end(live, chromium, screenshots):
     app, base = live
-    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    context = chromium.new_context(
+        viewport={"width": 1280, "height": 900}, timezone_id="America/Lima"
+    )
     page = context.new_page()
-    sign_in(app, base, page, f"tess-{uuid.uuid4().hex[:6]}@example.org", "Tess")
+    email = f"tess-{uuid.uuid4().hex[:6]}@example.org"
+    sign_in(app, base, page, email, "Tess", zone="America/Lima")
+    with app.app_context(), get_db().session() as session:
+        assert session.scalar(select(User.time_zone).where(User.email == email)) == "America/Lima"
     page.get_by_role("link", name="Start a new game").click()
     page.get_by_role("link", name="Taluva").click()
     page.get_by_role("button", name="Start the game").click()
@@ -158,7 +164,7 @@ def play_on(app: Flask, game_id: int, position: int, turns: int) -> None:
 @pytest.mark.parametrize(("ruleset", "players", "turns"), [("java", 3, 5), ("samurai", 3, 14)])
 def test_screenshot_of_a_game_in_the_middle(live, chromium, screenshots, ruleset, players, turns):
     app, base = live
-    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    context = chromium.new_context(viewport={"width": 1280, "height": 900}, timezone_id="UTC")
     page = context.new_page()
     email = f"{ruleset}-{uuid.uuid4().hex[:6]}@example.org"
     sign_in(app, base, page, email, "Sam" if ruleset == "samurai" else "Jo")

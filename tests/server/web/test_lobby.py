@@ -147,7 +147,7 @@ def test_a_kept_seat_is_not_for_others(app, signed_in_as, make_user, session):
     assert other.get(path_of(link)).status_code == 403
     other.get(f"/games/{game.public_id}")
     refused = other.post(f"/games/{game.public_id}/join")
-    assert refused.status_code == 409
+    assert refused.status_code == 404  # an invitation is nobody else's business
     session.expire_all()
     assert session.get(Seat, game.seats[1].id).user_id is None
 
@@ -161,3 +161,39 @@ def test_anyone_may_take_an_open_seat(signed_in_as, make_user, session):
     assert bob.post(f"/games/{game.public_id}/join").status_code == 302
     session.expire_all()
     assert session.get(Game, game.id).status == GameStatus.ACTIVE
+
+
+def test_an_invitation_shows_to_its_invitee_and_creator_only(app, signed_in_as, make_user, session):
+    ann = make_user("Ann")
+    friend = make_user("Friend")
+    game, _ = invite(signed_in_as(ann), session, friend.email)
+    eve = signed_in_as(make_user("Eve"))
+    home = eve.get("/").get_data(as_text=True)
+    assert game.public_id not in home and friend.email not in home
+    assert eve.get(f"/games/{game.public_id}").status_code == 404
+    watched = app.test_client().get(f"/games/{game.public_id}/watch").get_data(as_text=True)
+    assert friend.email not in watched
+    for who in (ann, friend):
+        page = signed_in_as(who).get(f"/games/{game.public_id}").get_data(as_text=True)
+        assert f"invited: {friend.email}" in page, who.name
+    invitee_home = signed_in_as(friend).get("/").get_data(as_text=True)
+    assert game.public_id in invitee_home and "Join" in invitee_home
+    assert game.public_id in signed_in_as(ann).get("/").get_data(as_text=True)
+
+
+def test_an_open_seat_beside_an_invitation_shows_without_the_address(
+    signed_in_as, make_user, session
+):
+    ann = signed_in_as(make_user("Ann"))
+    ann.get("/games/new/taluva")
+    response = ann.post(
+        "/games/new/taluva",
+        {"seat-0": "me", "seat-1": "invite", "invite-1": "friend-9@example.org", "seat-2": "open"},
+    )
+    game = created_game(session, response)
+    eve = signed_in_as(make_user("Eve"))
+    home = eve.get("/").get_data(as_text=True)
+    page = eve.get(f"/games/{game.public_id}").get_data(as_text=True)
+    assert game.public_id in home and "Join this game" in page
+    assert "friend-9@example.org" not in home + page
+    assert "kept for an invited player" in page

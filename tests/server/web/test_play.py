@@ -4,6 +4,7 @@ or a double click sends at most once, strangers get the same 404 as nobody."""
 
 from __future__ import annotations
 
+import hashlib
 import re
 
 from sqlalchemy import func, select
@@ -283,3 +284,74 @@ def test_only_the_seats_player_may_renew_its_address(app, session, make_user, si
     assert eve.post(f"/games/{game.public_id}/new-address").status_code == 404
     session.expire_all()
     assert session.get(Seat, game.seats[0].id).token == old_token
+
+
+def test_resigning_asks_first_then_a_bot_plays_the_seat(app, session, make_user, signed_in_as):
+    ann, bob = make_user("Ann"), make_user("Bob")
+    game = start_game(app, session, "taluva", [ann, bob])
+    browser = signed_in_as(ann)
+    assert 'id="resign-link"' in browser.get(f"/games/{game.public_id}").get_data(as_text=True)
+    confirm = browser.get(f"/games/{game.public_id}/resign")
+    assert confirm.status_code == 200 and "Yes, resign" in confirm.get_data(as_text=True)
+    session.expire_all()
+    assert session.get(Seat, game.seats[0].id).resigned_at is None  # asking changes nothing
+    done = browser.post(f"/games/{game.public_id}/resign")
+    assert done.status_code == 302
+    wait_for(lambda: plies(session, game) >= 1, what="the bot to play the resigned seat")
+    session.expire_all()
+    seat = session.get(Seat, game.seats[0].id)
+    assert seat.resigned_at is not None and seat.bot == "random"
+    told = select(Outbox).where(Outbox.game_id == game.id, Outbox.kind == "seat_resigned")
+    assert [row.recipient_id for row in session.scalars(told)] == [bob.id]
+    page = browser.get(f"/games/{game.public_id}").get_data(as_text=True)
+    assert 'id="resigned"' in page and 'id="moves"' not in page and "resign-link" not in page
+    again = browser.post(f"/games/{game.public_id}/resign")
+    assert again.status_code == 409 and "no player to resign" in again.get_data(as_text=True)
+    assert signed_in_as(make_user("Eve")).post(f"/games/{game.public_id}/resign").status_code == 404
+
+
+def test_chat_on_the_game_page(app, session, make_user, signed_in_as):
+    ann, bob = make_user("Ann"), make_user("Bob")
+    game = start_game(app, session, "taluva", [ann, bob])
+    browser = signed_in_as(ann)
+    browser.get(f"/games/{game.public_id}")
+    sent = browser.post(f"/games/{game.public_id}/chat", {"text": "Hello <Bob>"})
+    assert sent.status_code == 302 and sent.location.endswith("chat=1#chat")
+    page = browser.get(sent.location).get_data(as_text=True)
+    assert "Sent to 1 other player." in page and "Hello &lt;Bob&gt;" in page
+    assert "Hello &lt;Bob&gt;" in signed_in_as(bob).get(f"/games/{game.public_id}").get_data(
+        as_text=True
+    )
+    too_long = browser.post(f"/games/{game.public_id}/chat", {"text": "y" * 501})
+    body = too_long.get_data(as_text=True)
+    assert too_long.status_code == 422 and "at most 500 characters, not 501" in body
+    assert "y" * 501 in body  # the text is kept in the form
+    eve = signed_in_as(make_user("Eve"))
+    eve.get("/")
+    assert eve.post(f"/games/{game.public_id}/chat", {"text": "hi"}).status_code == 404
+    chat = select(Outbox).where(Outbox.game_id == game.id, Outbox.kind == "chat")
+    assert [row.recipient_id for row in session.scalars(chat)] == [bob.id]
+
+
+def test_the_seed_hash_shows_from_the_start_and_the_seed_after_the_end(
+    app, session, make_user, signed_in_as
+):
+    ann = make_user("Ann")
+    game = taluva_against(app, session, ann)
+    commitment = hashlib.sha256(b"test-seed").hexdigest()
+    for page in (
+        signed_in_as(ann).get(f"/games/{game.public_id}").get_data(as_text=True),
+        app.test_client().get(f"/games/{game.public_id}/watch").get_data(as_text=True),
+    ):
+        assert f'id="seed-commitment">{commitment}<' in page
+        assert "test-seed" not in page and "Check the draws" not in page
+    bots = start_game(app, session, "toy-pick", ["bot", "bot"])
+
+    def finished() -> bool:
+        session.expire_all()
+        return session.get(Game, bots.id).status == "finished"
+
+    wait_for(finished, what="the bots to finish")
+    page = app.test_client().get(f"/games/{bots.public_id}/watch").get_data(as_text=True)
+    assert f'id="seed-commitment">{commitment}<' in page
+    assert 'id="seed-value">test-seed<' in page and "Check the draws" in page

@@ -88,3 +88,19 @@ def test_settings_need_a_signed_in_user(browser):
 def test_the_header_links_to_the_settings(signed_in_as, make_user):
     page = signed_in_as(make_user("Ann")).get("/").get_data(as_text=True)
     assert 'href="/settings"' in page
+
+
+def test_every_page_links_the_favicon_which_is_also_at_the_usual_address(app):
+    client = app.test_client()
+    page = client.get("/sign-in").get_data(as_text=True)
+    assert '<link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">' in page
+    svg = client.get("/assets/favicon.svg")
+    assert svg.status_code == 200 and b"<svg" in svg.data
+    ico = client.get("/favicon.ico")
+    assert ico.status_code == 200 and ico.data.startswith(b"\x00\x00\x01\x00")  # an ICO file
+
+
+def test_the_welcome_page_marks_the_zone_for_the_browsers_own(signed_in_as, make_user):
+    browser = signed_in_as(make_user("Ann"))
+    assert "data-browser-zone" in browser.get("/welcome").get_data(as_text=True)
+    assert "data-browser-zone" not in browser.get("/settings").get_data(as_text=True)

@@ -1,15 +1,15 @@
 """raw inbound mail may be forgotten after PBEM_MAIL_KEEP_DAYS
 
-Revision ID: 0008
-Revises: 0004
-Create Date: 2026-11-24 12:00:00
+Revision ID: 0007
+Revises: 0006
+Create Date: 2026-11-23 12:00:00
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0008"
-down_revision = "0004"
+revision = "0007"
+down_revision = "0006"
 branch_labels = None
 depends_on = None
 

@@ -1,15 +1,15 @@
 """the outbox keeps each mail's Message-ID, so a resend carries the same one
 
-Revision ID: 0007
-Revises: 0004
-Create Date: 2026-11-24 12:00:00
+Revision ID: 0006
+Revises: 0005
+Create Date: 2026-11-23 12:00:00
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0007"
-down_revision = "0004"
+revision = "0006"
+down_revision = "0005"
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,77 @@
+"""Chat: one service for every channel (the game page, the API and the mail
+command `chat TEXT`). A message is kept with its game and relayed by mail to
+the other players; bots read nothing, and the writer is told so."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from pbem.models import ChatMessage, Game, Outbox, Seat
+from pbem.services.errors import Invalid
+
+CHAT = "chat"
+
+
+@dataclass(frozen=True)
+class Sent:
+    message: ChatMessage
+    readers: int  # other players it was mailed to
+
+    @property
+    def summary(self) -> str:
+        return summary(self.readers)
+
+
+def summary(readers: int) -> str:
+    """What the writer is told: plainly, when nobody will read it."""
+    if readers == 0:
+        return (
+            "Kept with the game, but nobody else reads it: every other seat is"
+            " played by a bot, and bots do not read chat."
+        )
+    return f"Sent to {readers} other player{'s' if readers > 1 else ''}."
+
+
+def post(session: Session, seat: Seat, text: str, channel: str, max_chars: int) -> Sent:
+    """Keep the message and queue a mail to each other player; the caller commits."""
+    text = text.strip()
+    if not text:
+        raise Invalid("a chat message needs some text, e.g. chat Good luck!")
+    if len(text) > max_chars:
+        raise Invalid(f"a chat message holds at most {max_chars} characters, not {len(text)}")
+    message = ChatMessage(game_id=seat.game_id, seat_id=seat.id, text=text, channel=channel)
+    session.add(message)
+    readers = [other for other in seat.game.seats if other.id != seat.id and _reads_chat(other)]
+    for other in readers:
+        session.add(
+            Outbox(
+                recipient_id=other.user_id,
+                game_id=seat.game_id,
+                kind=CHAT,
+                payload={
+                    "game": seat.game.public_id,
+                    "seat": other.position,
+                    "from": seat.name,
+                    "text": text,
+                },
+            )
+        )
+    session.flush()
+    return Sent(message, len(readers))
+
+
+def _reads_chat(seat: Seat) -> bool:
+    """A person who still plays: not an open seat, a bot or a resigned player."""
+    return seat.user_id is not None and seat.bot is None and seat.resigned_at is None
+
+
+def messages(session: Session, game: Game) -> list[ChatMessage]:
+    """The game's chat, oldest first."""
+    return list(
+        session.scalars(
+            select(ChatMessage).where(ChatMessage.game_id == game.id).order_by(ChatMessage.id)
+        )
+    )

@@ -95,7 +95,8 @@ class Game:
             except IllegalMove as exc:
                 raise trial._explained(exc) from None
             unchecked.append(trial.state.format_move(move))
-        return Trial(trial, seat, tuple(checked), tuple(unchecked))
+        concealed = trial.state.hidden_draws - draws
+        return Trial(trial, seat, tuple(checked), tuple(unchecked), concealed)
 
     def play_submission(self, seat: int, texts: Sequence[str]) -> PartlyPlayed | None:
         """Play a submission of one seat: all its moves or none (IllegalMove),

@@ -26,6 +26,7 @@ class Trial:
     seat: int
     checked: tuple[str, ...]  # canonical texts, judged and applied
     unchecked: tuple[str, ...]  # canonical texts after a concealed draw, judged when played
+    concealed_draws: int  # items drawn in the trial, each shown as a placeholder
 
     def view(self) -> dict[str, Any]:
         return self.game.view(self.seat)

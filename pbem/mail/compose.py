@@ -154,6 +154,10 @@ def _write_kind(mail: Mail, row: Outbox, picture: SeatPicture) -> str:
     if row.kind == "game_over":
         mail.para(result_text(payload["result"], picture.seats))
         return "game over"
+    if row.kind == "submission_rejected" and payload.get("played"):
+        mail.para(f"Your turn was accepted in part: {payload['reason']}.")
+        mail.para("The moves played stand; send the rest of your turn again if you like.")
+        return "accepted in part"
     if row.kind == "submission_rejected":
         mail.para(f"Your turn was not accepted: {payload['reason']}")
         mail.para("Nothing of it was applied. Please send the whole turn again.")

@@ -28,6 +28,7 @@ def test_drawing_from_the_deck_shows_a_card_from_the_deck():
     deck, own = list(state.deck), list(state.hands[0])
     trial = as_game(state).trial(0, ["draw deck"])
     assert trial.checked == ("draw deck",) and trial.unchecked == ()
+    assert trial.concealed_draws == 1
     view = trial.view()["state"]
     assert view["hand"] == [*cards.sort_cards(own), UNKNOWN]
     assert view["deck_size"] == len(deck) - 1 and view["cards_drawn"] == 1

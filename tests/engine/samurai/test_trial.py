@@ -15,6 +15,7 @@ def test_the_end_of_a_turn_refills_the_hand_with_unknown_tiles():
     pile = list(state.piles[seat])
     trial = game.trial(seat, [first, "end"])
     assert trial.checked == (first, "end") and trial.unchecked == ()
+    assert trial.concealed_draws == 1
     screen = trial.view()["state"]["seats"][seat]
     assert screen["hand"][-1] == UNKNOWN and len(screen["hand"]) == 5
     assert screen["pile_tiles"] == [UNKNOWN] * (len(pile) - 1)

@@ -9,6 +9,7 @@ from pbem.models import Move, Submission, User
 from pbem.services import accounts
 from tests.server.conftest import drain, wait_for
 from tests.server.openapi_client import OpenApiClient
+from tests.server.pipeline_helpers import FESTIVAL_AFTER_A_DRAW, PALACE_TURN, java_ann_first
 
 
 @pytest.fixture
@@ -295,3 +296,22 @@ def test_settings_refuse_unknown_time_zones_and_choices(api, make_user, token_fo
     assert api.call("updateSettings", None, {"name": "Anna"}).status_code == 401
     session.expire_all()
     assert session.get(User, ann.id).name == "Ann"  # nothing of a refused change is kept
+
+
+def test_the_check_never_refuses_a_move_because_of_what_a_draw_gives(
+    app, api, make_user, token_for, session
+):
+    """With the deck's real top card (M) Ann's festival after the draw is
+    illegal: a 422 would tell her the card and let her not draw."""
+    ann = make_user("Ann")
+    token = token_for(ann)
+    game = java_ann_first(app, session, ann)
+    seat = {"game_id": game.public_id, "position": 1}
+    sent = api.call("submitMoves", token, {"moves": list(FESTIVAL_AFTER_A_DRAW)}, **seat)
+    assert sent.status_code == 202, sent.get_json()
+    wait_for(lambda: _status(api, token, seat, sent.get_json()["id"]) == "partial", what="judging")
+    answer = api.call("getSubmission", token, submission_id=sent.get_json()["id"], **seat)
+    assert "not played festival B3 P" in answer.get_json()["reason"]
+    view = api.call("getSeatView", token, **seat).get_json()["view"]
+    assert [h["move"] for h in view["history"]] == [*PALACE_TURN, "draw deck"]
+    assert view["state"]["hand"] == ["M", "D", "MP", "DP"]

@@ -12,17 +12,20 @@ from engine.core.game import Game
 from engine.core.record import LoggedMove, Record
 from engine.core.registry import get_ruleset, rulesets
 from engine.core.state import Result, State
+from engine.core.trial import PartlyPlayed, Trial
 
 __all__ = [
     "EngineError",
     "Game",
     "IllegalMove",
     "LoggedMove",
+    "PartlyPlayed",
     "Record",
     "RecordError",
     "ReplayError",
     "Result",
     "State",
+    "Trial",
     "get_ruleset",
     "rulesets",
 ]

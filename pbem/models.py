@@ -61,6 +61,7 @@ class GameStatus(enum.StrEnum):
 class SubmissionStatus(enum.StrEnum):
     PENDING = "pending"
     ACCEPTED = "accepted"
+    PARTIAL = "partial"  # played up to a draw, the rest refused: a draw cannot be taken back
     REJECTED = "rejected"
 
 

@@ -9,6 +9,7 @@ from engine.core.errors import EngineError, IllegalMove, ReplayError
 from engine.core.record import LoggedMove, Record
 from engine.core.registry import get_ruleset
 from engine.core.state import State
+from engine.core.trial import PartlyPlayed, Trial
 
 
 class Game:
@@ -47,14 +48,16 @@ class Game:
         try:
             move = self.state.play(seat, text)
         except IllegalMove as exc:
-            if exc.rule == "turn order" and not self.state.is_over():
-                waiting = ", ".join(self.seats[s] for s in sorted(self.state.to_act()))
-                raise IllegalMove(
-                    f"it is not your turn (waiting for {waiting})", exc.rule
-                ) from None
-            raise
+            raise self._explained(exc) from None
         self._log(seat, move)
         return move
+
+    def _explained(self, exc: IllegalMove) -> IllegalMove:
+        """A refusal for turn order names the seats the game waits for."""
+        if exc.rule == "turn order" and not self.state.is_over():
+            waiting = ", ".join(self.seats[s] for s in sorted(self.state.to_act()))
+            return IllegalMove(f"it is not your turn (waiting for {waiting})", exc.rule)
+        return exc
 
     def push(self, seat: int, move: Any) -> None:
         self.state.push(seat, move)
@@ -70,6 +73,54 @@ class Game:
         moves = [trial.play(seat, text) for text in texts]
         self.state, self.log, self._moves = trial.state, trial.log, trial._moves
         return moves
+
+    def trial(self, seat: int, texts: Iterable[str]) -> Trial:
+        """The seat's moves on a copy where chance is concealed; IllegalMove says
+        why one is refused. Every move up to the first draw from a face-down
+        source is judged; later ones are only read (whose turn, the notation),
+        since their legality may hang on what is drawn."""
+        trial = self.copy()
+        trial.state.conceal_chance()
+        draws = trial.state.hidden_draws
+        checked: list[str] = []
+        unchecked: list[str] = []
+        for text in texts:
+            if trial.state.hidden_draws == draws:
+                trial.play(seat, text)
+                checked.append(trial.log[-1].text)
+                continue
+            try:
+                trial.state.require_turn(seat)
+                move = trial.state.parse_syntax(seat, text)
+            except IllegalMove as exc:
+                raise trial._explained(exc) from None
+            unchecked.append(trial.state.format_move(move))
+        concealed = trial.state.hidden_draws - draws
+        return Trial(trial, seat, tuple(checked), tuple(unchecked), concealed)
+
+    def play_submission(self, seat: int, texts: Sequence[str]) -> PartlyPlayed | None:
+        """Play a submission of one seat: all its moves or none (IllegalMove),
+        as its trial judges them; but a draw cannot be taken back. When a move
+        the trial could not judge fails, the moves up to the last draw before
+        it are played and the rest refused: the PartlyPlayed returned says so."""
+        self.trial(seat, texts)
+        attempt = self.copy()
+        last_draw: int | None = None
+        for index, text in enumerate(texts):
+            draws = attempt.state.hidden_draws
+            try:
+                attempt.play(seat, text)
+            except IllegalMove as exc:
+                if last_draw is None:
+                    raise
+                first_new = len(self.log)
+                self.play_all(seat, texts[: last_draw + 1])
+                played = tuple(entry.text for entry in self.log[first_new:])
+                return PartlyPlayed(played, text, exc, tuple(texts[last_draw + 1 :]))
+            if attempt.state.hidden_draws > draws:
+                last_draw = index
+        self.state, self.log, self._moves = attempt.state, attempt.log, attempt._moves
+        return None
 
     def copy(self) -> Game:
         clone = object.__new__(Game)

@@ -11,13 +11,14 @@ import pickle
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Self, TypeVar
 
 from engine.core.errors import EngineError, IllegalMove
 from engine.core.options import Option, resolve_options
 from engine.core.rng import seed_commitment
 
 Move = Hashable
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,8 @@ class State(ABC):
         self.players = players
         self.seed = seed
         self.options = dict(options)
+        self.hidden_draws = 0  # items taken from face-down sources so far
+        self.concealing = False  # a trial: such items stay unknown
 
     @classmethod
     def new(cls, players: int, seed: str, options: Mapping[str, Any] | None = None) -> Self:
@@ -173,6 +176,27 @@ class State(ABC):
         if result is not None:
             envelope["seed"] = self.seed
         return envelope
+
+    # -- chance -----------------------------------------------------------
+
+    def conceal_chance(self) -> None:
+        """Make this position a trial: from now on every draw from a face-down
+        source yields a placeholder, so nothing chance would reveal reaches it."""
+        self.concealing = True
+
+    def take_hidden(self, source: list[T], placeholder: T, index: int = -1) -> T:
+        """Take an item from a face-down source (a deck, a pile, a stack).
+
+        In a trial the item stays unknown: the placeholder comes instead, and
+        what is left of the source turns into placeholders too, since which
+        items remain would tell which one was taken.
+        """
+        self.hidden_draws += 1
+        item = source.pop(index)
+        if not self.concealing:
+            return item
+        source[:] = [placeholder] * len(source)
+        return placeholder
 
     def copy(self) -> Self:
         """A deep copy; pickling is several times faster than copy.deepcopy."""

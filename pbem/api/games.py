@@ -198,7 +198,7 @@ class Moves(MethodView):
     @errors(409, "Not your turn, or your last submission still waits")
     @errors(422, "Illegal or malformed move: the message says why")
     def post(self, body: dict[str, Any], game_id: str, position: int):  # type: ignore[no-untyped-def]
-        """Send one turn's moves; a worker applies them all or none"""
+        """Send one turn's moves; a worker applies them all or none (a draw stands)"""
         seat = _own_seat(game_id, position)
         text = "\n".join(body["moves"])
         session = request_session()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import validate
 
-from pbem.models import MovedMail
+from pbem.models import MovedMail, SubmissionStatus
 from pbem.services.accounts import LANGUAGES
 
 
@@ -91,16 +91,27 @@ class SubmitSchema(ma.Schema):
         ma.fields.String(),
         required=True,
         validate=validate.Length(min=1),
-        metadata={"description": "the moves of one turn: all are applied or none"},
+        metadata={
+            "description": "the moves of one turn: all are applied or none, except that a"
+            " draw cannot be taken back (see the submission's status partial)"
+        },
     )
 
 
 class SubmissionSchema(ma.Schema):
     id = ma.fields.Integer(required=True)
     status = ma.fields.String(
-        required=True, validate=validate.OneOf(["pending", "accepted", "rejected"])
+        required=True,
+        validate=validate.OneOf([s.value for s in SubmissionStatus]),
+        metadata={
+            "description": "partial: the moves up to a draw were played and the rest refused"
+            " (a draw cannot be taken back)"
+        },
     )
-    reason = ma.fields.String(allow_none=True, metadata={"description": "why it was rejected"})
+    reason = ma.fields.String(
+        allow_none=True,
+        metadata={"description": "why it was rejected, or which moves were not played"},
+    )
     channel = ma.fields.String(required=True)
     text = ma.fields.String(required=True, attribute="raw_text")
     created_at = ma.fields.DateTime(required=True)

@@ -156,6 +156,10 @@ def _write_kind(mail: Mail, row: Outbox, picture: SeatPicture) -> str:
         return "your turn" if picture.my_turn else f"waiting for {picture.waiting_for()}"
     if row.kind == "game_over":  # the board part says who won and shows the seed
         return "game over"
+    if row.kind == "submission_rejected" and payload.get("played"):
+        mail.para(f"Your turn was accepted in part: {payload['reason']}.")
+        mail.para("The moves played stand; send the rest of your turn again if you like.")
+        return "accepted in part"
     if row.kind == "submission_rejected":
         mail.para(f"Your turn was not accepted: {payload['reason']}")
         mail.para("Nothing of it was applied. Please send the whole turn again.")

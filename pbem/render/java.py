@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.games.java.board import SPACES
+from engine.games.java.cards import UNKNOWN
 from pbem.render.colours import (
     CARD,
     EDGE,
@@ -208,8 +209,11 @@ def _hand(panel: Panel, hand: Sequence[str]) -> None:
         if x + width > WIDTH - PAD:
             break
         panel.canvas.rounded_rect((x, panel.y, x + width, panel.y + height), 6, CARD, EDGE, 1.5)
-        panel.canvas.text((x + width / 2, panel.y + height / 2), card, 18, INK, bold=True)
+        label = "?" if card == UNKNOWN else card  # a preview's card from the deck
+        panel.canvas.text((x + width / 2, panel.y + height / 2), label, 18, INK, bold=True)
     panel.y += height + 8
+    if UNKNOWN in hand:
+        panel.line(f"?: {UNKNOWN}, known once the move is sent", MUTED, SMALL)
 
 
 def _auction(panel: Panel, auction: Mapping[str, Any]) -> None:

@@ -7,6 +7,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from engine.games.samurai.tiles import UNKNOWN
 from pbem.render.colours import EDGE, INK, MUTED, SAMURAI_FIGURE, SAMURAI_SPACE, ink_on, shade
 from pbem.render.hexdraw import Canvas, Colour, HexLayout, Picture, Point
 from pbem.render.lastturn import highlight, last_turn, spaces_named
@@ -39,7 +40,10 @@ LEGEND = "H helmet · B buddha · R rice · S samurai · Ro ronin · Sh ship · 
 
 
 def tile_label(code: str) -> str:
-    """`helmet4` -> `H4`, `ronin` -> `Ro`, as in the text picture."""
+    """`helmet4` -> `H4`, `ronin` -> `Ro`, as in the text picture; `?` for a
+    preview's tile from the pile."""
+    if code == UNKNOWN:
+        return "?"
     kind, strength = re.fullmatch(r"([a-z-]+?)(\d*)", code).groups()  # type: ignore[union-attr]
     if kind == "ronin":
         return "Ro"
@@ -195,8 +199,18 @@ def _screen(panel: Panel, seat: int, entry: Mapping[str, Any], colour: Colour) -
         panel.y += chip + 8
     if entry.get("choice"):
         panel.line("opening choice: " + " ".join(entry["choice"]), INK, SMALL)
-    panel.line("pile holds: " + (" ".join(entry["pile_tiles"]) or "nothing"), INK, SMALL)
+    panel.line("pile holds: " + _pile_text(entry["pile_tiles"]), INK, SMALL)
     panel.line("captured: " + _figure_counts(entry["captured"]), INK, SMALL)
+
+
+def _pile_text(pile: Sequence[str]) -> str:
+    """The pile's tiles; after a preview's draw, only how many are left."""
+    unknown = pile.count(UNKNOWN)
+    known = [code for code in pile if code != UNKNOWN]
+    parts = [" ".join(known)] if known else []
+    if unknown:
+        parts.append(f"{count(unknown, 'tile')} not known before the draw")
+    return ", ".join(parts) or "nothing"
 
 
 def _resolution(panel: Panel, events: Sequence[Mapping[str, Any]]) -> None:

@@ -3,7 +3,7 @@ only once the transaction that queued them has committed."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -40,7 +40,8 @@ def notify_game_over(session: Session, game: Game, result: engine.Result) -> Non
         _queue(session, seat, GAME_OVER, {"result": result.to_json()})
 
 
-def notify_rejected(session: Session, submission: Submission) -> None:
+def notify_rejected(session: Session, submission: Submission, played: Sequence[str] = ()) -> None:
+    """A refused submission; `played` names the moves of it that stand (up to a draw)."""
     _queue(
         session,
         submission.seat,
@@ -49,6 +50,7 @@ def notify_rejected(session: Session, submission: Submission) -> None:
             "submission": submission.id,
             "channel": submission.channel,
             "reason": submission.reason,
+            "played": list(played),
         },
     )
 

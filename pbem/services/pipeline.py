@@ -1,8 +1,10 @@
 """Processing a stored submission: the one path every move takes, bots' included.
 
 Under the game lock: replay the log, check the seat may act, apply all the
-submission's moves or none, store them, mark the submission, queue
-notifications and let bots answer with submissions of their own. A submission
+submission's moves or none (but a draw cannot be taken back: when a move after
+a draw fails, the moves up to the draw stand, see engine.Game.play_submission),
+store them, mark the submission, queue notifications and let bots answer with
+submissions of their own. A submission
 already judged is left alone, so a redelivered task changes nothing; should a
 worker die between committing and handing on the bots' submissions, the
 periodic sweep (pbem.dispatch) hands them on.
@@ -62,7 +64,7 @@ def _judge(session: Session, game: Game, submission: Submission) -> list[int]:
         lines = submission_lines(submission.raw_text)
         if not lines:
             raise engine.IllegalMove("the submission holds no move")
-        played.play_all(position, lines)
+        partly = played.play_submission(position, lines)
     except engine.IllegalMove as exc:
         submission.status, submission.reason = SubmissionStatus.REJECTED, str(exc)
         notifications.notify_rejected(session, submission)
@@ -79,11 +81,15 @@ def _judge(session: Session, game: Game, submission: Submission) -> list[int]:
                 submission_id=submission.id,
             )
         )
-    submission.status = SubmissionStatus.ACCEPTED
     goes_on = played.state.turn_goes_on(position)
-    notifications.notify_accepted(
-        session, submission, [entry.text for entry in played.log[first_new:]], goes_on
-    )
+    if partly is None:
+        submission.status = SubmissionStatus.ACCEPTED
+        notifications.notify_accepted(
+            session, submission, [entry.text for entry in played.log[first_new:]], goes_on
+        )
+    else:
+        submission.status, submission.reason = SubmissionStatus.PARTIAL, str(partly)
+        notifications.notify_rejected(session, submission, played=list(partly.played))
     # The mover's 'your turn' still stands while it goes on with the same turn.
     already_waiting = waiting if goes_on else waiting - {position}
     follow_up = after_change(session, game, played, already_waiting)

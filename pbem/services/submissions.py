@@ -49,19 +49,19 @@ def check_size(seat: Seat, lines: list[str]) -> None:
             )
 
 
-def preview(seat: Seat, raw_text: str) -> engine.Game:
-    """The game as it would be after the submission; IllegalMove says why not.
+def preview(seat: Seat, raw_text: str) -> engine.Trial:
+    """The submission tried as the seat may know it; IllegalMove says why not.
 
-    Pages and the API call this first to answer at once; the worker still
-    judges the stored submission again under the game lock.
+    Pages, the API and mail call this first to answer at once. The trial
+    conceals what a draw would give, so the answer never tells a card; moves
+    after a draw are left to the worker, which judges the stored submission
+    again under the game lock.
     """
     lines = submission_lines(raw_text)
     if not lines:
         raise engine.IllegalMove("the submission holds no move")
     check_size(seat, lines)
-    game = engine_game(seat.game)
-    game.play_all(seat.position, lines)
-    return game
+    return engine_game(seat.game).trial(seat.position, lines)
 
 
 def pending_submission(session: Session, seat: Seat) -> Submission | None:

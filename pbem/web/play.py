@@ -143,9 +143,9 @@ def _form() -> tuple[str, int]:
     return request.form.get("moves", "").replace("\r\n", "\n"), ply
 
 
-def _check(seat: Seat, text: str, drawn_at: int) -> engine.Game:
-    """The game after the moves, on a copy; IllegalMove explains a refusal,
-    naming a position that moved on since the page was drawn."""
+def _check(seat: Seat, text: str, drawn_at: int) -> engine.Trial:
+    """The moves tried on a copy that conceals chance; IllegalMove explains a
+    refusal, naming a position that moved on since the page was drawn."""
     current = len(seat.game.moves)
     try:
         return preview(seat, text)
@@ -165,20 +165,20 @@ def preview_page(game_id: str):  # type: ignore[no-untyped-def]
     seat = _my_seat(game_id)
     text, drawn_at = _form()
     try:
-        after = _check(seat, text, drawn_at)
+        trial = _check(seat, text, drawn_at)
     except engine.IllegalMove as exc:
         return render_game_page(seat, None, moves=text, error=str(exc), status=_refusal_status(exc))
-    first_new = len(seat.game.moves)
     return render_template(
         "preview.html",
         game=seat.game,
         seat=seat,
         title=titles().get(seat.game.ruleset, seat.game.ruleset),
         moves=text,
-        canonical=[entry.text for entry in after.log[first_new:]],
+        trial=trial,
         drawn_at=len(seat.game.moves),
-        picture=after.state.text_picture(seat.position),
-        board_png=_data_url(seat.game, after.view(seat.position)),
+        picture=trial.text_picture(),
+        private=private_information(trial.game, seat.position),
+        board_png=_data_url(seat.game, trial.view()),
     )
 
 

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+import random
+from collections import Counter
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
-from engine import Game, Record, State
-from engine.core.bot import RandomBot
+from engine import Game, Record, State, Trial
+from engine.core.bot import KindsBot, RandomBot
 from engine.core.rng import SeededRandom
 
 Scramble = Callable[[State, int | None], None]
@@ -76,3 +79,62 @@ def check_views(game: Game, scramble: Scramble) -> None:
         disguised = game.copy()
         scramble(disguised.state, viewer)
         assert json.dumps(disguised.view(viewer), sort_keys=True) == text, viewer
+
+
+@dataclass(frozen=True)
+class Chance:
+    """How a game hides chance, for the trial checks."""
+
+    shuffle: Callable[[State, random.Random], None]  # reorder every face-down source
+    shown: Callable[[Mapping[str, Any], int], Counter[Any]]  # items a view shows its seat
+    drawing: frozenset[str] = frozenset()  # move texts always tried when legal
+
+
+def trials_along(
+    name: str,
+    players: int,
+    seed: str,
+    chance: Chance,
+    options: Mapping[str, Any] | None = None,
+    *,
+    every: int = 1,
+    sample: int = 6,
+    max_moves: int = 20_000,
+) -> Game:
+    """A bot game (every kind of move, draws included) whose acting seat tries
+    moves every `every` moves (see check_trials)."""
+    game = Game.new(name, [f"s{i}" for i in range(players)], f"secret-seed/{seed}", options)
+    bot = KindsBot(seed)
+    pick = SeededRandom(seed, "trials")
+    while not game.state.is_over() and len(game.log) < max_moves:
+        seat = min(game.state.to_act())
+        if len(game.log) % every == 0:
+            check_trials(game, seat, chance, pick, sample)
+        game.push(seat, bot.choose(game.state, seat))
+    return game
+
+
+def check_trials(game: Game, seat: int, chance: Chance, pick: SeededRandom, sample: int) -> None:
+    """A trial shows only what the seat would know without the draw: nothing
+    chance hides reaches it (every seat's view of it, and the seat's picture,
+    stay the same however the face-down sources are ordered), and every item
+    it shows the seat is in the seat's view after the real move."""
+    texts = [game.state.format_move(m) for m in game.state.legal_moves(seat)]
+    tried = set(pick.sample(texts, min(sample, len(texts)))) | (chance.drawing & set(texts))
+    for text in sorted(tried):
+        trial = game.trial(seat, [text])
+        assert trial.checked == (text,) and trial.unchecked == ()
+        disguised = game.copy()
+        chance.shuffle(disguised.state, random.Random(f"{game.seed}/{len(game.log)}/{text}"))
+        other = disguised.trial(seat, [text])
+        assert _trial_seen(other) == _trial_seen(trial), text
+        real = game.copy()
+        real.play(seat, text)
+        shown = chance.shown(trial.view()["state"], seat)
+        extra = shown - chance.shown(real.view(seat)["state"], seat)
+        assert not extra, (text, extra)
+
+
+def _trial_seen(trial: Trial) -> tuple[str, ...]:
+    views = [trial.game.view(viewer) for viewer in [None, *range(len(trial.game.seats))]]
+    return (*(json.dumps(v, sort_keys=True) for v in views), trial.text_picture())

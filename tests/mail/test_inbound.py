@@ -28,7 +28,14 @@ from tests.mail.helpers import (
     text_of,
 )
 from tests.server.conftest import wait_for
-from tests.server.pipeline_helpers import judged, moves_of, start_game
+from tests.server.pipeline_helpers import (
+    FESTIVAL_AFTER_A_DRAW,
+    PALACE_TURN,
+    java_ann_first,
+    judged,
+    moves_of,
+    start_game,
+)
 from worker.celery_app import beat_schedule
 
 
@@ -545,3 +552,18 @@ def test_the_sweep_forgets_raw_mail_older_than_the_kept_days(
 def test_the_beat_runs_the_sweep():
     schedule = beat_schedule({"PBEM_SWEEP_SECONDS": 60})
     assert schedule["forget-inbound-raw"] == {"task": FORGET_INBOUND_RAW, "schedule": 60.0}
+
+
+def test_a_draw_by_mail_stands_when_a_move_after_it_is_refused(rig, session, make_user):
+    ann = make_user("Ann")
+    game = java_ann_first(rig.app, session, ann)
+    mail = turn_mail(rig, game, ann)
+    body = "\n".join(FESTIVAL_AFTER_A_DRAW)
+    row = submit_by_smtp(rig, reply(mail, ann.email, body), ann.email, str(mail["Reply-To"]))
+    assert row.outcome == "submitted"
+    assert judged(rig.app, row.submission_id).status == "partial"
+    answer = mail_to(rig, ann, "accepted in part")
+    text = text_of(answer)
+    assert "not played festival B3 P" in text and "a draw cannot be taken back" in text
+    assert "your hand: M D MP DP" in text and board_png(answer)
+    assert [t for _, _, t in moves_of(session, game)] == [*PALACE_TURN, "draw deck"]

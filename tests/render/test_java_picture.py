@@ -7,6 +7,7 @@ import copy
 import time
 from typing import Any
 
+from engine import Game
 from engine.games.java.board import SPACES
 from pbem.render import java, panel, render_picture, render_png, space_centres
 from pbem.render.colours import HIGHLIGHT, JAVA_BOARD, JAVA_FACE, PALACE, PLAYER_COLOURS
@@ -139,3 +140,16 @@ def test_festival_auction_shows_totals_and_who_decides() -> None:
     assert f"still in: {names[0]}, {names[1]}" in texts
     assert f"{names[1]} decides" in texts
     assert "cards played: M MD" in texts
+
+
+def test_a_previewed_draw_shows_a_card_from_the_deck() -> None:
+    game = Game.new("java", ["a", "b"], "preview")
+    seat = min(game.state.to_act())
+    view = game.trial(seat, ["draw deck", "draw faceup"]).view()
+    picture = render_picture(view)
+    left = picture.image.width - panel.WIDTH
+    drawn = [lb.text for lb in picture.labels if lb.x >= left]
+    start = drawn.index("Your festival cards")
+    hand = [*game.state.hands[seat], "?"]
+    assert drawn[start + 1 : start + 1 + len(hand)] == hand
+    assert any("a card from the deck" in text for text in drawn)

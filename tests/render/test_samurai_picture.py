@@ -139,3 +139,13 @@ LABELS = {
 @pytest.mark.parametrize(("code", "label"), LABELS.items())
 def test_tile_labels_follow_the_notation_picture(code: str, label: str) -> None:
     assert samurai.tile_label(code) == label
+
+
+def test_a_previewed_turn_end_shows_tiles_from_the_pile_unknown() -> None:
+    game = cut(bot_game("samurai", 3, "render"), 70).copy()
+    seat = game.state.current
+    first = game.state.format_move(game.state.legal_moves(seat)[0])
+    view = game.trial(seat, [first, "end"]).view()
+    texts = render_picture(view).texts()
+    assert "?" in texts
+    assert any(t.startswith("pile holds: ") and "not known before the draw" in t for t in texts)

@@ -75,3 +75,19 @@ def outbox_of(session: Session, game: Game) -> list[tuple[str, int]]:
     """(kind, seat) of every queued notification, in order."""
     rows = session.scalars(select(Outbox).where(Outbox.game_id == game.id).order_by(Outbox.id))
     return [(row.kind, row.payload["seat"]) for row in rows]
+
+
+# Java with seed "test-seed" and seats ["bot", Ann]: Ann (seat 1) moves first,
+# holds D MP DP and the face-up card is P; the deck's top card is M. Her turn
+# lays a village of two, builds a palace, then draws from the deck hoping for
+# a P to hold the festival: only the drawn card decides whether it may be held.
+PALACE_TURN = ("double A3 B3 village=B3", "village B4", "enter B4", "build B3 2")
+FESTIVAL_AFTER_A_DRAW = (*PALACE_TURN, "draw deck", "festival B3 P")
+
+
+def java_ann_first(app: Flask, session: Session, ann: User) -> Game:
+    game = start_game(app, session, "java", ["bot", ann])
+    state = engine_game(game).state
+    assert state.current == 1 and state.faceup == "P"
+    assert state.hands[1] == ["D", "MP", "DP"] and state.deck[-1] == "M"
+    return game

@@ -9,6 +9,7 @@ from pbem.models import Move, Submission, User
 from pbem.services import accounts
 from tests.server.conftest import drain, wait_for
 from tests.server.openapi_client import OpenApiClient
+from tests.server.pipeline_helpers import FESTIVAL_AFTER_A_DRAW, PALACE_TURN, java_ann_first
 
 
 @pytest.fixture
@@ -386,3 +387,22 @@ def test_chat_against_bots_only_says_that_bots_do_not_read_it(api, make_user, to
 
 def test_the_document_says_seat_positions_count_from_0(api):
     assert "Seats are numbered from 0 here" in api.document["info"]["description"]
+
+
+def test_the_check_never_refuses_a_move_because_of_what_a_draw_gives(
+    app, api, make_user, token_for, session
+):
+    """With the deck's real top card (M) Ann's festival after the draw is
+    illegal: a 422 would tell her the card and let her not draw."""
+    ann = make_user("Ann")
+    token = token_for(ann)
+    game = java_ann_first(app, session, ann)
+    seat = {"game_id": game.public_id, "position": 1}
+    sent = api.call("submitMoves", token, {"moves": list(FESTIVAL_AFTER_A_DRAW)}, **seat)
+    assert sent.status_code == 202, sent.get_json()
+    wait_for(lambda: _status(api, token, seat, sent.get_json()["id"]) == "partial", what="judging")
+    answer = api.call("getSubmission", token, submission_id=sent.get_json()["id"], **seat)
+    assert "not played festival B3 P" in answer.get_json()["reason"]
+    view = api.call("getSeatView", token, **seat).get_json()["view"]
+    assert [h["move"] for h in view["history"]] == [*PALACE_TURN, "draw deck"]
+    assert view["state"]["hand"] == ["M", "D", "MP", "DP"]

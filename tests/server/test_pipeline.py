@@ -17,6 +17,9 @@ from pbem.services.replay import engine_game, verify_game
 from pbem.services.submissions import submit
 from tests.server.conftest import drain, wait_for
 from tests.server.pipeline_helpers import (
+    FESTIVAL_AFTER_A_DRAW,
+    PALACE_TURN,
+    java_ann_first,
     judged,
     moves_of,
     outbox_of,
@@ -128,6 +131,34 @@ def test_submission_with_a_bad_line_applies_none_of_its_moves(app, session, make
     rejected = judged(app, send(app, session, game, 0, "pick 1\n# comment\npick 2").id)
     assert rejected.status == SubmissionStatus.REJECTED
     assert "not your turn" in rejected.reason
+    assert moves_of(session, game) == []
+
+
+def test_a_draw_stands_when_a_move_after_it_is_refused(app, session, make_user):
+    """Ann draws the M; her festival with a P she hoped for is refused, but
+    the draw is not taken back: she has seen the card."""
+    ann = make_user("Ann")
+    game = java_ann_first(app, session, ann)
+    partly = judged(app, send(app, session, game, 1, "\n".join(FESTIVAL_AFTER_A_DRAW)).id)
+    assert partly.status == SubmissionStatus.PARTIAL
+    assert partly.reason == (
+        f"played {'; '.join(PALACE_TURN)}; draw deck (a draw cannot be taken back); "
+        "not played festival B3 P, because 'festival B3 P': "
+        "you do not hold the card P [festival cards]"
+    )
+    assert [text for _, _, text in moves_of(session, game)] == [*PALACE_TURN, "draw deck"]
+    stored = session.get(Game, game.id)
+    assert verify_game(stored) == [] and stored.to_act == [1]
+    assert engine_game(stored).state.hands[1] == ["M", "D", "MP", "DP"]
+    assert ("submission_rejected", 1) in outbox_of(session, game)
+
+
+def test_a_move_refused_before_any_draw_plays_nothing(app, session, make_user):
+    ann = make_user("Ann")
+    game = java_ann_first(app, session, ann)
+    rejected = judged(app, send(app, session, game, 1, "festival B3 P\ndraw deck").id)
+    assert rejected.status == SubmissionStatus.REJECTED
+    assert rejected.reason == "there is no palace on B3 [festival]"
     assert moves_of(session, game) == []
 
 

@@ -15,6 +15,7 @@ SYMBOLS = "MDP"
 SYMBOL_NAMES = {"M": "mask", "D": "drum", "P": "puppet"}
 KINDS = ("M", "D", "P", "MD", "MP", "DP")
 COPIES = 5
+UNKNOWN = "a card from the deck"  # a trial's draw: chance concealed
 
 
 def canonical(symbols: Iterable[str]) -> str:
@@ -37,7 +38,8 @@ def total(cards: Iterable[str], faceup: str | None) -> int:
 
 
 def sort_cards(cards: Iterable[str]) -> tuple[str, ...]:
-    return tuple(sorted(cards, key=KINDS.index))
+    """Cards in kind order; a trial's unknown cards last."""
+    return tuple(sorted(cards, key=lambda c: KINDS.index(c) if c in KINDS else len(KINDS)))
 
 
 def matching(hand: Iterable[str], faceup: str | None) -> Counter[str]:

@@ -416,7 +416,7 @@ class JavaState(State):
         if not self.deck:
             self.deck, self.discards = self.discards, []
             self.rng.shuffle(self.deck)
-        return self.deck.pop() if self.deck else None
+        return self.take_hidden(self.deck, cards.UNKNOWN) if self.deck else None
 
     def _check_TakeToken(self, seat: int, move: TakeToken) -> None:
         if self.token_used:

@@ -9,7 +9,7 @@ from engine.core.errors import IllegalMove
 from engine.games.samurai.board import Board
 from engine.games.samurai.influence import Tiles
 from engine.games.samurai.notation import FigureExchange, PlayTile, TokenExchange
-from engine.games.samurai.tiles import kind
+from engine.games.samurai.tiles import UNKNOWN, kind
 
 FIGURE_EXCHANGE = "figure-exchange"
 TOKEN_EXCHANGE = "token-exchange"
@@ -108,8 +108,11 @@ def swap(figures: dict[int, list[str]], move: FigureExchange) -> None:
 def candidates(
     board: Board, tiles: Tiles, figures: Mapping[int, list[str]], seat: int, hand: Sequence[str]
 ) -> Iterator[TileMove]:
-    """Every tile move worth judging for `seat`, in a stable order."""
+    """Every tile move worth judging for `seat`, in a stable order (a trial's
+    unknown tiles have none)."""
     for code in dict.fromkeys(hand):
+        if code == UNKNOWN:
+            continue
         if code == FIGURE_EXCHANGE:
             placed = [(s, f) for s in sorted(figures) for f in figures[s]]
             for i, (a, fa) in enumerate(placed):

@@ -25,7 +25,14 @@ from engine.games.samurai.notation import (
     TokenExchange,
 )
 from engine.games.samurai.picture import picture
-from engine.games.samurai.tiles import COLOUR_COUNTS, COLOUR_SET, FIGURES, HAND_SIZE, in_order
+from engine.games.samurai.tiles import (
+    COLOUR_COUNTS,
+    COLOUR_SET,
+    FIGURES,
+    HAND_SIZE,
+    UNKNOWN,
+    in_order,
+)
 from engine.games.samurai.view import seat_view
 
 CHOOSE, FIGURES_PHASE, PLAY, OVER = "choose", "figures", "play", "over"
@@ -183,7 +190,11 @@ class SamuraiState(State):
         )
 
     def _can_play(self, seat: int) -> bool:
-        """Whether `seat` could open a turn now (a tile in hand with a legal place)."""
+        """Whether `seat` could open a turn now (a tile in hand with a legal place).
+        A trial's unknown tile might fit: the trial then lets the seat play on
+        rather than end the game and open the screens on a guess."""
+        if UNKNOWN in self.hands[seat]:
+            return True
         candidates = placement.candidates(
             self.board, self.tiles, self.figures, seat, self.hands[seat]
         )
@@ -236,7 +247,7 @@ class SamuraiState(State):
         self._resolve()
         hand, pile = self.hands[seat], self.piles[seat]
         while len(hand) < HAND_SIZE and pile:
-            hand.append(pile.pop(0))
+            hand.append(self.take_hidden(pile, UNKNOWN, 0))
         self.hands[seat] = in_order(hand)
         self.played = []
         reason = self._ending()

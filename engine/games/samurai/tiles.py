@@ -59,6 +59,7 @@ COLOUR_SET: tuple[str, ...] = tuple(
 )
 COLOUR_COUNTS = Counter(COLOUR_SET)
 HAND_SIZE = 5
+UNKNOWN = "a tile from your pile"  # a trial's draw: chance concealed
 
 
 def kind(code: str) -> TileKind:
@@ -66,6 +67,7 @@ def kind(code: str) -> TileKind:
 
 
 def in_order(codes: list[str] | tuple[str, ...]) -> list[str]:
-    """Tiles in catalogue order, so equal hands and choices compare equal."""
+    """Tiles in catalogue order, so equal hands and choices compare equal;
+    a trial's unknown tiles last."""
     order = list(KINDS)
-    return sorted(codes, key=order.index)
+    return sorted(codes, key=lambda code: order.index(code) if code in KINDS else len(order))

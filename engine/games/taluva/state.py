@@ -21,7 +21,7 @@ from engine.games.taluva.notation import (
     format_move,
     parse_move,
 )
-from engine.games.taluva.tiles import Tile, full_set
+from engine.games.taluva.tiles import UNKNOWN, Tile, full_set
 
 TILES_BY_PLAYERS = {3: 36, 4: 48}
 LAY_TILE, BUILD, OVER = "tile", "build", "over"
@@ -174,7 +174,7 @@ class TaluvaState(State):
         if self.phase == OVER:
             return
         self.current = next((s for s in playing if s > self.current), playing[0])
-        self.drawn = self.pile.pop()
+        self.drawn = self.take_hidden(self.pile, UNKNOWN)
         self.phase = LAY_TILE
 
     # -- the end --------------------------------------------------------------

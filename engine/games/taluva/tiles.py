@@ -44,6 +44,9 @@ class Tile:
         return f"volcano, {self.left} on the left, {self.right} on the right"
 
 
+UNKNOWN = Tile("unknown", "unknown")  # a trial's draw from the stack: chance concealed
+
+
 def full_set() -> list[Tile]:
     """All 48 tiles in a fixed order (the order of the shipped data file)."""
     data = json.loads(resources.files(__package__).joinpath("data/tiles.json").read_text())

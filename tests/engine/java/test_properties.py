@@ -5,12 +5,17 @@ more) and replay to the same state."""
 
 from __future__ import annotations
 
+import random
+from collections import Counter
+from typing import Any
+
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from engine import Game
 from engine.core.errors import IllegalMove
-from engine.games.java import notation
+from engine.core.rng import SeededRandom
+from engine.games.java import cards, notation
 from engine.games.java.board import FOOTPRINTS, SPACES, sort_spaces
 from engine.games.java.notation import (
     Agree,
@@ -30,7 +35,7 @@ from engine.games.java.notation import (
 )
 from engine.games.java.state import JavaState
 from engine.games.java.tiles import PALACE_VALUES, TILE_KINDS, TILE_SIZE
-from tests.engine.properties import play_checked
+from tests.engine.properties import Chance, play_checked, trials_along
 
 CELLS = sort_spaces(SPACES)
 CARD_SETS = [(), ("M",), ("D",), ("MD",), ("M", "M"), ("D", "P"), ("MD", "DP", "P")]
@@ -81,6 +86,23 @@ def scramble(state: JavaState, viewer: int | None) -> None:
             state.hands[other] = ["P"] * len(state.hands[other])
 
 
+def shuffle_chance(state: JavaState, rng: random.Random) -> None:
+    """The deck's order and every later reshuffle of the discards."""
+    rng.shuffle(state.deck)
+    state.rng = SeededRandom(str(rng.random()), "festival cards")
+
+
+def shown_cards(view: dict[str, Any], seat: int) -> Counter[Any]:
+    """The cards a view shows: the seat's hand, the face-up card, the discards."""
+    shown = Counter(("hand", c) for c in view["hand"] or [])
+    shown += Counter(("discards", c) for c in view["discards"])
+    shown[("faceup", view["faceup"])] += 1
+    return Counter({item: n for item, n in shown.items() if item[1] != cards.UNKNOWN})
+
+
+CHANCE = Chance(shuffle_chance, shown_cards, frozenset({"draw deck", "draw faceup"}))
+
+
 def play_java(players: int, seed: str) -> Game:
     game = play_checked(
         "java",
@@ -106,6 +128,13 @@ def test_bot_games_end_replay_and_keep_secrets(players, seed):
     game = play_java(players, seed)
     assert game.state.result() is not None
     assert len(game.state.final_scored) == players
+
+
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.sampled_from([2, 3, 4]), seed=st.text(alphabet="qwxz", min_size=4, max_size=8))
+def test_a_trial_conceals_every_draw(players, seed):
+    """Drawn cards, the face-up card's successor and reshuffles stay unknown in a trial."""
+    trials_along("java", players, seed, CHANCE, every=4, sample=2, max_moves=250)
 
 
 space = st.sampled_from(CELLS)

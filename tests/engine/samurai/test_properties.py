@@ -2,14 +2,16 @@
 that pass the check, and views that never leak another seat's secrets."""
 
 import random
+from collections import Counter
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import Game, IllegalMove
 from engine.games.samurai.state import SamuraiState
-from engine.games.samurai.tiles import COLOUR_SET
-from tests.engine.properties import play_checked
+from engine.games.samurai.tiles import COLOUR_SET, UNKNOWN
+from tests.engine.properties import Chance, play_checked, trials_along
 
 GAMES = settings(max_examples=6, deadline=None)
 seeds = st.text(alphabet="abcdefgh0123456789", min_size=1, max_size=8)
@@ -62,3 +64,26 @@ def test_bot_games_end_replay_and_keep_secrets(n, seed):
         "no tiles left",
         "no seat can play a tile",
     }
+
+
+def shuffle_piles(state: SamuraiState, rng: random.Random) -> None:
+    for pile in state.piles:
+        rng.shuffle(pile)
+
+
+def shown_tiles(view: dict[str, Any], seat: int) -> Counter[Any]:
+    """The tiles behind the screens a view opens: hands and piles."""
+    shown: Counter[Any] = Counter()
+    for owner, entry in enumerate(view["seats"]):
+        shown += Counter(("hand", owner, c) for c in entry.get("hand", []) if c != UNKNOWN)
+        shown += Counter(("pile", owner, c) for c in entry.get("pile_tiles", []) if c != UNKNOWN)
+    return shown
+
+
+@settings(max_examples=4, deadline=None)
+@given(players, seeds)
+def test_a_trial_conceals_the_tiles_drawn_from_the_pile(n, seed):
+    """The end of a turn refills the hand from the pile; a trial shows the
+    new tiles as unknown, whatever the piles' order."""
+    chance = Chance(shuffle_piles, shown_tiles, frozenset({"end"}))
+    trials_along("samurai", n, seed, chance, every=2, sample=2)

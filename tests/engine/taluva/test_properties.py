@@ -1,6 +1,9 @@
 """Random bot games of Taluva in every player count and variant, checked at every step."""
 
 import json
+import random
+from collections import Counter
+from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -9,7 +12,7 @@ from engine import Game
 from engine.games.taluva.notation import format_move, parse_move
 from engine.games.taluva.state import TaluvaState
 from engine.games.taluva.tiles import Tile
-from tests.engine.properties import play_checked
+from tests.engine.properties import Chance, play_checked, trials_along
 
 SETUPS = [
     (2, {}),
@@ -64,3 +67,21 @@ def test_notation_round_trips(verb, space, terrain):
     for text in (f"{verb} {space[0]},{space[1]}", f"extend {space[0]},{space[1]} {terrain}"):
         assert format_move(parse_move(text)) == text
         assert parse_move(format_move(parse_move(text))) == parse_move(text)
+
+
+def shuffle_stack(state: TaluvaState, rng: random.Random) -> None:
+    rng.shuffle(state.pile)
+
+
+def shown_tile(view: dict[str, Any], seat: int) -> Counter[Any]:
+    tile = view["tile_in_hand"]
+    return Counter([(tile["left"], tile["right"])] if tile else [])
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(setup=st.sampled_from(SETUPS), seed=st.text(min_size=1, max_size=8))
+def test_a_trial_conceals_the_next_tile_from_the_stack(setup, seed):
+    """After a turn the next player draws from the stack: a trial never holds that tile."""
+    players, options = setup
+    chance = Chance(shuffle_stack, shown_tile)
+    trials_along("taluva", players, seed, chance, options, every=2, sample=2)

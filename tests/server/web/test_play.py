@@ -4,15 +4,25 @@ or a double click sends at most once, strangers get the same 404 as nobody."""
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import re
+from collections.abc import Callable
 
+from flask import Flask
 from sqlalchemy import func, select
 
+import engine
 from pbem.models import Game, Outbox, Seat, Submission
 from pbem.services.replay import engine_game
+from pbem.web.board import picture
 from tests.server.conftest import drain, wait_for
-from tests.server.pipeline_helpers import start_game
+from tests.server.pipeline_helpers import (
+    FESTIVAL_AFTER_A_DRAW,
+    java_ann_first,
+    start_game,
+)
+from tests.server.pipeline_helpers import send as send_turn
 
 
 def legal(session, game: Game, position: int) -> list[str]:
@@ -33,6 +43,25 @@ def plies(session, game: Game) -> int:
 def send(browser, game: Game, moves: str, action: str = "submit"):  # type: ignore[no-untyped-def]
     """Post the move form as drawn at the start of the game (ply 0)."""
     return browser.post(f"/games/{game.public_id}/{action}", {"moves": moves, "ply": "0"})
+
+
+def play_until(
+    app: Flask, session, game: Game, position: int, done: Callable[[engine.State], bool]
+) -> engine.Game:
+    """The seat plays its first legal move (a fixed opening choice in Samurai)
+    through the worker, against the bots, until `done` holds."""
+    while True:
+        drain(app)
+        session.expire_all()
+        played = engine_game(session.get(Game, game.id))
+        state = played.state
+        if done(state):
+            return played
+        if position in state.to_act():
+            text = "choose helmet4 buddha4 rice4 samurai3 ronin"
+            if state.phase != "choose":
+                text = state.format_move(state.legal_moves(position)[0])
+            send_turn(app, session, game, position, text)
 
 
 def taluva_against(app, session, user, *others):  # type: ignore[no-untyped-def]
@@ -331,6 +360,97 @@ def test_chat_on_the_game_page(app, session, make_user, signed_in_as):
     assert eve.post(f"/games/{game.public_id}/chat", {"text": "hi"}).status_code == 404
     chat = select(Outbox).where(Outbox.game_id == game.id, Outbox.kind == "chat")
     assert [row.recipient_id for row in session.scalars(chat)] == [bob.id]
+
+
+def test_preview_of_a_draw_from_the_deck_shows_no_card(app, session, make_user, signed_in_as):
+    ann = make_user("Ann")
+    game = java_ann_first(app, session, ann)
+    browser = signed_in_as(ann)
+    browser.get(f"/games/{game.public_id}")
+    response = browser.post(f"/games/{game.public_id}/preview", {"moves": "draw deck", "ply": "0"})
+    page = response.get_data(as_text=True)
+    assert response.status_code == 200 and 'id="preview-concealed"' in page
+    assert "<dt>hand</dt><dd>D, MP, DP, a card from the deck</dd>" in page
+    assert "your hand: D MP DP a card from the deck" in page
+    assert "M, D, MP, DP" not in page and "M D MP DP" not in page  # the real top card, M
+    # The board picture is the same whatever the deck holds.
+    other = engine_game(game)
+    other.state.deck.reverse()
+    png = picture(game, other.trial(1, ["draw deck"]).view())
+    assert "data:image/png;base64," + base64.b64encode(png).decode("ascii") in page
+    assert submissions(session, game) == 0 and plies(session, game) == 0
+
+
+def test_preview_of_the_faceup_draw_hides_the_next_faceup(app, session, make_user, signed_in_as):
+    ann = make_user("Ann")
+    game = java_ann_first(app, session, ann)
+    browser = signed_in_as(ann)
+    browser.get(f"/games/{game.public_id}")
+    page = browser.post(
+        f"/games/{game.public_id}/preview", {"moves": "draw faceup", "ply": "0"}
+    ).get_data(as_text=True)
+    assert "<dt>hand</dt><dd>D, P, MP, DP</dd>" in page
+    assert "face-up card a card from the deck," in page
+    assert "face-up card M," not in page
+
+
+def test_moves_after_a_draw_are_not_judged_by_the_preview(app, session, make_user, signed_in_as):
+    ann = make_user("Ann")
+    game = java_ann_first(app, session, ann)
+    browser = signed_in_as(ann)
+    browser.get(f"/games/{game.public_id}")
+    moves = "\n".join(FESTIVAL_AFTER_A_DRAW)
+    for action in ("preview", "submit"):
+        # With the real top card (M) the festival is illegal: refusing it here
+        # would tell Ann what she would draw, and let her not draw.
+        response = browser.post(f"/games/{game.public_id}/{action}", {"moves": moves, "ply": "0"})
+        assert 'id="move-error"' not in response.get_data(as_text=True), action
+    assert '<ul id="preview-unchecked"><li>festival B3 P</li></ul>' in browser.post(
+        f"/games/{game.public_id}/preview", {"moves": moves, "ply": "0"}
+    ).get_data(as_text=True)
+
+
+def test_preview_of_a_samurai_turn_end_shows_no_tile_of_the_pile(
+    app, session, make_user, signed_in_as
+):
+    ann = make_user("Ann")
+    game = start_game(app, session, "samurai", [ann, "bot"])
+    played = play_until(app, session, game, 0, lambda s: s.phase == "play" and s.current == 0)
+    state = played.state
+    tile = state.format_move(state.legal_moves(0)[0])
+    browser = signed_in_as(ann)
+    browser.get(f"/games/{game.public_id}")
+    page = browser.post(
+        f"/games/{game.public_id}/preview", {"moves": f"{tile}\nend", "ply": str(len(played.log))}
+    ).get_data(as_text=True)
+    hand = [code for code in state.hands[0] if code != tile.split()[0]]
+    shown = ", ".join([*hand, "a tile from your pile"])
+    assert f"<dt>hand</dt><dd>{shown}</dd>" in page
+    unknown = ", ".join(["a tile from your pile"] * (len(state.piles[0]) - 1))
+    assert f"<dt>pile tiles</dt><dd>{unknown}</dd>" in page
+    real = played.copy()
+    real.play_all(0, [tile, "end"])
+    drawn = real.state.hands[0]
+    assert f"<dd>{', '.join(drawn)}</dd>" not in page
+
+
+def test_preview_of_a_taluva_turn_shows_no_tile_from_the_stack(
+    app, session, make_user, signed_in_as
+):
+    ann = make_user("Ann")
+    game = taluva_against(app, session, ann)
+    played = engine_game(game)
+    tile = played.state.format_move(played.state.legal_moves(0)[0])
+    played.play(0, tile)
+    build = played.state.format_move(played.state.legal_moves(0)[0])
+    played.play(0, build)
+    browser = signed_in_as(ann)
+    browser.get(f"/games/{game.public_id}")
+    page = browser.post(
+        f"/games/{game.public_id}/preview", {"moves": f"{tile}\n{build}", "ply": "0"}
+    ).get_data(as_text=True)
+    assert 'id="preview-concealed"' in page and "your tile:" not in page
+    assert played.state.drawn.describe() not in page
 
 
 def test_the_seed_hash_shows_from_the_start_and_the_seed_after_the_end(

@@ -461,7 +461,7 @@ def test_a_stale_reply_counts_the_moves_played_since_its_mail(rig, session, make
         rig, reply(first, ann.email, listed_moves(first)[0]), ann.email, str(first["Reply-To"])
     )
     judged(rig.app, row.submission_id)
-    second = turn_mail(rig, game, ann)  # written after move 1: build now
+    second = mail_to(rig, ann, "accepted")  # the answer to move 1 lists the builds
     build = listed_moves(second)[0]
     row = submit_by_smtp(rig, reply(second, ann.email, build), ann.email, str(second["Reply-To"]))
     judged(rig.app, row.submission_id)

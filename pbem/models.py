@@ -18,6 +18,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship, validates
 
@@ -177,11 +178,26 @@ class Seat(Base):
         return refuse_control_characters(name)
 
 
+WAITING_INTERACTIVE = "status = 'pending' AND channel IN ('api', 'web')"
+
+
 class Submission(Base):
     """What a seat sent, by whatever channel, before anyone judged it."""
 
     __tablename__ = "submissions"
-    __table_args__ = (Index("ix_submissions_status_created", "status", "created_at"),)
+    __table_args__ = (
+        Index("ix_submissions_status_created", "status", "created_at"),
+        # One waiting submission per seat from the interactive channels, so
+        # racing requests store one turn and the others are refused at once.
+        # Mail may queue a second reply behind the first; bots never race.
+        Index(
+            "uq_submissions_seat_waiting",
+            "seat_id",
+            unique=True,
+            sqlite_where=text(WAITING_INTERACTIVE),
+            postgresql_where=text(WAITING_INTERACTIVE),
+        ),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)

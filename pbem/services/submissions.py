@@ -6,6 +6,7 @@ from datetime import datetime
 
 from flask import current_app
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 import engine
@@ -14,6 +15,7 @@ from pbem.services.errors import Conflict
 from pbem.services.replay import engine_game
 
 CHANNELS = ("api", "web", "mail", "bot")
+STILL_WAITING = "your previous submission is still being processed"
 SIZE_RULE = "submission size"
 
 
@@ -80,8 +82,13 @@ def submit(session: Session, seat: Seat, raw_text: str, channel: str) -> Submiss
     submission = Submission(
         game_id=seat.game_id, seat_id=seat.id, raw_text=raw_text, channel=channel
     )
-    session.add(submission)
-    session.flush()
+    try:
+        with session.begin_nested():
+            session.add(submission)
+    except IntegrityError:
+        # Another request of this seat stored its turn first (a unique index
+        # over the waiting submissions of the pages and the API).
+        raise Conflict(STILL_WAITING) from None
     return submission
 
 
@@ -90,7 +97,7 @@ def refuse_while_waiting(session: Session, seat: Seat) -> None:
     waits, so a double click never queues two turns. Check this before judging
     the new one: a first one judged in between then shows in the judgement."""
     if pending_submission(session, seat) is not None:
-        raise Conflict("your previous submission is still being processed")
+        raise Conflict(STILL_WAITING)
 
 
 def pending_submission_ids(session: Session, game_id: int) -> list[int]:

@@ -13,11 +13,11 @@ import base64
 from typing import Any
 
 from flask import current_app, redirect, render_template, request, url_for
-from sqlalchemy import select
+from sqlalchemy import or_, select
 
 import engine
 from pbem.dispatch import enqueue_submissions
-from pbem.models import Game, GameStatus, Move, Seat, Submission
+from pbem.models import Game, GameStatus, Move, Seat, Submission, SubmissionStatus
 from pbem.numbers import whole_number
 from pbem.services import chat, pictures, submissions
 from pbem.services import games as game_service
@@ -198,23 +198,44 @@ def _refusal_status(exc: engine.IllegalMove) -> int:
 def submit(game_id: str):  # type: ignore[no-untyped-def]
     seat = _my_seat(game_id)
     text, drawn_at = _form()
-    # Waiting first, then applied: a submission the worker judges between the
-    # two checks is caught by the second, so a double click stores one.
-    try:
-        submissions.refuse_while_waiting(db(), seat)
-    except Conflict as exc:
-        return render_game_page(seat, None, moves=text, error=str(exc), status=409)
+    # The same form sent twice (a double click, a reload, two tabs racing)
+    # leads to the first one's submission: a no-op.
     earlier = _sent_from_this_page(seat, text, drawn_at)
     if earlier is not None:
         return redirect(_game_url(seat, submission=earlier.id, again=1))
     try:
+        submissions.refuse_while_waiting(db(), seat)
         _check(seat, text, drawn_at)
+        submission = submissions.submit(db(), seat, text, channel="web")
+    except Conflict as exc:
+        db().rollback()
+        earlier = _sent_from_this_page(seat, text, drawn_at)
+        if earlier is not None:
+            return redirect(_game_url(seat, submission=earlier.id, again=1))
+        return render_game_page(seat, None, moves=text, error=str(exc), status=409)
     except engine.IllegalMove as exc:
         return render_game_page(seat, None, moves=text, error=str(exc), status=_refusal_status(exc))
-    submission = submissions.submit(db(), seat, text, channel="web")
     db().commit()
     enqueue_submissions([submission.id])
     return redirect(_game_url(seat, submission=submission.id))
+
+
+def _sent_from_this_page(seat: Seat, text: str, drawn_at: int) -> Submission | None:
+    """The same moves from this seat, still waiting or applied after the page
+    was drawn."""
+    applied_since = select(Move.submission_id).where(
+        Move.game_id == seat.game_id, Move.ply > drawn_at
+    )
+    return db().scalar(
+        select(Submission)
+        .where(
+            Submission.seat_id == seat.id,
+            Submission.raw_text == text,
+            or_(Submission.status == SubmissionStatus.PENDING, Submission.id.in_(applied_since)),
+        )
+        .order_by(Submission.id)
+        .limit(1)
+    )
 
 
 @bp.route("/games/<game_id>/new-address", methods=["POST"])
@@ -226,17 +247,6 @@ def new_address(game_id: str):  # type: ignore[no-untyped-def]
     notify_new_address(db(), seat)
     db().commit()
     return redirect(_game_url(seat, new_address=1))
-
-
-def _sent_from_this_page(seat: Seat, text: str, drawn_at: int) -> Submission | None:
-    """The same moves from this seat, already applied after the page was drawn:
-    the same form sent twice (a double click, a reload)."""
-    return db().scalar(
-        select(Submission)
-        .join(Move, Move.submission_id == Submission.id)
-        .where(Submission.seat_id == seat.id, Submission.raw_text == text, Move.ply > drawn_at)
-        .limit(1)
-    )
 
 
 def _game_url(seat: Seat, **values: Any) -> str:

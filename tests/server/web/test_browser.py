@@ -123,7 +123,7 @@ def test_a_newcomer_plays_taluva_against_a_bot_to_the_end(live, chromium, screen
             page.locator("#submit-button").click()
         submitted += 1
         assert submitted < 200, "the game should have ended"
-    assert "Game over." in page.locator(".notice.done").inner_text()
+    assert "Game over: " in page.locator(".notice.done").inner_text()
     with app.app_context(), get_db().session() as session:
         game = session.scalar(select(Game).where(Game.public_id == game_url.rsplit("/", 1)[1]))
         assert game.status == GameStatus.FINISHED

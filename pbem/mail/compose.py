@@ -170,7 +170,7 @@ def _write_kind(mail: Mail, row: Outbox, picture: SeatPicture) -> str:
     if row.kind == "mail_answer":
         mail.pre(payload["text"])
         return payload.get("subject") or "answer"
-    if row.kind == "chat":
+    if row.kind == notifications.CHAT:
         mail.para(f"{payload['from']} writes:")
         mail.pre(payload["text"])
         return f"message from {payload['from']}"

@@ -9,10 +9,9 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from pbem.models import ChatMessage, Game, Outbox, Seat
+from pbem.models import ChatMessage, Game, Seat
+from pbem.services import notifications
 from pbem.services.errors import Invalid
-
-CHAT = "chat"
 
 
 @dataclass(frozen=True)
@@ -45,20 +44,7 @@ def post(session: Session, seat: Seat, text: str, channel: str, max_chars: int) 
     message = ChatMessage(game_id=seat.game_id, seat_id=seat.id, text=text, channel=channel)
     session.add(message)
     readers = [other for other in seat.game.seats if other.id != seat.id and _reads_chat(other)]
-    for other in readers:
-        session.add(
-            Outbox(
-                recipient_id=other.user_id,
-                game_id=seat.game_id,
-                kind=CHAT,
-                payload={
-                    "game": seat.game.public_id,
-                    "seat": other.position,
-                    "from": seat.name,
-                    "text": text,
-                },
-            )
-        )
+    notifications.notify_chat(session, seat, readers, text)
     session.flush()
     return Sent(message, len(readers))
 

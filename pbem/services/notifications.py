@@ -20,6 +20,7 @@ INVITE = "invite"
 ACCEPTED = "submission_accepted"
 MOVED = "moved"
 MAIL_ANSWER = "mail_answer"
+CHAT = "chat"
 
 
 def _queue(session: Session, seat: Seat, kind: str, payload: dict[str, Any]) -> None:
@@ -90,6 +91,23 @@ def notify_new_address(session: Session, seat: Seat) -> None:
     _queue(
         session, seat, MAIL_ANSWER, {"text": NEW_ADDRESS, "board": False, "subject": "new address"}
     )
+
+
+def notify_chat(session: Session, sender: Seat, readers: list[Seat], text: str) -> None:
+    for reader in readers:
+        session.add(
+            Outbox(
+                recipient_id=reader.user_id,
+                game_id=sender.game_id,
+                kind=CHAT,
+                payload={
+                    "game": sender.game.public_id,
+                    "seat": reader.position,
+                    "from": sender.name,
+                    "text": text,
+                },
+            )
+        )
 
 
 def notify_sign_in(session: Session, user: User, link: str) -> None:

@@ -15,7 +15,7 @@ from sqlalchemy import select
 
 from pbem import create_app, migrate
 from pbem.db import EXTENSION, Database, get_db
-from pbem.dispatch import enqueue_pending
+from pbem.dispatch import enqueue_pending, enqueue_submissions
 from pbem.models import Game
 from pbem.services import accounts
 from pbem.services.bots import BOTS
@@ -235,6 +235,20 @@ def user_token(email: str, label: str) -> None:
         token = accounts.issue_api_token(session, found, label)
         session.commit()
     click.echo(token)
+
+
+@main.command()
+@with_appcontext
+def sweep() -> None:
+    """Sweep the clocks once now: send due reminders, apply due timeouts.
+
+    The beat does this every PBEM_SWEEP_SECONDS; running it besides is safe."""
+    from pbem.clock.sweep import sweep as sweep_clocks
+
+    with get_db().session() as session:
+        report = sweep_clocks(session)
+    enqueue_submissions(report.submissions)
+    click.echo(str(report))
 
 
 @main.command()

@@ -22,6 +22,7 @@ from pbem.services.submissions import pending_submission_ids, stale_submission_i
 
 PROCESS_SUBMISSION = "pbem.process_submission"
 REQUEUE_STALE = "pbem.requeue_stale_submissions"
+SWEEP_CLOCKS = "pbem.sweep_clocks"
 log = logging.getLogger(__name__)
 
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import enum
 import secrets
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any, ClassVar
 
 from sqlalchemy import (
     JSON,
+    Boolean,
     ForeignKey,
     Index,
     Integer,
@@ -73,6 +74,14 @@ class MovedMail(enum.StrEnum):
     EACH = "each"  # a short mail after every accepted submission of another seat
 
 
+class OnTimeout(enum.StrEnum):
+    """What happens to a seat whose decision is not made in time."""
+
+    BOT = "bot"  # a bot makes that decision; the player keeps the seat
+    FORFEIT = "forfeit"  # the player loses the seat, as if resigning
+    WAIT = "wait"  # the game's creator is told and decides
+
+
 class OutboxStatus(enum.StrEnum):
     PENDING = "pending"
     SENDING = "sending"  # handed to a sender under a lease (`claimed_until`)
@@ -95,6 +104,17 @@ class User(Base):
     # Last sign-in through a link: None until the first one. Each sign-in
     # changes it, which is what makes every earlier link useless.
     signed_in_at: Mapped[datetime | None]
+    # Local "HH:MM" between which no game mail is sent and no deadline falls;
+    # None: no quiet hours.
+    quiet_start: Mapped[str | None] = mapped_column(String(5), default="22:00")
+    quiet_end: Mapped[str | None] = mapped_column(String(5), default="08:00")
+    # A reminder this many hours before a deadline; None: no reminders.
+    reminder_hours: Mapped[int | None] = mapped_column(Integer, default=24)
+    # A daily digest at this local hour instead of a mail per turn; None: per turn.
+    digest_hour: Mapped[int | None] = mapped_column(Integer)
+    digest_sent_on: Mapped[date | None]  # the local day the last digest went out
+    # The secret of the player's iCalendar feed of deadlines.
+    calendar_token: Mapped[str] = mapped_column(String(40), unique=True, default=seat_token)
 
     seats: Mapped[list[Seat]] = relationship(back_populates="user")
 
@@ -135,6 +155,17 @@ class Game(Base):
     created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     finished_at: Mapped[datetime | None]
+    # The clock (see pbem.clock); days_per_move None: no clock (a friendly game).
+    days_per_move: Mapped[int | None] = mapped_column(Integer)
+    bank_days: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    weekends_off: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
+    on_timeout: Mapped[str] = mapped_column(
+        String(8), default=OnTimeout.BOT, server_default=OnTimeout.BOT.value
+    )
+    # Set while the organiser has paused the game: every clock in it stops.
+    paused_at: Mapped[datetime | None]
+    # Set when the organiser abandoned the game (it is then finished, without a result).
+    abandoned_at: Mapped[datetime | None]
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="game", order_by="Seat.position", cascade="all, delete-orphan"
@@ -164,6 +195,16 @@ class Seat(Base):
     token: Mapped[str] = mapped_column(String(40), unique=True, default=seat_token)
     # Set when the player resigned: a bot plays the seat on, the player is out.
     resigned_at: Mapped[datetime | None]
+    # The seat's clock (pbem.clock): when the decision it owes was asked for,
+    # the moment its own days end, the moment it times out (after the bank),
+    # the bank left, and what was already done about this decision.
+    asked_at: Mapped[datetime | None]
+    deadline: Mapped[datetime | None]
+    timeout_at: Mapped[datetime | None] = mapped_column(index=True)
+    bank_seconds: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    extra_seconds: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    reminded_at: Mapped[datetime | None]
+    timed_out_at: Mapped[datetime | None]
 
     game: Mapped[Game] = relationship(back_populates="seats")
     user: Mapped[User | None] = relationship(back_populates="seats")
@@ -247,6 +288,39 @@ class ChatMessage(Base):
     seat: Mapped[Seat] = relationship()
 
 
+class ClockStop(Base):
+    """A span in which clocks stop: a player's vacation (every game of theirs)
+    or, with `game_id`, a paused game. `ended_at` None: not over yet."""
+
+    __tablename__ = "clock_stops"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int | None] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), index=True
+    )
+    game_id: Mapped[int | None] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), index=True
+    )
+    started_at: Mapped[datetime]
+    ended_at: Mapped[datetime | None]
+
+
+class GameEvent(Base):
+    """What happened to a game outside its moves: timeouts and organiser
+    actions, shown in its history beside the moves."""
+
+    __tablename__ = "game_events"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    ply: Mapped[int]  # moves played before it
+    kind: Mapped[str] = mapped_column(String(32))
+    seat_position: Mapped[int | None]
+    actor_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    text: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
 class Outbox(Base):
     """A notification to send; the mail sender marks it sent.
 
@@ -272,6 +346,8 @@ class Outbox(Base):
     claimed_until: Mapped[datetime | None]
     last_error: Mapped[str | None] = mapped_column(Text)
     message_id: Mapped[str | None] = mapped_column(String(512))
+    # Not to be sent before this (the end of the recipient's quiet hours).
+    not_before: Mapped[datetime | None]
 
     recipient: Mapped[User | None] = relationship()
 

@@ -5,8 +5,15 @@ from __future__ import annotations
 from celery import shared_task
 from sqlalchemy.exc import OperationalError
 
+from pbem.clock.sweep import sweep
 from pbem.db import get_db
-from pbem.dispatch import PROCESS_SUBMISSION, REQUEUE_STALE, enqueue_submissions, requeue_stale
+from pbem.dispatch import (
+    PROCESS_SUBMISSION,
+    REQUEUE_STALE,
+    SWEEP_CLOCKS,
+    enqueue_submissions,
+    requeue_stale,
+)
 from pbem.services import pipeline
 
 RETRY = {
@@ -31,3 +38,11 @@ def process_submission(submission_id: int) -> str | None:
 def requeue_stale_submissions() -> int:
     with get_db().session() as session:
         return requeue_stale(session)
+
+
+@shared_task(name=SWEEP_CLOCKS, **RETRY)
+def sweep_clocks() -> str:
+    with get_db().session() as session:
+        report = sweep(session)
+    enqueue_submissions(report.submissions)
+    return str(report)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Mapping
+from datetime import datetime
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 from typing import Any
@@ -12,6 +13,8 @@ from typing import Any
 import css_inline
 from sqlalchemy.orm import Session
 
+from pbem.clock.display import local_time
+from pbem.clock.time_control import TIMEOUT_WORDS
 from pbem.config import base_url
 from pbem.mail import addresses
 from pbem.mail.game_text import SeatPicture, result_text, seat_picture, seed_text
@@ -35,7 +38,12 @@ pre { font-family: monospace; font-size: 12px; background: #f6f6f6; padding: 8px
 BOARD_KINDS = {"your_turn", "game_over", "submission_rejected"}
 # Mails about the account rather than a seat: an invitation names a game that
 # has not started, so it cannot be written from the game's board.
-ACCOUNT_KINDS = {notifications.SIGN_IN, notifications.INVITE, "refusal"}
+ACCOUNT_KINDS = {
+    notifications.SIGN_IN,
+    notifications.INVITE,
+    notifications.ORGANISER_TIMEOUT,
+    "refusal",
+}
 # Short mails: no board picture (a PNG of up to half a megabyte after every move
 # would not be short) and one line of help instead of the whole list.
 SHORT_KINDS = {notifications.MOVED}
@@ -118,6 +126,14 @@ def _account_mail(row: Outbox, config: Mapping[str, Any]) -> EmailMessage:
         mail.para(f"{payload['from']} invites you to a game on pbem.")
         mail.link("Join the game", payload["link"])
         return mail.message(f"{payload['from']} invites you to a game")
+    if row.kind == notifications.ORGANISER_TIMEOUT:
+        mail.para(
+            f"{payload['name']} ran out of time in your {payload['ruleset']} game "
+            f"{payload['game']}. The game waits for you: extend the deadline, hand "
+            "the seat to a bot, give it to another player, or abandon the game."
+        )
+        mail.link("Game page", f"{base_url(config)}/games/{payload['game']}")
+        return mail.message(f"Timeout in {payload['game']}: you decide")
     if row.kind == "refusal":
         mail.para(
             "We could not accept your message. Nothing was done. If you play a game "
@@ -135,7 +151,7 @@ def _game_mail(session: Session, row: Outbox, config: Mapping[str, Any]) -> Emai
     played = engine_game(game)
     picture = seat_picture(played, seat.position)
     mail = Mail()
-    phrase = _write_kind(mail, row, picture)
+    phrase = _write_kind(mail, row, picture, seat)
     if row.kind in BOARD_KINDS or row.payload.get("board"):
         _board(mail, picture, board_png(game, picture.view))
     mail.para(SHORT_HELP if row.kind in SHORT_KINDS else COMMANDS_HELP)
@@ -149,7 +165,7 @@ def _game_mail(session: Session, row: Outbox, config: Mapping[str, Any]) -> Emai
     return message
 
 
-def _write_kind(mail: Mail, row: Outbox, picture: SeatPicture) -> str:
+def _write_kind(mail: Mail, row: Outbox, picture: SeatPicture, seat: Seat) -> str:
     """The kind's own opening paragraphs; returns the subject's phrase."""
     payload = row.payload
     if row.kind == "your_turn":
@@ -176,10 +192,26 @@ def _write_kind(mail: Mail, row: Outbox, picture: SeatPicture) -> str:
         return f"message from {payload['from']}"
     if row.kind == notifications.MOVED:
         return _moved(mail, payload, picture)
+    if row.kind == notifications.REMINDER:
+        return _reminder(mail, payload, seat)
+    if row.kind == notifications.TIMEOUT:
+        late = picture.seats[payload["late"]]
+        who = "You" if payload["late"] == picture.position else late
+        mail.para(f"Timeout: {who} ran out of time. {payload['outcome']}")
+        return f"timeout of {late}"
     if row.kind == "seat_resigned":
         mail.para(f"{payload['name']} resigned. A bot plays their seat to the end.")
         return f"{payload['name']} resigned"
     raise ValueError(f"no mail for outbox kind {row.kind!r}")
+
+
+def _reminder(mail: Mail, payload: Mapping[str, Any], seat: Seat) -> str:
+    zone = seat.user.time_zone if seat.user else "UTC"
+    due = local_time(datetime.fromisoformat(payload["timeout_at"]), zone)
+    mail.para(f"Reminder: your move is due by {due}.")
+    if seat.game.on_timeout in TIMEOUT_WORDS:
+        mail.para(f"If it is not made by then, {TIMEOUT_WORDS[seat.game.on_timeout]}.")
+    return "reminder"
 
 
 def _moved(mail: Mail, payload: Mapping[str, Any], picture: SeatPicture) -> str:

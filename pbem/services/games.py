@@ -11,6 +11,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
 import engine
+from pbem.clock.time_control import TimeControl
 from pbem.db import lock_game
 from pbem.models import Game, GameStatus, Seat, User
 from pbem.render.colours import SEAT_COLOURS
@@ -40,6 +41,7 @@ def create_game(
     options: Mapping[str, Any] | None = None,
     version: int | None = None,
     seed: str | None = None,
+    time_control: TimeControl | None = None,
 ) -> Game:
     """A new game; it starts at once when no seat is left open.
 
@@ -75,6 +77,8 @@ def create_game(
                 invited_email=normalise_email(spec.invite) if spec.invite else None,
             )
         )
+    if time_control is not None:
+        time_control.apply_to(game)
     session.add(game)
     session.flush()
     _start_if_full(session, game)

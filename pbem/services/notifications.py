@@ -21,6 +21,9 @@ ACCEPTED = "submission_accepted"
 MOVED = "moved"
 MAIL_ANSWER = "mail_answer"
 CHAT = "chat"
+REMINDER = "reminder"
+TIMEOUT = "timeout"
+ORGANISER_TIMEOUT = "organiser_timeout"
 
 
 def _queue(session: Session, seat: Seat, kind: str, payload: dict[str, Any]) -> None:
@@ -127,5 +130,30 @@ def notify_invite(session: Session, seat: Seat, invitee: User, link: str, invite
                 "seat": seat.position,
                 "from": inviter,
             },
+        )
+    )
+
+
+def notify_reminder(session: Session, seat: Seat) -> None:
+    """The seat's decision times out soon (the mail reads the time from the seat)."""
+    _queue(session, seat, REMINDER, {"timeout_at": seat.timeout_at.isoformat()})
+
+
+def notify_timeout(session: Session, game: Game, late: Seat, outcome: str) -> None:
+    """Everyone playing, the late player included, hears what the timeout did."""
+    for seat in game.seats:
+        _queue(session, seat, TIMEOUT, {"late": late.position, "outcome": outcome})
+
+
+def notify_organiser_timeout(session: Session, game: Game, late: Seat) -> None:
+    """A game whose timeouts wait for the organiser: its creator decides."""
+    if game.created_by_id is None:
+        return
+    session.add(
+        Outbox(
+            recipient_id=game.created_by_id,
+            game_id=game.id,
+            kind=ORGANISER_TIMEOUT,
+            payload={"game": game.public_id, "name": late.name, "ruleset": game.ruleset},
         )
     )

@@ -18,6 +18,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 import engine
+from pbem.clock.deadlines import follow_to_act
 from pbem.db import lock_game
 from pbem.models import Game, GameStatus, Move, Submission, SubmissionStatus, utcnow
 from pbem.services import notifications
@@ -114,13 +115,14 @@ def after_change(
     """
     result = played.state.result()
     game.to_act = sorted(played.state.to_act())
+    newly = newly_to_act(played, already_waiting)
     if result is not None:
         game.status, game.finished_at = GameStatus.FINISHED, utcnow()
+    follow_to_act(session, game, newly)
+    if result is not None:
         notifications.notify_game_over(session, game, result)
         return []
-    notifications.notify_turn(
-        session, game, newly_to_act(played, already_waiting), ply=len(played.log)
-    )
+    notifications.notify_turn(session, game, newly, ply=len(played.log))
     return queue_bot_submissions(session, game, played)
 
 

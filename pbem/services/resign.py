@@ -11,7 +11,7 @@ from __future__ import annotations
 from sqlalchemy.orm import Session
 
 from pbem.db import lock_game
-from pbem.models import GameStatus, Outbox, Seat, utcnow
+from pbem.models import Game, GameStatus, Outbox, Seat, utcnow
 from pbem.services.errors import Conflict
 from pbem.services.pipeline import queue_bot_submissions
 from pbem.services.replay import engine_game
@@ -27,7 +27,6 @@ def resign(session: Session, seat: Seat) -> list[int]:
         raise Conflict("the game is not going on")
     if seat.resigned_at is not None or seat.user_id is None:
         raise Conflict("this seat has no player to resign")
-    seat.resigned_at, seat.bot = utcnow(), RESIGN_BOT
     for other in game.seats:
         if other.id != seat.id and other.user_id is not None and other.resigned_at is None:
             session.add(
@@ -38,5 +37,12 @@ def resign(session: Session, seat: Seat) -> list[int]:
                     payload={"game": game.public_id, "seat": other.position, "name": seat.name},
                 )
             )
+    return leave_seat(session, game, seat)
+
+
+def leave_seat(session: Session, game: Game, seat: Seat) -> list[int]:
+    """The player is out (resigned, or forfeited on time): a bot plays the seat on."""
+    seat.resigned_at, seat.bot = utcnow(), RESIGN_BOT
+    seat.asked_at = seat.deadline = seat.timeout_at = None
     session.flush()
     return queue_bot_submissions(session, game, engine_game(game))

@@ -14,7 +14,8 @@ from pbem.models import Seat, Submission, SubmissionStatus
 from pbem.services.errors import Conflict
 from pbem.services.replay import engine_game
 
-CHANNELS = ("api", "web", "mail", "bot")
+# "clock": a bot playing a seat whose player ran out of time (pbem.clock.timeouts).
+CHANNELS = ("api", "web", "mail", "bot", "clock")
 STILL_WAITING = "your previous submission is still being processed"
 SIZE_RULE = "submission size"
 

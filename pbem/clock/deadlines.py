@@ -1,0 +1,125 @@
+"""Each seat's deadline, kept in its row so lists, pages, mails and the sweep
+read it without computing anything.
+
+A decision starts when a seat is asked to act (`asked_at`). Its own days run
+from then, counting only time outside the seat's stops: weekends in the
+player's zone when the game has weekends off, the player's vacations, and the
+game's pauses. Its `deadline` is when those days (plus any extension) are
+used up, moved to the end of the player's quiet hours if it falls in them;
+after that the bank runs, and `timeout_at` is when the bank is used up too.
+Both are a pure function of the row and its stops, so any change (vacation,
+pause, zone, extension) just recomputes them. When the seat acts, the bank
+loses the running time it spent past its deadline: what is used is gone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from sqlalchemy import or_, select
+from sqlalchemy.orm import Session
+
+from pbem.clock.calendar import (
+    DAY,
+    Stop,
+    advance,
+    counted,
+    merged,
+    parse_clock_time,
+    quiet_until,
+    weekends,
+)
+from pbem.models import ClockStop, Game, GameStatus, Seat, User, utcnow
+
+
+def follow_to_act(session: Session, game: Game, newly: Iterable[int]) -> None:
+    """After a change: settle the decisions that ended, start those asked for now.
+
+    `newly` are the seats just told to act (a seat that acts again at once
+    ends one decision and starts the next)."""
+    now, newly = utcnow(), set(newly)
+    for seat in game.seats:
+        owes = seat.position in game.to_act and game.status == GameStatus.ACTIVE
+        ended = not owes or seat.position in newly or not _is_clocked(seat)
+        if seat.asked_at is not None and ended:
+            settle(session, seat, now)
+        if owes and seat.asked_at is None and _is_clocked(seat):
+            ask(session, seat, now)
+
+
+def _is_clocked(seat: Seat) -> bool:
+    """Players have clocks; bots (and resigned seats, which bots play) do not."""
+    return seat.user_id is not None and seat.bot is None
+
+
+def ask(session: Session, seat: Seat, now: datetime) -> None:
+    seat.asked_at, seat.extra_seconds = now, 0
+    seat.reminded_at = seat.timed_out_at = None
+    recompute(session, seat)
+
+
+def settle(session: Session, seat: Seat, now: datetime) -> None:
+    """The decision is made: the bank pays for the running time past the deadline."""
+    if seat.deadline is not None and now > seat.deadline:
+        used = counted(seat.deadline, now, _stop_list(session, seat, seat.deadline))
+        seat.bank_seconds = max(0, seat.bank_seconds - round(used))
+    seat.asked_at = seat.deadline = seat.timeout_at = None
+    seat.extra_seconds = 0
+    seat.reminded_at = seat.timed_out_at = None
+
+
+def recompute(session: Session, seat: Seat) -> None:
+    """Set the seat's deadline and timeout from its decision, clock and stops."""
+    game = seat.game
+    seat.deadline = seat.timeout_at = None
+    if game.days_per_move is None or seat.asked_at is None or seat.user is None:
+        return
+    days = game.days_per_move * DAY + seat.extra_seconds
+    own = advance(seat.asked_at, days, _stop_list(session, seat, seat.asked_at))
+    if own is None:
+        return
+    seat.deadline = out_of_quiet_hours(own, seat.user)
+    timeout = advance(seat.deadline, seat.bank_seconds, _stop_list(session, seat, seat.deadline))
+    seat.timeout_at = None if timeout is None else out_of_quiet_hours(timeout, seat.user)
+
+
+def recompute_user(session: Session, user: User) -> None:
+    """After the user's vacation, zone or quiet hours changed."""
+    for seat in session.scalars(
+        select(Seat).where(Seat.user_id == user.id, Seat.asked_at.is_not(None))
+    ):
+        recompute(session, seat)
+
+
+def recompute_game(session: Session, game: Game) -> None:
+    """After the game was paused or resumed or its clock changed."""
+    for seat in game.seats:
+        recompute(session, seat)
+
+
+def out_of_quiet_hours(moment: datetime, user: User) -> datetime:
+    if user.quiet_start is None or user.quiet_end is None:
+        return moment
+    zone = ZoneInfo(user.time_zone)
+    end = quiet_until(
+        moment, zone, parse_clock_time(user.quiet_start), parse_clock_time(user.quiet_end)
+    )
+    return moment if end is None else end
+
+
+def _stop_list(session: Session, seat: Seat, since: datetime) -> Iterator[Stop]:
+    """The seat's stops from `since` on, in order; with weekends off, endless."""
+    rows = session.scalars(
+        select(ClockStop)
+        .where(
+            or_(ClockStop.user_id == seat.user_id, ClockStop.game_id == seat.game_id),
+            or_(ClockStop.ended_at.is_(None), ClockStop.ended_at > since),
+        )
+        .order_by(ClockStop.started_at)
+    ).all()
+    recorded = [(row.started_at, row.ended_at) for row in rows]
+    if seat.game.weekends_off and seat.user is not None:
+        return merged(recorded, weekends(ZoneInfo(seat.user.time_zone), since))
+    return merged(recorded)

@@ -1,0 +1,48 @@
+"""Reminder mails: one per decision, when its timeout is the player's chosen
+number of hours away. Claimed with a conditional update, so two sweeps at
+once (or one run twice) send it once."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+
+from pbem.models import Game, GameStatus, Seat, User
+from pbem.services import notifications
+
+MAX_REMINDER_HOURS = 168
+
+
+def send_reminders(session: Session, now: datetime) -> int:
+    """Queue every due reminder; commits. Returns how many were queued."""
+    candidates = session.execute(
+        select(Seat.id, Seat.asked_at, Seat.timeout_at, User.reminder_hours)
+        .join(User, User.id == Seat.user_id)
+        .join(Game, Game.id == Seat.game_id)
+        .where(
+            Seat.timeout_at > now,
+            Seat.timeout_at <= now + timedelta(hours=MAX_REMINDER_HOURS),
+            Seat.reminded_at.is_(None),
+            Seat.bot.is_(None),
+            User.reminder_hours.is_not(None),
+            Game.status == GameStatus.ACTIVE,
+            Game.paused_at.is_(None),
+        )
+    ).all()
+    sent = 0
+    for seat_id, asked_at, timeout_at, hours in candidates:
+        if timeout_at - timedelta(hours=hours) > now:
+            continue
+        claimed = session.execute(
+            update(Seat)
+            .where(Seat.id == seat_id, Seat.reminded_at.is_(None), Seat.asked_at == asked_at)
+            .values(reminded_at=now)
+            .execution_options(synchronize_session=False)
+        )
+        if claimed.rowcount == 1:
+            notifications.notify_reminder(session, session.get_one(Seat, seat_id))
+            sent += 1
+        session.commit()
+    return sent

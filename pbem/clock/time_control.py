@@ -1,0 +1,69 @@
+"""A game's time control: how long a seat has for each decision, its bank of
+extra days, whether weekends count, and what a timeout does."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from pbem.models import Game, OnTimeout
+from pbem.services.errors import Invalid
+
+DAYS_PER_MOVE = range(1, 31)
+BANK_DAYS = range(0, 61)
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    days_per_move: int
+    bank_days: int = 0
+    weekends_off: bool = False
+    on_timeout: str = OnTimeout.BOT
+
+    def __post_init__(self) -> None:
+        if self.days_per_move not in DAYS_PER_MOVE:
+            raise Invalid("days per move must be from 1 to 30")
+        if self.bank_days not in BANK_DAYS:
+            raise Invalid("bank days must be from 0 to 60")
+        if self.on_timeout not in set(OnTimeout):
+            choices = ", ".join(OnTimeout)
+            raise Invalid(f"on timeout must be one of {choices}, not {self.on_timeout!r}")
+
+    @classmethod
+    def of(cls, game: Game) -> TimeControl | None:
+        """The game's clock; None for a game without one."""
+        if game.days_per_move is None:
+            return None
+        return cls(game.days_per_move, game.bank_days, game.weekends_off, game.on_timeout)
+
+    def apply_to(self, game: Game) -> None:
+        """Set the clock of a game being made; every seat starts with the full bank."""
+        game.days_per_move, game.bank_days = self.days_per_move, self.bank_days
+        game.weekends_off, game.on_timeout = self.weekends_off, self.on_timeout
+        for seat in game.seats:
+            seat.bank_seconds = self.bank_days * 86400
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "days_per_move": self.days_per_move,
+            "bank_days": self.bank_days,
+            "weekends_off": self.weekends_off,
+            "on_timeout": str(self.on_timeout),
+        }
+
+    def describe(self) -> str:
+        """One line for pages and mails, like '3 days per move, bank 5 days, weekends off;
+        on timeout a bot plays that move'."""
+        parts = [f"{self.days_per_move} day{'s' if self.days_per_move != 1 else ''} per move"]
+        if self.bank_days:
+            parts.append(f"bank {self.bank_days} day{'s' if self.bank_days != 1 else ''}")
+        if self.weekends_off:
+            parts.append("weekends off")
+        return ", ".join(parts) + f"; on timeout {TIMEOUT_WORDS[self.on_timeout]}"
+
+
+TIMEOUT_WORDS = {
+    OnTimeout.BOT: "a bot plays that move",
+    OnTimeout.FORFEIT: "the player loses the seat",
+    OnTimeout.WAIT: "the organiser decides",
+}

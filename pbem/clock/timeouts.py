@@ -1,0 +1,100 @@
+"""Applying due timeouts, each exactly once, whoever sweeps and however often.
+
+A seat is timed out under its game's lock, and only if it still owes the same
+overdue decision with nothing of its player's waiting to be judged (an answer
+stored in time is judged, not overtaken). `timed_out_at` marks the decision
+done in the same transaction as what the timeout does, so a second sweep, a
+racing beat or a sweep run again after a crash finds nothing to do. What a
+timeout plays goes through the one submission pipeline.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from pbem.db import lock_game
+from pbem.models import Game, GameStatus, OnTimeout, Seat
+from pbem.services import notifications
+from pbem.services.bots import bot_turn
+from pbem.services.events import record_event
+from pbem.services.replay import engine_game
+from pbem.services.resign import leave_seat
+from pbem.services.submissions import pending_submission, submit
+
+TIMEOUT_BOT = "random"
+OUTCOMES = {
+    OnTimeout.BOT: "A bot made this move for them; they keep their seat.",
+    OnTimeout.FORFEIT: "They lose their seat and are ranked last; a bot plays it to the end.",
+    OnTimeout.WAIT: "The game waits for its organiser to decide.",
+}
+
+
+def due_seat_ids(session: Session, now: datetime) -> list[tuple[int, int]]:
+    return [
+        (seat_id, game_id)
+        for seat_id, game_id in session.execute(
+            select(Seat.id, Seat.game_id)
+            .join(Game, Game.id == Seat.game_id)
+            .where(
+                Seat.timeout_at <= now,
+                Seat.timed_out_at.is_(None),
+                Seat.bot.is_(None),
+                Game.status == GameStatus.ACTIVE,
+                Game.paused_at.is_(None),
+            )
+            .order_by(Seat.timeout_at)
+        )
+    ]
+
+
+def apply_timeouts(session: Session, now: datetime) -> tuple[int, list[int]]:
+    """Time out every overdue seat; commits each. Returns how many, and the
+    submissions to hand to a worker."""
+    applied, follow_up = 0, []
+    for seat_id, game_id in due_seat_ids(session, now):
+        game = lock_game(session, game_id)
+        seat = session.get_one(Seat, seat_id, populate_existing=True)
+        if not _still_due(session, game, seat, now):
+            session.rollback()
+            continue
+        follow_up += time_out(session, game, seat, now)
+        session.commit()
+        applied += 1
+    return applied, follow_up
+
+
+def _still_due(session: Session, game: Game, seat: Seat, now: datetime) -> bool:
+    overdue = seat.timeout_at is not None and seat.timeout_at <= now
+    return (
+        overdue
+        and seat.timed_out_at is None
+        and seat.bot is None
+        and game.status == GameStatus.ACTIVE
+        and game.paused_at is None
+        and seat.position in game.to_act
+        and pending_submission(session, seat) is None
+    )
+
+
+def time_out(session: Session, game: Game, seat: Seat, now: datetime) -> list[int]:
+    """Do what the game's clock says to the late seat; the caller commits."""
+    seat.timed_out_at = now
+    rule = OnTimeout(game.on_timeout)
+    record_event(
+        session,
+        game,
+        "timeout",
+        f"timeout: {seat.name} ran out of time. {OUTCOMES[rule]}",
+        seat_position=seat.position,
+    )
+    notifications.notify_timeout(session, game, seat, OUTCOMES[rule])
+    if rule == OnTimeout.BOT:
+        moves = bot_turn(engine_game(game), seat.position, TIMEOUT_BOT)
+        return [submit(session, seat, "\n".join(moves), channel="clock").id]
+    if rule == OnTimeout.FORFEIT:
+        return leave_seat(session, game, seat)
+    notifications.notify_organiser_timeout(session, game, seat)
+    return []

@@ -1,0 +1,38 @@
+"""A game's history outside its moves: timeouts and organiser actions."""
+
+from __future__ import annotations
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from pbem.models import Game, GameEvent, Move, User
+
+
+def record_event(
+    session: Session,
+    game: Game,
+    kind: str,
+    text: str,
+    seat_position: int | None = None,
+    actor: User | None = None,
+) -> GameEvent:
+    """Store the event after the moves played so far; the caller commits."""
+    ply = session.scalar(select(func.count()).select_from(Move).where(Move.game_id == game.id))
+    event = GameEvent(
+        game_id=game.id,
+        ply=ply or 0,
+        kind=kind,
+        text=text,
+        seat_position=seat_position,
+        actor_id=actor.id if actor else None,
+    )
+    session.add(event)
+    return event
+
+
+def events_of(session: Session, game: Game) -> list[GameEvent]:
+    return list(
+        session.scalars(
+            select(GameEvent).where(GameEvent.game_id == game.id).order_by(GameEvent.id)
+        )
+    )

@@ -79,7 +79,7 @@ def cmd_move(args: argparse.Namespace) -> None:
 
 
 def _print_status(game: Game) -> None:
-    result = game.state.result()
+    result = game.result()
     if result is None:
         print("to act: " + ", ".join(game.seats[s] for s in sorted(game.state.to_act())))
         return
@@ -118,7 +118,7 @@ def cmd_selfplay(args: argparse.Namespace) -> None:
         )
         total_moves += played.moves
         total_ms += played.milliseconds
-        result = played.game.state.result()
+        result = played.game.result()
         assert result is not None
         winners = ",".join(played.game.seats[s] for s in result.winners) or "nobody"
         print(

@@ -306,7 +306,7 @@ def _print_game(game: Game) -> None:
     played = engine_game(game)
     for ply, (entry, move) in enumerate(zip(played.log, game.moves, strict=True), start=1):
         click.echo(f"{ply:4} {played.seats[entry.seat]} ({move.channel}): {entry.text}")
-    result = played.state.result()
+    result = played.result()
     assert result is not None
     winners = ", ".join(played.seats[s] for s in result.winners)
     click.echo(f"game over: {result.reason}; won by {winners}")

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from engine.core.errors import EngineError, IllegalMove, ReplayError
 from engine.core.record import LoggedMove, Record
 from engine.core.registry import get_ruleset
-from engine.core.state import State
+from engine.core.state import Result, State
 from engine.core.trial import PartlyPlayed, Trial
 
 
@@ -21,10 +22,12 @@ class Game:
         seats: Sequence[str],
         seed: str,
         options: Mapping[str, Any] | None = None,
+        withdrawn: Sequence[int] = (),
     ) -> None:
         self.ruleset = ruleset
         self.seats = tuple(seats)
         self.seed = str(seed)
+        self.withdrawn = tuple(withdrawn)
         self.state = ruleset.new(len(self.seats), self.seed, options)
         self.log: list[LoggedMove] = []
         self._moves: list[Any] = []
@@ -125,14 +128,30 @@ class Game:
     def copy(self) -> Game:
         clone = object.__new__(Game)
         clone.ruleset, clone.seats, clone.seed = self.ruleset, self.seats, self.seed
+        clone.withdrawn = self.withdrawn
         clone.state = self.state.copy()
         clone.log = list(self.log)
         clone._moves = list(self._moves)
         return clone
 
+    def result(self) -> Result | None:
+        """The rules' result, with the seats that left the game ranked last
+        (the one that left first at the very bottom); None while it goes on."""
+        result = self.state.result()
+        if result is None or not self.withdrawn:
+            return result
+        gone = [seat for seat in self.withdrawn if 0 <= seat < len(self.seats)]
+        stayed = [
+            kept for group in result.ranking if (kept := tuple(s for s in group if s not in gone))
+        ]
+        ranking = (*stayed, *((seat,) for seat in reversed(dict.fromkeys(gone))))
+        return replace(result, ranking=tuple(ranking))
+
     def view(self, seat: int | None) -> dict[str, Any]:
         """The seat's view plus seat names and the move history it may see."""
         view = self.state.view(seat)
+        if self.withdrawn and view["result"] is not None:
+            view["result"] = self.result().to_json()  # type: ignore[union-attr]
         view["seats"] = list(self.seats)
         view["history"] = [
             {"seat": entry.seat, "move": self.state.history_text(move, entry.seat, seat)}
@@ -148,6 +167,7 @@ class Game:
             seed=self.seed,
             options=self.options,
             moves=list(self.log),
+            withdrawn=list(self.withdrawn),
         )
 
     @classmethod
@@ -165,7 +185,11 @@ class Game:
     def from_record(cls, record: Record) -> Game:
         """Replay a record under its own ruleset version; ReplayError on a bad move."""
         game = cls(
-            get_ruleset(record.ruleset, record.version), record.seats, record.seed, record.options
+            get_ruleset(record.ruleset, record.version),
+            record.seats,
+            record.seed,
+            record.options,
+            record.withdrawn,
         )
         for ply, entry in enumerate(record.moves, start=1):
             try:

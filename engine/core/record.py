@@ -28,6 +28,9 @@ class Record:
     seed: str
     options: dict[str, Any] = field(default_factory=dict)
     moves: list[LoggedMove] = field(default_factory=list)
+    # Seats whose players left the game (resigned, or lost the seat on time),
+    # in the order they left; bots played them on. They rank last.
+    withdrawn: list[int] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -38,6 +41,7 @@ class Record:
             "seed": self.seed,
             "options": dict(self.options),
             "moves": [{"seat": m.seat, "move": m.text} for m in self.moves],
+            "withdrawn": list(self.withdrawn),
         }
 
     @classmethod
@@ -53,6 +57,7 @@ class Record:
                 seed=str(data["seed"]),
                 options=dict(data.get("options", {})),
                 moves=moves,
+                withdrawn=[int(seat) for seat in data.get("withdrawn", [])],
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise RecordError(f"malformed game record: {exc}") from None

@@ -40,7 +40,7 @@ class SeatPicture:
 def seat_picture(played: engine.Game, position: int) -> SeatPicture:
     view = played.view(position)
     state = played.state
-    result = state.result()
+    result = played.result()
     picture = SeatPicture(
         ruleset=state.name,
         seats=list(played.seats),

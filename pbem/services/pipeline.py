@@ -113,7 +113,7 @@ def after_change(
     Returns the ids of the bots' new submissions, for the caller to hand on
     after committing.
     """
-    result = played.state.result()
+    result = played.result()
     game.to_act = sorted(played.state.to_act())
     newly = newly_to_act(played, already_waiting)
     if result is not None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import engine
-from pbem.models import Game, GameStatus
+from pbem.models import Game, GameStatus, Seat
 from pbem.services.errors import Conflict
 
 
@@ -16,7 +16,13 @@ def record_of(game: Game) -> engine.Record:
         seed=game.seed,
         options=dict(game.options),
         moves=[engine.LoggedMove(positions[move.seat_id], move.text) for move in game.moves],
+        withdrawn=[seat.position for seat in sorted(_left(game), key=lambda s: s.resigned_at)],
     )
+
+
+def _left(game: Game) -> list[Seat]:
+    """Seats whose players resigned or lost them on time: they rank last."""
+    return [seat for seat in game.seats if seat.resigned_at is not None]
 
 
 def engine_game(game: Game) -> engine.Game:

@@ -2,8 +2,9 @@
 
 The player leaves the game: the seat is marked resigned, gets no more mail and
 accepts no more submissions from its player, and a bot plays it to the end so
-the others can finish the game the rules define. The engine's result then
-ranks the seat like any other; pages and mails show it as resigned.
+the others can finish the game the rules define. A seat that was left ranks
+last whatever the bot achieves (the engine record's `withdrawn`); pages and
+mails show it as resigned.
 """
 
 from __future__ import annotations

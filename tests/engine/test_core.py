@@ -5,6 +5,7 @@ import json
 import pytest
 
 from engine import EngineError, Game, IllegalMove, LoggedMove, Record, RecordError, ReplayError
+from engine.core.bot import RandomBot
 from engine.core.hexgrid import distance, from_offset, neighbors, to_offset
 from engine.core.options import Option, resolve_options
 from engine.core.rng import SeededRandom, seed_commitment
@@ -152,3 +153,27 @@ def test_unknown_ruleset_version_and_bad_files(tmp_path):
     bad.write_text('{"format": "something else"}')
     with pytest.raises(RecordError, match="not a game record"):
         Record.load(bad)
+
+
+def test_seats_that_left_rank_last_and_the_record_keeps_them(tmp_path):
+    played = Game.new("taluva", ["A", "B", "C"], seed="left")
+    bot = RandomBot("left/bot")
+    while played.state.result() is None:
+        seat = min(played.state.to_act())
+        played.push(seat, bot.choose(played.state, seat))
+    rules = played.state.result()
+    # B left first, then the rules' winner: the winner drops below everyone
+    # who stayed, and B, who left first, to the very bottom.
+    winner = rules.winners[0]
+    gone_first = next(s for s in range(3) if s != winner)
+    record = played.to_record()
+    record.withdrawn = [gone_first, winner]
+    path = tmp_path / "left.json"
+    record.save(path)
+    again = Game.from_record(Record.load(path))
+    stayed = next(s for s in range(3) if s not in (winner, gone_first))
+    assert again.result().ranking == ((stayed,), (winner,), (gone_first,))
+    assert again.result().winners == (stayed,)
+    assert again.view(None)["result"]["winners"] == [stayed]
+    assert again.state.result() == rules  # the rules' own result is untouched
+    assert Game.from_record(played.to_record()).result() == rules  # nobody left

@@ -51,6 +51,7 @@ class PbemApi(Api):
 def init_app(app: Flask) -> PbemApi:
     from pbem.api import auth
     from pbem.api.games import blp as games_blp
+    from pbem.api.organiser import blp as organiser_blp
     from pbem.api.rulesets import blp as rulesets_blp
     from pbem.api.settings import blp as settings_blp
 
@@ -60,6 +61,7 @@ def init_app(app: Flask) -> PbemApi:
     api = PbemApi(app)
     api.register_blueprint(rulesets_blp, url_prefix=f"{API_PREFIX}/v1/rulesets")
     api.register_blueprint(games_blp, url_prefix=f"{API_PREFIX}/v1/games")
+    api.register_blueprint(organiser_blp, url_prefix=f"{API_PREFIX}/v1/games")
     api.register_blueprint(settings_blp, url_prefix=f"{API_PREFIX}/v1/settings")
     app.extensions["pbem.api"] = api
     return api

@@ -57,6 +57,8 @@ def _judge(session: Session, game: Game, submission: Submission) -> list[int]:
     try:
         if game.status == GameStatus.OPEN:
             raise engine.IllegalMove("the game has not started: it is waiting for players")
+        if game.abandoned_at is not None:
+            raise engine.IllegalMove("the game was abandoned by its organiser")
         if submission.seat.resigned_at is not None and submission.channel != "bot":
             raise engine.IllegalMove("you resigned from this game")
         played = engine_game(game)

@@ -190,7 +190,10 @@ class LegalMoves(MethodView):
     @errors(409, "The game waits for players")
     def get(self, game_id: str, position: int):  # type: ignore[no-untyped-def]
         """Every move your seat may make now (empty when it is not your turn)"""
-        state = engine_game(_own_seat(game_id, position).game).state
+        game = _own_seat(game_id, position).game
+        if game.abandoned_at is not None:
+            return {"moves": []}
+        state = engine_game(game).state
         return {"moves": [state.format_move(m) for m in state.legal_moves(position)]}
 
 

@@ -89,6 +89,8 @@ def test_a_replacing_player_takes_over_by_the_mailed_link(
     shown = organiser.get(f"/games/{game.public_id}", follow_redirects=True)
     assert "Watching" in shown.get_data(as_text=True)
     assert 'id="organiser"' in shown.get_data(as_text=True)
+    home = organiser.get("/").get_data(as_text=True)
+    assert game.public_id in home[home.index('id="waiting"') : home.index('id="open"')]
     url = f"/games/{game.public_id}/organiser/replace"
     wrong = organiser.get(url, query_string={"position": "1", "email": "carl at home"})
     assert wrong.status_code == 422 and "not an e-mail address" in wrong.get_data(as_text=True)

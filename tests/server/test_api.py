@@ -70,6 +70,7 @@ def test_openapi_document_is_valid_and_names_every_operation(api):
         "handSeatToBot",
         "replacePlayer",
         "abandonGame",
+        "listEvents",
     }
     assert api.document["components"]["securitySchemes"]["bearerAuth"]["scheme"] == "bearer"
 

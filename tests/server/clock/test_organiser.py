@@ -109,6 +109,16 @@ def test_a_wait_timeout_then_an_extension_then_a_later_timeout(
         # the extension ran out: the timeout strikes again
         assert swept(session, game) == ["timeout", "extend", "timeout"]
     assert [m.recipient_id for m in mails(session, game, "organiser_timeout")] == [org.id] * 2
+    listed = api.call("listEvents", token_for(org), game_id=game.public_id).get_json()
+    assert [(e["kind"], e["seat"], e["ply"]) for e in listed] == [
+        ("timeout", 0, 0),
+        ("extend", 0, 0),
+        ("timeout", 0, 0),
+    ]
+    assert (
+        api.call("listEvents", token_for(make_user("Eve")), game_id=game.public_id).status_code
+        == 404
+    )
     told = mails(session, game, notifications.ORGANISER_EVENT)
     assert sorted(m.recipient_id for m in told) == sorted([ann.id, bob.id])
     with app.app_context():

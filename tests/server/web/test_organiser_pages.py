@@ -5,13 +5,15 @@ that everyone sees, and a replacing player who arrives by the mailed link."""
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
+import time_machine
 from sqlalchemy import select
 
-from pbem.models import Game, Outbox, Seat
+from pbem.models import Game, OnTimeout, Outbox, Seat
 from pbem.services import accounts, notifications
 from pbem.services.games import SeatSpec
-from tests.server.clock.test_organiser import clocked_game, fresh
+from tests.server.clock.test_organiser import clocked_game, fresh, swept
 from tests.server.conftest import wait_for
 from tests.server.pipeline_helpers import moves_of
 
@@ -132,3 +134,16 @@ def test_an_abandoned_game_says_so_everywhere(app, session, make_user, signed_in
     finished = home[home.index('id="finished"') :]
     assert game.public_id in finished
     assert organiser.post(url).status_code == 409
+
+
+def test_a_wait_timeout_shows_in_the_history_and_the_panel(app, session, make_user, signed_in_as):
+    org, ann, bob = make_user("Org"), make_user("Ann"), make_user("Bob")
+    game = clocked_game(
+        app, session, org, [SeatSpec(user=ann), SeatSpec(user=bob)], on_timeout=OnTimeout.WAIT
+    )
+    with time_machine.travel(game.seats[0].timeout_at + timedelta(minutes=1), tick=False):
+        assert swept(session, game) == ["timeout"]
+    seen = page(signed_in_as(bob), game)
+    assert "timeout: Ann ran out of time. The game waits for its organiser" in seen
+    panel = page(signed_in_as(org), game, "/watch")
+    assert "Ann (timed out)" in panel and 'id="extend-button"' in panel

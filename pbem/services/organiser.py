@@ -84,6 +84,8 @@ def pause(session: Session, organiser: User, game_public_id: str) -> Done:
     """Every clock of the game stops until it resumes; moves may still be made."""
     game = organised_game(session, game_public_id, organiser)
     _require_going_on(game)
+    if game.days_per_move is None:
+        raise Conflict("this game has no clock to stop")
     if game.paused_at is not None:
         raise Conflict("the game is paused already")
     game.paused_at = utcnow()

@@ -288,3 +288,21 @@ def test_the_mail_history_shows_events_after_their_move(app, session, make_user)
     with app.app_context():
         answer = carry_out(session, game.seats[1], Reading(commands=[("history", "")]), None, 500)
     assert "(timeout: Ann ran out of time." in answer.paragraphs[0]
+
+
+def test_a_game_without_a_clock_has_nothing_to_pause_or_extend(
+    app,
+    session,
+    make_user,
+    api,  # noqa: F811
+    token_for,  # noqa: F811
+):
+    org, ann = make_user("Org"), make_user("Ann")
+    game = create_game(session, org, "taluva", [SeatSpec(user=org), SeatSpec(user=ann)])
+    session.commit()
+    organiser = token_for(org)
+    paused = api.call("pauseGame", organiser, game_id=game.public_id)
+    assert paused.status_code == 409 and "no clock" in paused.get_json()["message"]
+    more = api.call("extendDeadline", organiser, {"position": 0, "days": 1}, game_id=game.public_id)
+    assert more.status_code == 409 and "no clock" in more.get_json()["message"]
+    assert events_of(session, game) == []

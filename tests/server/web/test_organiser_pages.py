@@ -12,7 +12,7 @@ from sqlalchemy import select
 
 from pbem.models import Game, OnTimeout, Outbox, Seat
 from pbem.services import accounts, notifications
-from pbem.services.games import SeatSpec
+from pbem.services.games import SeatSpec, create_game
 from tests.server.clock.test_organiser import clocked_game, fresh, swept
 from tests.server.conftest import wait_for
 from tests.server.pipeline_helpers import moves_of
@@ -147,3 +147,15 @@ def test_a_wait_timeout_shows_in_the_history_and_the_panel(app, session, make_us
     assert "timeout: Ann ran out of time. The game waits for its organiser" in seen
     panel = page(signed_in_as(org), game, "/watch")
     assert "Ann (timed out)" in panel and 'id="extend-button"' in panel
+
+
+def test_a_game_waiting_for_players_may_be_abandoned(app, session, make_user, signed_in_as):
+    org, ann = make_user("Org"), make_user("Ann")
+    game = create_game(session, org, "taluva", [SeatSpec(user=org), SeatSpec()])
+    session.commit()
+    organiser = signed_in_as(org)
+    waiting = page(organiser, game)
+    assert "waiting for players" in waiting and 'id="abandon-link"' in waiting
+    assert organiser.post(f"/games/{game.public_id}/organiser/abandon").status_code == 302
+    assert 'id="abandoned"' in page(organiser, game)
+    assert signed_in_as(ann).post(f"/games/{game.public_id}/join").status_code == 404

@@ -31,14 +31,15 @@ from pbem.numbers import ID_CONVERTER
 from pbem.services import chat
 from pbem.services import games as game_service
 from pbem.services.bots import SEAT_BOTS
-from pbem.services.errors import Conflict, Invalid, NotFound, ServiceError
+from pbem.services.errors import Conflict, Forbidden, Invalid, NotFound, ServiceError
+from pbem.services.events import events_of
 from pbem.services.replay import engine_game
 from pbem.services.resign import resign
 from pbem.services.submissions import preview, refuse_while_waiting, submit
 
 blp = Blueprint("api_games", __name__, description="Games, seats and moves")
 
-STATUS_FOR = {NotFound: 404, Conflict: 409, Invalid: 422}
+STATUS_FOR = {Forbidden: 403, NotFound: 404, Conflict: 409, Invalid: 422}
 
 
 def errors(code: int, description: str):  # type: ignore[no-untyped-def]
@@ -54,7 +55,8 @@ SEAT_URL = f"/<game_id>/seats/<{ID_CONVERTER}:position>"
 
 
 @blp.errorhandler(ServiceError)
-def _service_error(error: ServiceError):  # type: ignore[no-untyped-def]
+def service_error(error: ServiceError):  # type: ignore[no-untyped-def]
+    """A service's refusal as an error answer; other API blueprints register it too."""
     return _error(STATUS_FOR.get(type(error), 400), str(error))
 
 
@@ -86,6 +88,9 @@ def game_json(game: Game, user: User) -> dict[str, Any]:
         "seats": [seat_json(seat, user) for seat in game.seats],
         "created_at": game.created_at,
         "finished_at": game.finished_at,
+        "paused_at": game.paused_at,
+        "abandoned_at": game.abandoned_at,
+        "organiser": game.created_by_id == user.id,
     }
 
 
@@ -172,6 +177,7 @@ class SeatView(MethodView):
             "seat": position,
             "view": played.view(position),
             "picture": played.state.text_picture(position),
+            "events": events_of(request_session(), seat.game),
         }
 
 
@@ -184,7 +190,10 @@ class LegalMoves(MethodView):
     @errors(409, "The game waits for players")
     def get(self, game_id: str, position: int):  # type: ignore[no-untyped-def]
         """Every move your seat may make now (empty when it is not your turn)"""
-        state = engine_game(_own_seat(game_id, position).game).state
+        game = _own_seat(game_id, position).game
+        if game.abandoned_at is not None:
+            return {"moves": []}
+        state = engine_game(game).state
         return {"moves": [state.format_move(m) for m in state.legal_moves(position)]}
 
 

@@ -52,6 +52,16 @@ class GameSchema(ma.Schema):
     seats = ma.fields.List(ma.fields.Nested(SeatSchema), required=True)
     created_at = ma.fields.DateTime(required=True)
     finished_at = ma.fields.DateTime(allow_none=True)
+    paused_at = ma.fields.DateTime(
+        allow_none=True, metadata={"description": "set while the organiser pauses the clocks"}
+    )
+    abandoned_at = ma.fields.DateTime(
+        allow_none=True,
+        metadata={"description": "set when the organiser abandoned it: finished, no result"},
+    )
+    organiser = ma.fields.Boolean(
+        required=True, metadata={"description": "you created it, so you may organise it"}
+    )
 
 
 class GameCreateSchema(ma.Schema):
@@ -80,6 +90,11 @@ class ViewSchema(ma.Schema):
         required=True, metadata={"description": "the engine's view for this seat (Game.view)"}
     )
     picture = ma.fields.String(required=True, metadata={"description": "the board as text"})
+    events = ma.fields.List(
+        ma.fields.Nested(lambda: EventSchema()),
+        required=True,
+        metadata={"description": "timeouts and organiser actions, each after its move"},
+    )
 
 
 class LegalMovesSchema(ma.Schema):
@@ -159,3 +174,48 @@ class ChatSentSchema(ma.Schema):
     summary = ma.fields.String(
         required=True, metadata={"description": "the same in words; says so when only bots read"}
     )
+
+
+class EventSchema(ma.Schema):
+    ply = ma.fields.Integer(
+        required=True, metadata={"description": "moves played before it: it comes after move ply"}
+    )
+    kind = ma.fields.String(
+        required=True,
+        metadata={
+            "description": "timeout, or the organiser's extend, pause, resume, bot, "
+            "replace or abandon"
+        },
+    )
+    seat = ma.fields.Integer(
+        allow_none=True,
+        attribute="seat_position",
+        metadata={"description": "the 0-based seat it concerns, if one"},
+    )
+    text = ma.fields.String(required=True, metadata={"description": "what happened, in words"})
+    created_at = ma.fields.DateTime(required=True)
+
+
+class ExtendSchema(ma.Schema):
+    position = ma.fields.Integer(required=True, metadata={"description": "0-based seat number"})
+    days = ma.fields.Integer(
+        required=True,
+        validate=validate.Range(min=1, max=30),
+        metadata={"description": "more days for the seat's current move, 1 to 30"},
+    )
+
+
+class SeatChoiceSchema(ma.Schema):
+    position = ma.fields.Integer(required=True, metadata={"description": "0-based seat number"})
+
+
+class ReplaceSchema(SeatChoiceSchema):
+    email = ma.fields.String(
+        required=True,
+        metadata={"description": "the new player's address; they get an invitation by mail"},
+    )
+
+
+class OrganisedSchema(ma.Schema):
+    event = ma.fields.Nested(EventSchema, required=True)
+    game = ma.fields.Nested(GameSchema, required=True)

@@ -15,6 +15,7 @@ from pbem.mail.game_text import history_lines
 from pbem.models import GameStatus, Seat
 from pbem.services import chat
 from pbem.services.errors import ServiceError
+from pbem.services.events import events_by_ply, events_of
 from pbem.services.replay import engine_game
 from pbem.services.resign import resign
 from pbem.services.seat_address import NEW_ADDRESS, renew_address
@@ -141,8 +142,9 @@ def _board(_session: Session, _seat: Seat, _argument: str, answer: Answer) -> No
     answer.board = True
 
 
-def _history(_session: Session, seat: Seat, _argument: str, answer: Answer) -> None:
-    lines = history_lines(engine_game(seat.game), seat.position)
+def _history(session: Session, seat: Seat, _argument: str, answer: Answer) -> None:
+    events = events_by_ply(events_of(session, seat.game))
+    lines = history_lines(engine_game(seat.game), seat.position, events)
     answer.paragraphs.append("All moves so far:\n" + ("\n".join(lines) or "(none yet)"))
 
 

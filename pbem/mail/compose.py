@@ -42,11 +42,13 @@ ACCOUNT_KINDS = {
     notifications.SIGN_IN,
     notifications.INVITE,
     notifications.ORGANISER_TIMEOUT,
+    notifications.ORGANISER_NOTICE,
     "refusal",
 }
 # Short mails: no board picture (a PNG of up to half a megabyte after every move
 # would not be short) and one line of help instead of the whole list.
 SHORT_KINDS = {notifications.MOVED}
+ABANDONED = "This game was abandoned by its organiser: it ended without a result."
 SHORT_HELP = "Reply board for the board now, history for all moves, help for the commands."
 
 
@@ -122,6 +124,14 @@ def _account_mail(row: Outbox, config: Mapping[str, Any]) -> EmailMessage:
         mail.link("Sign in", payload["link"])
         mail.para("If you did not ask to sign in, ignore this mail.")
         return mail.message("Sign in to pbem")
+    if row.kind == notifications.INVITE and payload.get("replaces"):
+        mail.para(
+            f"{payload['from']} invites you to take over the seat of {payload['replaces']} "
+            f"in a {payload['ruleset']} game under way on pbem. The seat is yours now: "
+            "its hand and its turn come with it, and its mails come to you."
+        )
+        mail.link("Take over the seat", payload["link"])
+        return mail.message(f"{payload['from']} invites you to take over a seat")
     if row.kind == notifications.INVITE:
         mail.para(f"{payload['from']} invites you to a game on pbem.")
         mail.link("Join the game", payload["link"])
@@ -134,6 +144,9 @@ def _account_mail(row: Outbox, config: Mapping[str, Any]) -> EmailMessage:
         )
         mail.link("Game page", f"{base_url(config)}/games/{payload['game']}")
         return mail.message(f"Timeout in {payload['game']}: you decide")
+    if row.kind == notifications.ORGANISER_NOTICE:
+        mail.para(payload["text"])
+        return mail.message(f"{payload['ruleset']} {payload['game']}: {payload['headline']}")
     if row.kind == "refusal":
         mail.para(
             "We could not accept your message. Nothing was done. If you play a game "
@@ -151,6 +164,10 @@ def _game_mail(session: Session, row: Outbox, config: Mapping[str, Any]) -> Emai
     played = engine_game(game)
     picture = seat_picture(played, seat.position)
     mail = Mail()
+    if game.abandoned_at is not None:  # over, though the rules would go on
+        picture.to_act = []
+        if row.kind != notifications.ORGANISER_EVENT:  # that one says so itself
+            mail.para(ABANDONED)
     phrase = _write_kind(mail, row, picture, seat)
     if row.kind in BOARD_KINDS or row.payload.get("board"):
         _board(mail, picture, board_png(game, picture.view))
@@ -199,6 +216,9 @@ def _write_kind(mail: Mail, row: Outbox, picture: SeatPicture, seat: Seat) -> st
         who = "You" if payload["late"] == picture.position else late
         mail.para(f"Timeout: {who} ran out of time. {payload['outcome']}")
         return f"timeout of {late}"
+    if row.kind == notifications.ORGANISER_EVENT:
+        mail.para(payload["text"])
+        return payload["headline"]
     if row.kind == "seat_resigned":
         mail.para(f"{payload['name']} resigned. A bot plays their seat to the end.")
         return f"{payload['name']} resigned"
@@ -244,7 +264,7 @@ def _board(mail: Mail, picture: SeatPicture, png: bytes) -> None:
             "reply legal for all of them):",
             picture.legal_sample,
         )
-    elif picture.result is None:
+    elif picture.result is None and picture.to_act:
         mail.para(f"Waiting for {picture.waiting_for()}.")
 
 

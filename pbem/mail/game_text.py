@@ -4,10 +4,14 @@ seat last moved, its private picture, its legal moves, the result."""
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import engine
+
+if TYPE_CHECKING:
+    from pbem.models import GameEvent
 
 SHORT_LIST_PER_KIND = 4
 SHORT_LIST_MAX = 30
@@ -99,6 +103,15 @@ def seed_text(view: dict[str, Any]) -> str:
     )
 
 
-def history_lines(played: engine.Game, position: int) -> list[str]:
+def history_lines(
+    played: engine.Game, position: int, events: Mapping[int, Sequence[GameEvent]] = {}
+) -> list[str]:
+    """Every move as the seat may see it, each followed by the events (timeouts,
+    organiser actions) that came after it."""
     view = played.view(position)
-    return news_since_last_turn(view["history"], played.seats, me=-1)
+    moves = news_since_last_turn(view["history"], played.seats, me=-1)
+    lines = [f"   ({event.text})" for event in events.get(0, ())]
+    for ply, move in enumerate(moves, start=1):
+        lines.append(move)
+        lines += [f"   ({event.text})" for event in events.get(ply, ())]
+    return lines

@@ -11,6 +11,10 @@ class NotFound(ServiceError):
     """Unknown, or not visible to this person: the two look the same on purpose."""
 
 
+class Forbidden(ServiceError):
+    """Visible to this person, but theirs to see only: an organiser's action asked by a player."""
+
+
 class Conflict(ServiceError):
     """The request clashes with the game's current state (seat taken, turn waiting)."""
 

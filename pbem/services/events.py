@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
+from collections.abc import Iterable
+
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
@@ -36,3 +39,12 @@ def events_of(session: Session, game: Game) -> list[GameEvent]:
             select(GameEvent).where(GameEvent.game_id == game.id).order_by(GameEvent.id)
         )
     )
+
+
+def events_by_ply(events: Iterable[GameEvent]) -> dict[int, list[GameEvent]]:
+    """The events keyed by the number of moves played before them: a history
+    shows those of ply p right after its p-th move (ply 0: before the first)."""
+    grouped: dict[int, list[GameEvent]] = defaultdict(list)
+    for event in events:
+        grouped[event.ply].append(event)
+    return dict(grouped)

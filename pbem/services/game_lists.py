@@ -46,7 +46,7 @@ def open_to(user: User) -> ColumnElement[bool]:
 
 
 def visible_to(user: User) -> ColumnElement[bool]:
-    """The user's own games and the open games they may see."""
+    """The user's own games (played or organised) and the open games they may see."""
     return or_(Game.id.in_(_my_game_ids(user)), open_to(user))
 
 
@@ -54,7 +54,9 @@ NEWEST_FIRST = (Game.created_at.desc(), Game.id.desc())
 
 
 def _my_game_ids(user: User) -> Select[tuple[int]]:
-    return select(Seat.game_id).where(Seat.user_id == user.id)
+    """The games the user plays in or organises (made, perhaps without a seat)."""
+    organised = select(Game.id).where(Game.created_by_id == user.id)
+    return select(Seat.game_id).where(Seat.user_id == user.id).union(organised)
 
 
 def my_games(session: Session, user: User, pages: Mapping[str, int]) -> dict[Section, Page]:
@@ -74,12 +76,16 @@ def my_games(session: Session, user: User, pages: Mapping[str, int]) -> dict[Sec
 
 
 def _active_ids(session: Session, user: User) -> tuple[list[int], list[int]]:
-    """The user's active games, newest first, split by whether they must act.
-    One light query: whose turn it is lives in a JSON column."""
+    """The user's active games, newest first, split by whether they must act
+    (a game they organise without a seat waits for others). One light query:
+    whose turn it is lives in a JSON column."""
     rows = session.execute(
         select(Game.id, Game.to_act, Seat.position)
-        .join(Seat, Seat.game_id == Game.id)
-        .where(Seat.user_id == user.id, Game.status == GameStatus.ACTIVE)
+        .outerjoin(Seat, and_(Seat.game_id == Game.id, Seat.user_id == user.id))
+        .where(
+            Game.status == GameStatus.ACTIVE,
+            or_(Seat.id.is_not(None), Game.created_by_id == user.id),
+        )
         .order_by(*NEWEST_FIRST)
     )
     acting: dict[int, bool] = {}

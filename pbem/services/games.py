@@ -130,18 +130,19 @@ def open_seats_for(game: Game, user: User | None) -> list[Seat]:
 
 
 def _may_see(game: Game, user: User | None) -> bool:
-    """Players see their game; a game waiting for players is shown to its
-    creator and to whoever may take a seat: an invitation is nobody else's business."""
-    if _has_seat(game, user):
-        return True
-    if game.status != GameStatus.OPEN or user is None:
+    """Players and the game's creator (its organiser) see their game; a game
+    waiting for players is shown to whoever may take a seat too: an
+    invitation is nobody else's business."""
+    if user is None:
         return False
-    return game.created_by_id == user.id or bool(open_seats_for(game, user))
+    if _has_seat(game, user) or game.created_by_id == user.id:
+        return True
+    return game.status == GameStatus.OPEN and bool(open_seats_for(game, user))
 
 
 def visible_game(session: Session, game_public_id: str, user: User | None) -> Game:
-    """A game its players may see, and (while it waits for players) its creator
-    and whoever may join it; for everybody else it does not exist."""
+    """A game its players and its creator may see, and (while it waits for
+    players) whoever may join it; for everybody else it does not exist."""
     game = session.scalar(select(Game).where(Game.public_id == game_public_id))
     if game is None or not _may_see(game, user):
         raise NotFound("no such game")

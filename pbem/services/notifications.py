@@ -24,6 +24,8 @@ CHAT = "chat"
 REMINDER = "reminder"
 TIMEOUT = "timeout"
 ORGANISER_TIMEOUT = "organiser_timeout"
+ORGANISER_EVENT = "organiser_event"
+ORGANISER_NOTICE = "organiser_notice"
 
 
 def _queue(session: Session, seat: Seat, kind: str, payload: dict[str, Any]) -> None:
@@ -117,19 +119,31 @@ def notify_sign_in(session: Session, user: User, link: str) -> None:
     session.add(Outbox(recipient_id=user.id, kind=SIGN_IN, payload={"link": link}))
 
 
-def notify_invite(session: Session, seat: Seat, invitee: User, link: str, inviter: str) -> None:
+def notify_invite(
+    session: Session,
+    seat: Seat,
+    invitee: User,
+    link: str,
+    inviter: str,
+    replaces: str | None = None,
+) -> None:
+    """An invitation to an open seat, or (`replaces`: the name of the player
+    who had it) to take over a seat of a game under way."""
+    payload = {
+        "link": link,
+        "game": seat.game.public_id,
+        "ruleset": seat.game.ruleset,
+        "seat": seat.position,
+        "from": inviter,
+    }
+    if replaces is not None:
+        payload["replaces"] = replaces
     session.add(
         Outbox(
             recipient_id=invitee.id,
             game_id=seat.game_id,
             kind=INVITE,
-            payload={
-                "link": link,
-                "game": seat.game.public_id,
-                "ruleset": seat.game.ruleset,
-                "seat": seat.position,
-                "from": inviter,
-            },
+            payload=payload,
         )
     )
 
@@ -155,5 +169,35 @@ def notify_organiser_timeout(session: Session, game: Game, late: Seat) -> None:
             game_id=game.id,
             kind=ORGANISER_TIMEOUT,
             payload={"game": game.public_id, "name": late.name, "ruleset": game.ruleset},
+        )
+    )
+
+
+def notify_organiser_event(
+    session: Session, game: Game, text: str, headline: str, skip: Iterable[int] = ()
+) -> None:
+    """What the organiser did, to every player of the game under way (not the
+    seats in `skip`, which hear of it in a mail of their own)."""
+    for seat in game.seats:
+        if seat.position not in skip:
+            _queue(session, seat, ORGANISER_EVENT, {"text": text, "headline": headline})
+
+
+def notify_organiser_notice(
+    session: Session, game: Game, recipient_id: int, text: str, headline: str
+) -> None:
+    """What the organiser did, to someone without a seat to write from: the
+    player who lost theirs, or the players of a game that never started."""
+    session.add(
+        Outbox(
+            recipient_id=recipient_id,
+            game_id=game.id,
+            kind=ORGANISER_NOTICE,
+            payload={
+                "game": game.public_id,
+                "ruleset": game.ruleset,
+                "text": text,
+                "headline": headline,
+            },
         )
     )

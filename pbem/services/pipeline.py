@@ -24,7 +24,7 @@ from pbem.models import Game, GameStatus, Move, Submission, SubmissionStatus, ut
 from pbem.services import notifications
 from pbem.services.bots import bot_turn
 from pbem.services.replay import engine_game
-from pbem.services.submissions import pending_submission, submission_lines, submit
+from pbem.services.submissions import ABANDONED, pending_submission, submission_lines, submit
 
 
 @dataclass
@@ -57,6 +57,8 @@ def _judge(session: Session, game: Game, submission: Submission) -> list[int]:
     try:
         if game.status == GameStatus.OPEN:
             raise engine.IllegalMove("the game has not started: it is waiting for players")
+        if game.abandoned_at is not None:
+            raise engine.IllegalMove(ABANDONED)
         if submission.seat.resigned_at is not None and submission.channel != "bot":
             raise engine.IllegalMove("you resigned from this game")
         played = engine_game(game)

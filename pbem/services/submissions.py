@@ -18,6 +18,7 @@ from pbem.services.replay import engine_game
 CHANNELS = ("api", "web", "mail", "bot", "clock")
 STILL_WAITING = "your previous submission is still being processed"
 SIZE_RULE = "submission size"
+ABANDONED = "the game was abandoned by its organiser"
 
 
 def submission_lines(raw_text: str) -> list[str]:
@@ -60,6 +61,8 @@ def preview(seat: Seat, raw_text: str) -> engine.Trial:
     after a draw are left to the worker, which judges the stored submission
     again under the game lock.
     """
+    if seat.game.abandoned_at is not None:  # the rules would go on; the game does not
+        raise engine.IllegalMove(ABANDONED, rule="turn order")
     lines = submission_lines(raw_text)
     if not lines:
         raise engine.IllegalMove("the submission holds no move")

@@ -14,9 +14,9 @@ from werkzeug.exceptions import HTTPException
 
 from pbem.db import request_session
 from pbem.models import User
-from pbem.services.errors import BadForm, Conflict, Invalid, NotFound, ServiceError
+from pbem.services.errors import BadForm, Conflict, Forbidden, Invalid, NotFound, ServiceError
 
-STATUS_FOR = {BadForm: 400, NotFound: 404, Conflict: 409, Invalid: 422}
+STATUS_FOR = {BadForm: 400, Forbidden: 403, NotFound: 404, Conflict: 409, Invalid: 422}
 
 
 class SignedIn(UserMixin):

@@ -1,5 +1,6 @@
-"""Signed links sent by mail: sign-in links (short-lived, single use) and
-invitations (for one seat and one address). Nothing secret is stored; the
+"""Signed links sent by mail: sign-in links (short-lived, single use),
+invitations (for one seat and one address) and invitations to take over a
+seat the organiser gave to someone else. Nothing secret is stored; the
 signature and the state of the database decide whether a link still works."""
 
 from __future__ import annotations
@@ -10,8 +11,11 @@ from typing import Any
 from flask import current_app, request, url_for
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
+from pbem.models import Seat
+
 SIGN_IN = "pbem.sign-in"
 INVITE = "pbem.invite"
+TAKE_OVER = "pbem.take-over"
 INVITE_DAYS = 60
 
 
@@ -48,6 +52,18 @@ def invite_token(seat_id: int, email: str) -> str:
 
 def read_invite_token(token: str) -> tuple[int, str]:
     data = _load(INVITE, token, INVITE_DAYS * 86400, "invitation")
+    return data["seat"], data["email"]
+
+
+def take_over_url(seat: Seat, email: str) -> str:
+    """The link that brings the new holder of a seat of a game under way to it
+    (see pbem.services.organiser.replace), signing them in once."""
+    token = _serializer(TAKE_OVER).dumps({"seat": seat.id, "email": email})
+    return absolute_url("lobby.take_over", token=token)
+
+
+def read_take_over_token(token: str) -> tuple[int, str]:
+    data = _load(TAKE_OVER, token, INVITE_DAYS * 86400, "invitation")
     return data["seat"], data["email"]
 
 

@@ -19,7 +19,13 @@ from pbem.services.bots import SEAT_BOTS
 from pbem.services.errors import Invalid, NotFound
 from pbem.services.game_lists import Section, my_games
 from pbem.web.common import SignedIn, db, me, page_blueprint, signed_in
-from pbem.web.links import BadLink, absolute_url, invite_token, read_invite_token
+from pbem.web.links import (
+    BadLink,
+    absolute_url,
+    invite_token,
+    read_invite_token,
+    read_take_over_token,
+)
 
 bp = page_blueprint("lobby")
 SEAT_KINDS = {
@@ -202,12 +208,50 @@ def invitation(token: str):  # type: ignore[no-untyped-def]
     game_service.join_game(db(), seat.game.public_id, invitee, seat.position)
     db().commit()
     enqueue_pending(db(), seat.game_id)
+    return _enter_game(seat, invitee, user, first)
+
+
+def _enter_game(seat: Seat, invitee: User, user: User | None, first: bool):  # type: ignore[no-untyped-def]
+    """After an invitation was taken: the invitee is signed in and sees the game."""
     if user is None:
         login_user(SignedIn(invitee), remember=True)
     game_page = url_for("play.game_page", game_id=seat.game.public_id)
     if first:
         return redirect(url_for("auth.welcome", next=game_page))
     return redirect(game_page)
+
+
+def _taken_over_seat(token: str) -> tuple[Seat, User]:
+    """The seat the organiser gave to the link's address, while the link is unused."""
+    seat_id, email = read_take_over_token(token)
+    seat = db().get(Seat, seat_id)
+    invitee = accounts.user_by_email(db(), email)
+    if seat is None or invitee is None or seat.invited_email != email or seat.user != invitee:
+        raise BadLink("this invitation has been used or withdrawn")
+    return seat, invitee
+
+
+@bp.route("/take-over/<token>", methods=["GET", "POST"])
+def take_over(token: str):  # type: ignore[no-untyped-def]
+    """The link in the mail to a player the organiser gave a seat of a game
+    under way: the seat is theirs already; the link signs them in, once."""
+    try:
+        seat, invitee = _taken_over_seat(token)
+    except BadLink as exc:
+        return render_template("bad_link.html", message=str(exc)), 400
+    user = me()
+    other = user if user is not None and user.id != invitee.id else None
+    page = render_template(
+        "invitation.html", seat=seat, invitee=invitee, other=other, taking_over=True
+    )
+    if other is not None or request.method == "GET":
+        return page, 403 if other else 200
+    first = invitee.signed_in_at is None
+    if user is None:
+        accounts.claim_sign_in(db(), invitee.id, invitee.signed_in_at)
+    seat.invited_email = None  # the link is used
+    db().commit()
+    return _enter_game(seat, invitee, user, first)
 
 
 @bp.route("/games/<game_id>/join", methods=["POST"])

@@ -22,6 +22,7 @@ from pbem.numbers import whole_number
 from pbem.services import chat, pictures, submissions
 from pbem.services import games as game_service
 from pbem.services.errors import BadForm, Conflict, NotFound
+from pbem.services.events import events_by_ply, events_of
 from pbem.services.notifications import notify_new_address
 from pbem.services.resign import resign
 from pbem.services.seat_address import renew_address
@@ -48,6 +49,8 @@ def game_page(game_id: str):  # type: ignore[no-untyped-def]
         return render_template(
             "open_game.html", game=game, user=user, titles=titles(), joinable=joinable
         )
+    if not any(seat.user_id == user.id for seat in game.seats):  # its organiser, not playing
+        return redirect(url_for("spectate.watch", game_id=game_id, **request.args))
     seat = _my_seat(game_id)
     shown = _shown_submission(seat, request.args.get("submission"))
     return render_game_page(seat, ply_argument(request.args.get("ply")), shown=shown)
@@ -113,6 +116,7 @@ def render_game_page(
         waiting=_waiting(game, seat, pending, position),
         version=version,
         chat=chat.messages(db(), game),
+        events=events_by_ply(events_of(db(), game)),
         chat_error=chat_error,
         chat_text=chat_text,
         chat_summary=_chat_summary(request.args.get("chat")),

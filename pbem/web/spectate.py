@@ -8,6 +8,7 @@ from sqlalchemy import select
 
 from pbem.models import Game, GameStatus
 from pbem.services.errors import NotFound
+from pbem.services.events import events_by_ply, events_of
 from pbem.web.common import db, page_blueprint
 from pbem.web.lobby import titles
 from pbem.web.positions import ply_argument, position_at
@@ -37,4 +38,5 @@ def watch(game_id: str):  # type: ignore[no-untyped-def]
         view=position.played.view(None),
         picture=position.played.state.text_picture(None),
         waiting=position.is_now and game.status == GameStatus.ACTIVE,
+        events=events_by_ply(events_of(db(), game)),
     )

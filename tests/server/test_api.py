@@ -64,6 +64,13 @@ def test_openapi_document_is_valid_and_names_every_operation(api):
         "postChat",
         "getSettings",
         "updateSettings",
+        "extendDeadline",
+        "pauseGame",
+        "resumeGame",
+        "handSeatToBot",
+        "replacePlayer",
+        "abandonGame",
+        "listEvents",
     }
     assert api.document["components"]["securitySchemes"]["bearerAuth"]["scheme"] == "bearer"
 

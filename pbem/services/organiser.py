@@ -1,0 +1,251 @@
+"""What a game's organiser (its creator) may do when a player is absent or the
+game must stop: extend a deadline, pause and resume, hand a seat to a bot,
+give a seat to another person, abandon the game.
+
+Each action runs under the game's lock, is kept as an event of the game's
+history (shown between the moves) and is mailed to the players. The caller
+commits, then hands `Done.follow_up` (bot submissions) to the workers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from pbem.clock.calendar import DAY
+from pbem.clock.deadlines import ask, follow_to_act, recompute, recompute_game
+from pbem.clock.display import duration
+from pbem.db import lock_game
+from pbem.models import ClockStop, Game, GameEvent, GameStatus, Seat, User, utcnow
+from pbem.services import notifications
+from pbem.services.accounts import user_by_email, user_for_sign_in
+from pbem.services.errors import Conflict, Forbidden, Invalid, NotFound
+from pbem.services.events import record_event
+from pbem.services.games import visible_game
+from pbem.services.resign import leave_seat
+from pbem.services.seat_address import renew_address
+from pbem.services.submissions import pending_submission
+
+EXTEND_DAYS = range(1, 31)
+# A link for the invitation to take over `seat`, for the address given.
+InvitationLink = Callable[[Seat, str], str]
+
+
+@dataclass
+class Done:
+    event: GameEvent
+    follow_up: list[int] = field(default_factory=list)  # submissions to hand to a worker
+
+
+def organising(session: Session, game_public_id: str, user: User) -> Game:
+    """The game if `user` created it (unlocked, to show a page). Strangers get
+    'not found' like for any game they cannot see; its players are told it is
+    not theirs to do."""
+    game = visible_game(session, game_public_id, user)
+    if game.created_by_id != user.id:
+        raise Forbidden("only the game's organiser (the player who created it) may do this")
+    return game
+
+
+def organised_game(session: Session, game_public_id: str, organiser: User) -> Game:
+    """The game, locked (its seats read after the lock), if `organiser` created it."""
+    game_id = session.scalar(select(Game.id).where(Game.public_id == game_public_id))
+    if game_id is None:
+        raise NotFound("no such game")
+    lock_game(session, game_id)
+    return organising(session, game_public_id, organiser)
+
+
+def extend(
+    session: Session, organiser: User, game_public_id: str, position: int, days: int
+) -> Done:
+    """More time for the seat's current decision; a 'wait' timeout may strike again later."""
+    game = organised_game(session, game_public_id, organiser)
+    _require_going_on(game)
+    if days not in EXTEND_DAYS:
+        raise Invalid(f"an extension is from {EXTEND_DAYS[0]} to {EXTEND_DAYS[-1]} days")
+    if game.days_per_move is None:
+        raise Conflict("this game has no clock, so no deadline to extend")
+    seat = _seat(game, position)
+    if seat.asked_at is None:
+        raise Conflict(f"{seat.name} is not asked to move now: there is no deadline to extend")
+    seat.extra_seconds += days * DAY
+    seat.timed_out_at = seat.reminded_at = None
+    recompute(session, seat)
+    text = f"{_by(organiser)} gave {seat.name} {duration(days * DAY)} more for this move."
+    return Done(_announce(session, game, organiser, "extend", text, "deadline extended", seat))
+
+
+def pause(session: Session, organiser: User, game_public_id: str) -> Done:
+    """Every clock of the game stops until it resumes; moves may still be made."""
+    game = organised_game(session, game_public_id, organiser)
+    _require_going_on(game)
+    if game.days_per_move is None:
+        raise Conflict("this game has no clock to stop")
+    if game.paused_at is not None:
+        raise Conflict("the game is paused already")
+    game.paused_at = utcnow()
+    session.add(ClockStop(game_id=game.id, started_at=game.paused_at))
+    session.flush()
+    recompute_game(session, game)
+    text = f"{_by(organiser)} paused the game: the clocks stop until it resumes."
+    return Done(_announce(session, game, organiser, "pause", text, "game paused"))
+
+
+def resume(session: Session, organiser: User, game_public_id: str) -> Done:
+    """The clocks run again; every deadline moved on by the pause's length."""
+    game = organised_game(session, game_public_id, organiser)
+    _require_going_on(game)
+    if game.paused_at is None:
+        raise Conflict("the game is not paused")
+    now = utcnow()
+    length = (now - game.paused_at).total_seconds()
+    _end_pause(session, game, now)
+    recompute_game(session, game)
+    text = (
+        f"{_by(organiser)} resumed the game after a pause of {duration(length)}: "
+        "the clocks run again."
+    )
+    return Done(_announce(session, game, organiser, "resume", text, "game resumed"))
+
+
+def hand_to_bot(session: Session, organiser: User, game_public_id: str, position: int) -> Done:
+    """The player is out for the rest of the game, as if resigned; a bot plays on."""
+    game = organised_game(session, game_public_id, organiser)
+    _require_going_on(game)
+    seat = _player_seat(game, position)
+    text = f"{_by(organiser)} handed the seat of {seat.name} to a bot for the rest of the game."
+    event = _announce(session, game, organiser, "bot", text, "seat handed to a bot", seat)
+    return Done(event, leave_seat(session, game, seat))
+
+
+def replace(
+    session: Session,
+    organiser: User,
+    game_public_id: str,
+    position: int,
+    email: str,
+    invitation_link: InvitationLink,
+) -> Done:
+    """Give the seat to the person at `email` (a user from now on, as on their
+    first sign-in): they get its private view, its mails and a fresh clock
+    for the decision it owes; the player who had it loses it and is told."""
+    game = organised_game(session, game_public_id, organiser)
+    _require_going_on(game)
+    seat = _player_seat(game, position)
+    newcomer = user_for_sign_in(session, email)
+    if any(other.user_id == newcomer.id for other in game.seats):
+        raise Conflict(f"{newcomer.email} plays in this game already")
+    if pending_submission(session, seat) is not None:
+        raise Conflict(f"a move of {seat.name} is being judged; try again in a moment")
+    old_name, old_user_id = seat.name, seat.user_id
+    assert old_user_id is not None  # a player's seat
+    text = f"{_by(organiser)} gave the seat of {old_name} to {newcomer.name}."
+    notifications.notify_organiser_notice(
+        session,
+        game,
+        old_user_id,
+        f"{text} You no longer play in this game; its mails no longer come to you.",
+        "your seat was given to another player",
+    )
+    seat.user, seat.name, seat.invited_email = newcomer, newcomer.name, newcomer.email
+    renew_address(seat)  # the old player's secret mail address stops working
+    session.flush()
+    if seat.position in game.to_act:
+        ask(session, seat, utcnow())  # the newcomer's decision starts now
+        notifications.notify_turn(session, game, [seat.position], ply=len(game.moves))
+    event = _announce(session, game, organiser, "replace", text, "new player", seat, [seat])
+    link = invitation_link(seat, newcomer.email)
+    notifications.notify_invite(session, seat, newcomer, link, organiser.name, replaces=old_name)
+    return Done(event)
+
+
+def abandon(session: Session, organiser: User, game_public_id: str) -> Done:
+    """The game ends without a result, whether under way or still waiting for players."""
+    game = organised_game(session, game_public_id, organiser)
+    if game.status == GameStatus.FINISHED:
+        raise Conflict("the game is over already")
+    was_open = game.status == GameStatus.OPEN
+    now = utcnow()
+    if game.paused_at is not None:
+        _end_pause(session, game, now)
+    game.status, game.finished_at, game.abandoned_at, game.to_act = (
+        GameStatus.FINISHED,
+        now,
+        now,
+        [],
+    )
+    follow_to_act(session, game, ())  # no decision is owed any more
+    text = f"{_by(organiser)} abandoned the game: it ends without a result."
+    if not was_open:
+        return Done(_announce(session, game, organiser, "abandon", text, "game abandoned"))
+    for user_id in _waiting_players(session, game, organiser):
+        notifications.notify_organiser_notice(session, game, user_id, text, "game abandoned")
+    return Done(record_event(session, game, "abandon", text, actor=organiser))
+
+
+def _by(organiser: User) -> str:
+    return f"{organiser.name} (organiser)"
+
+
+def _require_going_on(game: Game) -> None:
+    if game.status != GameStatus.ACTIVE:
+        raise Conflict("the game is not going on")
+
+
+def _seat(game: Game, position: int) -> Seat:
+    for seat in game.seats:
+        if seat.position == position:
+            return seat
+    raise NotFound("no such seat")
+
+
+def _player_seat(game: Game, position: int) -> Seat:
+    """A seat its player still holds (not a bot's, not one given up)."""
+    seat = _seat(game, position)
+    if seat.user_id is None or seat.bot is not None or seat.resigned_at is not None:
+        raise Conflict(f"seat {position + 1} has no player: a bot plays it or nobody took it")
+    return seat
+
+
+def _end_pause(session: Session, game: Game, now: datetime) -> None:
+    for stop in session.scalars(
+        select(ClockStop).where(ClockStop.game_id == game.id, ClockStop.ended_at.is_(None))
+    ):
+        stop.ended_at = now
+    game.paused_at = None
+
+
+def _announce(
+    session: Session,
+    game: Game,
+    organiser: User,
+    kind: str,
+    text: str,
+    headline: str,
+    seat: Seat | None = None,
+    also_skip: Iterable[Seat] = (),
+) -> GameEvent:
+    """Keep the event and mail it to the players; the organiser knows already."""
+    event = record_event(
+        session, game, kind, text, seat_position=seat.position if seat else None, actor=organiser
+    )
+    skip = {s.position for s in game.seats if s.user_id == organiser.id}
+    skip |= {s.position for s in also_skip}
+    notifications.notify_organiser_event(session, game, text, headline, skip)
+    return event
+
+
+def _waiting_players(session: Session, game: Game, organiser: User) -> set[int]:
+    """Who waits for a game that has not started: its seated players and its invitees."""
+    waiting = {seat.user_id for seat in game.seats if seat.user_id is not None}
+    for seat in game.seats:
+        invitee = user_by_email(session, seat.invited_email) if seat.invited_email else None
+        if invitee is not None:
+            waiting.add(invitee.id)
+    waiting.discard(organiser.id)
+    return waiting

@@ -1,0 +1,131 @@
+"""The organiser's actions on the pages (the panel is templates/_organiser.html).
+
+Extending a deadline, pausing and resuming are posted at once; handing a seat
+to a bot, giving it to someone else and abandoning the game cannot be undone,
+so their GET asks to confirm and only the confirmation's POST acts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from flask import redirect, render_template, request, url_for
+
+from pbem.dispatch import enqueue_submissions
+from pbem.models import User
+from pbem.numbers import whole_number
+from pbem.services import organiser
+from pbem.services.accounts import normalise_email
+from pbem.services.errors import BadForm, Invalid, NotFound, ServiceError
+from pbem.web.common import db, me, page_blueprint, signed_in
+from pbem.web.links import take_over_url
+from pbem.web.lobby import titles
+
+bp = page_blueprint("organiser")
+URL = "/games/<game_id>/organiser"
+
+
+def _organiser() -> User:
+    user = me()
+    assert user is not None  # @signed_in
+    return user
+
+
+def _done(game_id: str, follow_up: Sequence[int] = ()):  # type: ignore[no-untyped-def]
+    """Commit, hand on what bots now play, and show the game with its new event."""
+    db().commit()
+    enqueue_submissions(follow_up)
+    return redirect(url_for("play.game_page", game_id=game_id, organised=1, _anchor="organiser"))
+
+
+def _position(form: Any) -> int:
+    position = whole_number(form.get("position"))
+    if position is None:
+        raise BadForm("the form does not say which seat")
+    return position
+
+
+@bp.route(f"{URL}/extend", methods=["POST"])
+@signed_in
+def extend(game_id: str):  # type: ignore[no-untyped-def]
+    days = whole_number(request.form.get("days"))
+    if days is None:
+        raise Invalid("give the extension as a whole number of days, from 1 to 30")
+    organiser.extend(db(), _organiser(), game_id, _position(request.form), days)
+    return _done(game_id)
+
+
+@bp.route(f"{URL}/pause", methods=["POST"])
+@signed_in
+def pause(game_id: str):  # type: ignore[no-untyped-def]
+    organiser.pause(db(), _organiser(), game_id)
+    return _done(game_id)
+
+
+@bp.route(f"{URL}/resume", methods=["POST"])
+@signed_in
+def resume(game_id: str):  # type: ignore[no-untyped-def]
+    organiser.resume(db(), _organiser(), game_id)
+    return _done(game_id)
+
+
+@bp.route(f"{URL}/hand-to-bot", methods=["GET", "POST"])
+@signed_in
+def hand_to_bot(game_id: str):  # type: ignore[no-untyped-def]
+    if request.method == "GET":
+        return _confirm(game_id, "hand-to-bot")
+    done = organiser.hand_to_bot(db(), _organiser(), game_id, _position(request.form))
+    return _done(game_id, done.follow_up)
+
+
+@bp.route(f"{URL}/replace", methods=["GET", "POST"])
+@signed_in
+def replace(game_id: str):  # type: ignore[no-untyped-def]
+    if request.method == "GET":
+        return _confirm(game_id, "replace")
+    position, email = _position(request.form), request.form.get("email", "")
+    try:
+        organiser.replace(db(), _organiser(), game_id, position, email, take_over_url)
+    except Invalid as exc:
+        db().rollback()
+        return _confirm(game_id, "replace", error=str(exc), status=422)
+    return _done(game_id)
+
+
+@bp.route(f"{URL}/abandon", methods=["GET", "POST"])
+@signed_in
+def abandon(game_id: str):  # type: ignore[no-untyped-def]
+    if request.method == "GET":
+        return _confirm(game_id, "abandon")
+    organiser.abandon(db(), _organiser(), game_id)
+    return _done(game_id)
+
+
+def _confirm(game_id: str, action: str, error: str | None = None, status: int = 200):  # type: ignore[no-untyped-def]
+    """The page asking to confirm `action`, with what it does in words. An
+    address that is no address is refused here already, before any question."""
+    game = organiser.organising(db(), game_id, _organiser())
+    values = request.values
+    seat = None
+    if action != "abandon":
+        position = _position(values)
+        seat = next((s for s in game.seats if s.position == position), None)
+        if seat is None:
+            raise NotFound("no such seat")
+    email = values.get("email", "").strip()
+    if action == "replace" and error is None:
+        try:
+            email = normalise_email(email)
+        except ServiceError as exc:
+            error, status = str(exc), 422
+    page = render_template(
+        "organiser_confirm.html",
+        game=game,
+        title=titles().get(game.ruleset, game.ruleset),
+        action=action,
+        seat=seat,
+        email=email,
+        error=error,
+    )
+    return page, status

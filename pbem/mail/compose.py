@@ -17,6 +17,7 @@ from pbem.clock.display import local_time
 from pbem.clock.time_control import TIMEOUT_WORDS
 from pbem.config import base_url
 from pbem.mail import addresses
+from pbem.mail.clock_text import clock_text
 from pbem.mail.game_text import SeatPicture, result_text, seat_picture, seed_text
 from pbem.models import Game, Outbox, Seat
 from pbem.services import notifications
@@ -152,6 +153,10 @@ def _game_mail(session: Session, row: Outbox, config: Mapping[str, Any]) -> Emai
     picture = seat_picture(played, seat.position)
     mail = Mail()
     phrase = _write_kind(mail, row, picture, seat)
+    zone = row.recipient.time_zone if row.recipient is not None else "UTC"
+    clock = clock_text(seat, zone, deadline=row.kind != notifications.REMINDER)
+    if clock:
+        mail.para(clock)
     if row.kind in BOARD_KINDS or row.payload.get("board"):
         _board(mail, picture, board_png(game, picture.view))
     mail.para(SHORT_HELP if row.kind in SHORT_KINDS else COMMANDS_HELP)

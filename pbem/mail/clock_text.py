@@ -24,11 +24,14 @@ def clock_text(seat: Seat, zone: str, deadline: bool = True, now: datetime | Non
 
 
 def _owes(seat: Seat) -> bool:
+    """Owes a decision not yet timed out (a timeout that waits for the
+    organiser leaves the seat owing, with its deadline past)."""
     game = seat.game
     return (
         game.status == GameStatus.ACTIVE
         and seat.position in game.to_act
         and seat.asked_at is not None
+        and seat.timed_out_at is None
         and seat.bot is None
     )
 

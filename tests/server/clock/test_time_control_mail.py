@@ -3,9 +3,13 @@ reads when it times out, in their own zone, and the bank left."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
+import time_machine
 from sqlalchemy import select
 
 from pbem.clock.display import local_time
+from pbem.clock.sweep import sweep
 from pbem.clock.time_control import TimeControl
 from pbem.mail.compose import compose
 from pbem.models import Outbox, User
@@ -66,3 +70,23 @@ def test_a_mail_about_a_game_without_a_clock_says_nothing_of_clocks(app, session
     text = mail_to(app, session, ann, game.id, notifications.YOUR_TURN)
     assert "Your turn" in text
     assert "Time control" not in text and "deadline" not in text
+
+
+def test_once_timed_out_a_seat_that_waits_for_the_organiser_has_no_deadline_to_read(
+    app, session, make_user
+):
+    ann, bob = players(make_user, session)
+    game = create_game(
+        session,
+        ann,
+        "taluva",
+        [SeatSpec(user=ann), SeatSpec(user=bob)],
+        time_control=TimeControl(days_per_move=1, on_timeout="wait"),
+    )
+    session.commit()
+    with time_machine.travel(game.seats[0].timeout_at + timedelta(minutes=1), tick=True):
+        assert sweep(session).timeouts == 1
+        text = mail_to(app, session, ann, game.id, notifications.TIMEOUT)
+    assert "Timeout: You ran out of time. The game waits for its organiser to decide." in text
+    assert "Time control: 1 day per move; on timeout the organiser decides." in text
+    assert "Your deadline" not in text

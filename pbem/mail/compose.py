@@ -14,7 +14,7 @@ import css_inline
 from sqlalchemy.orm import Session
 
 from pbem.clock.display import local_time
-from pbem.clock.time_control import TIMEOUT_WORDS
+from pbem.clock.time_control import TIMEOUT_WORDS, time_control_words
 from pbem.config import base_url
 from pbem.mail import addresses
 from pbem.mail.clock_text import clock_text
@@ -95,7 +95,7 @@ class Mail:
 
 def compose(session: Session, row: Outbox, config: Mapping[str, Any]) -> EmailMessage:
     if row.kind in ACCOUNT_KINDS:
-        message = _account_mail(row, config)
+        message = _account_mail(session, row, config)
     else:
         message = _game_mail(session, row, config)
     domain = config["PBEM_MAIL_DOMAIN"]
@@ -115,7 +115,7 @@ def compose(session: Session, row: Outbox, config: Mapping[str, Any]) -> EmailMe
     return message
 
 
-def _account_mail(row: Outbox, config: Mapping[str, Any]) -> EmailMessage:
+def _account_mail(session: Session, row: Outbox, config: Mapping[str, Any]) -> EmailMessage:
     mail = Mail()
     payload = row.payload
     if row.kind == notifications.SIGN_IN:
@@ -125,6 +125,9 @@ def _account_mail(row: Outbox, config: Mapping[str, Any]) -> EmailMessage:
         return mail.message("Sign in to pbem")
     if row.kind == notifications.INVITE:
         mail.para(f"{payload['from']} invites you to a game on pbem.")
+        if row.game_id is not None:  # the clock the invitee would play with
+            game = session.get_one(Game, row.game_id)
+            mail.para(f"Time control: {time_control_words(game)}.")
         mail.link("Join the game", payload["link"])
         return mail.message(f"{payload['from']} invites you to a game")
     if row.kind == notifications.ORGANISER_TIMEOUT:

@@ -8,7 +8,9 @@ import uuid
 
 from sqlalchemy import func, select
 
+from pbem.mail.compose import compose
 from pbem.models import Game, OnTimeout, Outbox
+from tests.mail.helpers import text_of as text_of_mail
 from tests.server.web.test_lobby import created_game
 from tests.server.web.test_sign_in import path_of
 
@@ -108,7 +110,7 @@ def test_games_looking_for_players_show_their_clock(app, signed_in_as, make_user
     assert f"Time control: {words}." in text_of(bob.get(f"/games/{game.public_id}"))
 
 
-def test_an_invitation_shows_the_clock(app, signed_in_as, make_user, session):
+def test_an_invitation_page_and_mail_show_the_clock(app, signed_in_as, make_user, session):
     ann = signed_in_as(make_user("Ann"))
     ann.get(FORM)
     invited = {"seat-1": "invite", "invite-1": f"friend-{uuid.uuid4().hex[:8]}@example.org"}
@@ -118,3 +120,4 @@ def test_an_invitation_shows_the_clock(app, signed_in_as, make_user, session):
     page = text_of(app.test_client().get(path_of(row.payload["link"])))
     words = "7 days per move, bank 10 days; on timeout the player loses the seat"
     assert f"Time control: {words}." in page
+    assert f"Time control: {words}." in text_of_mail(compose(session, row, app.config))

@@ -4,14 +4,12 @@ A game without a clock gets nothing."""
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from pbem.clock.display import duration, local_time
 from pbem.clock.time_control import TimeControl
 from pbem.models import GameStatus, Seat
 
 
-def clock_text(seat: Seat, zone: str, deadline: bool = True, now: datetime | None = None) -> str:
+def clock_text(seat: Seat, zone: str, deadline: bool = True) -> str:
     """Lines for the mail to `seat`'s player; `deadline` False leaves out the
     seat's own deadline (a reminder says it already)."""
     control = TimeControl.of(seat.game)
@@ -19,7 +17,7 @@ def clock_text(seat: Seat, zone: str, deadline: bool = True, now: datetime | Non
         return ""
     lines = [f"Time control: {control.describe()}."]
     if deadline and _owes(seat):
-        lines += _deadline_lines(seat, control, zone, now)
+        lines += _deadline_lines(seat, control, zone)
     return "\n".join(lines)
 
 
@@ -36,13 +34,13 @@ def _owes(seat: Seat) -> bool:
     )
 
 
-def _deadline_lines(seat: Seat, control: TimeControl, zone: str, now: datetime | None) -> list[str]:
+def _deadline_lines(seat: Seat, control: TimeControl, zone: str) -> list[str]:
     if seat.timeout_at is None:
         return ["Your clock is stopped for now (a vacation or a paused game)."]
-    lines = [f"Your deadline: {local_time(seat.timeout_at, zone, now)}."]
+    lines = [f"Your deadline: {local_time(seat.timeout_at, zone)}."]
     if control.bank_days:
         bank = f"Bank left: {duration(seat.bank_seconds)}"
         if seat.deadline is not None and seat.deadline < seat.timeout_at:
-            bank += f", drawn on from {local_time(seat.deadline, zone, now)}"
+            bank += f", drawn on from {local_time(seat.deadline, zone)}"
         lines.append(bank + ".")
     return lines

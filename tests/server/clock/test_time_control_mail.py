@@ -8,11 +8,12 @@ from datetime import timedelta
 import time_machine
 from sqlalchemy import select
 
+from pbem.clock.deadlines import recompute_user
 from pbem.clock.display import local_time
 from pbem.clock.sweep import sweep
 from pbem.clock.time_control import TimeControl
 from pbem.mail.compose import compose
-from pbem.models import Outbox, User
+from pbem.models import ClockStop, Outbox, User, utcnow
 from pbem.services import notifications
 from pbem.services.games import SeatSpec, create_game
 from tests.mail.helpers import text_of
@@ -89,4 +90,22 @@ def test_once_timed_out_a_seat_that_waits_for_the_organiser_has_no_deadline_to_r
         text = mail_to(app, session, ann, game.id, notifications.TIMEOUT)
     assert "Timeout: You ran out of time. The game waits for its organiser to decide." in text
     assert "Time control: 1 day per move; on timeout the organiser decides." in text
+    assert "Your deadline" not in text
+
+
+def test_a_player_on_vacation_reads_that_their_clock_is_stopped(app, session, make_user):
+    ann, bob = players(make_user, session)
+    game = create_game(
+        session,
+        ann,
+        "taluva",
+        [SeatSpec(user=ann), SeatSpec(user=bob)],
+        time_control=TimeControl(days_per_move=3),
+    )
+    session.add(ClockStop(user_id=ann.id, started_at=utcnow()))  # not ended yet
+    recompute_user(session, ann)
+    session.commit()
+    assert game.seats[0].timeout_at is None
+    text = mail_to(app, session, ann, game.id, notifications.YOUR_TURN)
+    assert "Your clock is stopped for now (a vacation or a paused game)." in text
     assert "Your deadline" not in text

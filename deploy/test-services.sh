@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Make sure the PostgreSQL and Redis servers the tests use answer on 127.0.0.1,
-# and that the browser tests find Debian's chromium.
+# that the browser tests find Debian's chromium, and that the clock's end-to-end
+# test finds faketime (it runs `pbem sweep` days ahead of the system clock).
 # On a fresh Debian machine (as root) this installs and starts them; where they
 # already run it does nothing. Skipped when PBEM_TEST_POSTGRES_URL or
 # PBEM_TEST_REDIS_URL point the tests at servers of your own.
@@ -65,4 +66,7 @@ if [ -z "${PBEM_TEST_REDIS_URL:-}" ] && ! answers 6379; then
 fi
 if [ ! -x /usr/bin/chromium ]; then
     apt_install chromium
+fi
+if ! command -v faketime >/dev/null; then
+    apt_install faketime
 fi

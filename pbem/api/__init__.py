@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Flask, request
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
@@ -43,10 +45,34 @@ class PbemApi(Api):
     def handle_http_exception(self, error: HTTPException):  # type: ignore[no-untyped-def]
         if request.path == API_PREFIX or request.path.startswith(API_PREFIX + "/"):
             payload, code, headers = super().handle_http_exception(error)
+            if "errors" in payload and "message" not in payload:
+                # A refused body: the message says which field and why, not just "422".
+                payload["message"] = validation_summary(payload["errors"])
             # Refusals raised outside our views (too large, too many) say why too.
             payload.setdefault("message", error.description)
             return payload, code, headers
         return error
+
+
+def validation_summary(errors: dict[str, Any]) -> str:
+    """{"json": {"time_control": {"bank_days": ["..."]}}} -> "time_control.bank_days: ..."."""
+    lines = [
+        f"{path}: {' '.join(messages)}"
+        for location in errors.values()
+        for path, messages in _flattened(location, "")
+    ]
+    return "; ".join(lines)
+
+
+def _flattened(node: Any, path: str) -> list[tuple[str, list[str]]]:
+    if isinstance(node, dict):
+        return [
+            pair
+            for key, value in node.items()
+            for pair in _flattened(value, f"{path}.{key}" if path else str(key))
+        ]
+    messages = [node] if isinstance(node, str) else [str(message) for message in node]
+    return [(path or "body", messages)]
 
 
 def init_app(app: Flask) -> PbemApi:

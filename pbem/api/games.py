@@ -24,6 +24,8 @@ from pbem.api.schemas import (
     SubmitSchema,
     ViewSchema,
 )
+from pbem.clock.calendar import DAY
+from pbem.clock.time_control import TimeControl
 from pbem.db import request_session
 from pbem.dispatch import enqueue_pending, enqueue_submissions
 from pbem.models import Game, Seat, Submission, User
@@ -74,10 +76,20 @@ def seat_json(seat: Seat, user: User) -> dict[str, Any]:
         "kind": kind,
         "mine": seat.user_id == user.id,
         "resigned": seat.resigned_at is not None,
+        "deadline": seat.timeout_at,
+        "own_deadline": seat.deadline,
+        "waiting_since": seat.asked_at,
+        "bank_days_left": seat.bank_seconds / DAY if _has_clock(seat) else None,
     }
 
 
+def _has_clock(seat: Seat) -> bool:
+    """Bots (and the seats of players who resigned, which bots play) have no clock."""
+    return seat.game.days_per_move is not None and seat.bot is None
+
+
 def game_json(game: Game, user: User) -> dict[str, Any]:
+    control = TimeControl.of(game)
     return {
         "id": game.public_id,
         "ruleset": game.ruleset,
@@ -91,6 +103,7 @@ def game_json(game: Game, user: User) -> dict[str, Any]:
         "paused_at": game.paused_at,
         "abandoned_at": game.abandoned_at,
         "organiser": game.created_by_id == user.id,
+        "time_control": control.to_json() if control else None,
     }
 
 
@@ -108,7 +121,7 @@ class Games(MethodView):
     @blp.doc(operationId="createGame")
     @blp.arguments(GameCreateSchema)
     @blp.response(201, GameSchema)
-    @errors(422, "Unknown game, bad options or player count")
+    @errors(422, "Unknown game, bad options, player count or time control")
     def post(self, body: dict[str, Any]):  # type: ignore[no-untyped-def]
         """Start a game: seat yourself, bots and open seats for others to join"""
         user = api_user()
@@ -118,9 +131,16 @@ class Games(MethodView):
             game_service.SeatSpec(user=user if kind == "me" else None, bot=SEAT_BOTS.get(kind))
             for kind in body["seats"]
         ]
+        clock = body["time_control"]
         session = request_session()
         game = game_service.create_game(
-            session, user, body["ruleset"], specs, body["options"], body.get("version")
+            session,
+            user,
+            body["ruleset"],
+            specs,
+            body["options"],
+            body.get("version"),
+            time_control=TimeControl(**clock) if clock else None,
         )
         session.commit()
         enqueue_pending(session, game.id)

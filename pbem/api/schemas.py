@@ -5,7 +5,8 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import validate
 
-from pbem.models import MovedMail, SubmissionStatus
+from pbem.clock.time_control import BANK_DAYS, DAYS_PER_MOVE
+from pbem.models import MovedMail, OnTimeout, SubmissionStatus
 from pbem.services.accounts import LANGUAGES
 
 
@@ -36,6 +37,68 @@ class SeatSchema(ma.Schema):
     resigned = ma.fields.Boolean(
         required=True, metadata={"description": "its player resigned; a bot plays it on"}
     )
+    deadline = ma.fields.DateTime(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "when the decision this seat owes times out (its own days and"
+            " its bank used up; ISO 8601 with UTC offset); null when it owes nothing, its"
+            " clock is stopped (vacation, pause) or the game has no clock"
+        },
+    )
+    own_deadline = ma.fields.DateTime(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "when the seat's own days per move end and its bank starts to"
+            " be drawn on; null like deadline"
+        },
+    )
+    waiting_since = ma.fields.DateTime(
+        required=True,
+        allow_none=True,
+        metadata={"description": "when the seat was asked for the decision it owes; null: none"},
+    )
+    bank_days_left = ma.fields.Float(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "days left in the seat's bank (as of the start of the decision it"
+            " owes); null when the game has no clock or a bot plays the seat"
+        },
+    )
+
+
+def _range(allowed: range) -> validate.Range:
+    low, high = allowed.start, allowed.stop - 1
+    return validate.Range(low, high, error=f"must be a whole number from {low} to {high}")
+
+
+class TimeControlSchema(ma.Schema):
+    days_per_move = ma.fields.Integer(
+        required=True,
+        strict=True,
+        validate=_range(DAYS_PER_MOVE),
+        metadata={"description": "days for each decision", "example": 3},
+    )
+    bank_days = ma.fields.Integer(
+        load_default=0,
+        strict=True,
+        validate=_range(BANK_DAYS),
+        metadata={"description": "extra days each seat may spend over the whole game"},
+    )
+    weekends_off = ma.fields.Boolean(
+        load_default=False,
+        metadata={"description": "Saturdays and Sundays (in each player's zone) do not count"},
+    )
+    on_timeout = ma.fields.String(
+        load_default=OnTimeout.BOT.value,
+        validate=validate.OneOf([rule.value for rule in OnTimeout]),
+        metadata={
+            "description": "when a decision times out: bot (a bot makes it, the player keeps"
+            " the seat), forfeit (the player loses the seat) or wait (the game's creator decides)"
+        },
+    )
 
 
 class GameSchema(ma.Schema):
@@ -62,6 +125,12 @@ class GameSchema(ma.Schema):
     organiser = ma.fields.Boolean(
         required=True, metadata={"description": "you created it, so you may organise it"}
     )
+    time_control = ma.fields.Nested(
+        TimeControlSchema,
+        required=True,
+        allow_none=True,
+        metadata={"description": "the game's clock; null: no clock (a friendly game)"},
+    )
 
 
 class GameCreateSchema(ma.Schema):
@@ -76,6 +145,12 @@ class GameCreateSchema(ma.Schema):
             "description": "who sits where, in seat order: me, bot (random legal moves), "
             "kinds-bot (a random kind of move first, then a move of that kind) or open"
         },
+    )
+    time_control = ma.fields.Nested(
+        TimeControlSchema,
+        allow_none=True,
+        load_default=None,
+        metadata={"description": "the game's clock; left out or null: no clock (a friendly game)"},
     )
 
 

@@ -62,6 +62,12 @@ class TimeControl:
         return ", ".join(parts) + f"; on timeout {TIMEOUT_WORDS[self.on_timeout]}"
 
 
+def time_control_words(game: Game) -> str:
+    """The game's clock in words for pages and lists, a friendly game included."""
+    control = TimeControl.of(game)
+    return control.describe() if control else "no clock (a friendly game)"
+
+
 TIMEOUT_WORDS = {
     OnTimeout.BOT: "a bot plays that move",
     OnTimeout.FORFEIT: "the player loses the seat",

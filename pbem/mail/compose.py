@@ -14,9 +14,10 @@ import css_inline
 from sqlalchemy.orm import Session
 
 from pbem.clock.display import local_time
-from pbem.clock.time_control import TIMEOUT_WORDS
+from pbem.clock.time_control import TIMEOUT_WORDS, time_control_words
 from pbem.config import base_url
 from pbem.mail import addresses
+from pbem.mail.clock_text import clock_text
 from pbem.mail.game_text import SeatPicture, result_text, seat_picture, seed_text
 from pbem.models import Game, Outbox, Seat
 from pbem.services import notifications
@@ -96,7 +97,7 @@ class Mail:
 
 def compose(session: Session, row: Outbox, config: Mapping[str, Any]) -> EmailMessage:
     if row.kind in ACCOUNT_KINDS:
-        message = _account_mail(row, config)
+        message = _account_mail(session, row, config)
     else:
         message = _game_mail(session, row, config)
     domain = config["PBEM_MAIL_DOMAIN"]
@@ -116,7 +117,7 @@ def compose(session: Session, row: Outbox, config: Mapping[str, Any]) -> EmailMe
     return message
 
 
-def _account_mail(row: Outbox, config: Mapping[str, Any]) -> EmailMessage:
+def _account_mail(session: Session, row: Outbox, config: Mapping[str, Any]) -> EmailMessage:
     mail = Mail()
     payload = row.payload
     if row.kind == notifications.SIGN_IN:
@@ -134,6 +135,9 @@ def _account_mail(row: Outbox, config: Mapping[str, Any]) -> EmailMessage:
         return mail.message(f"{payload['from']} invites you to take over a seat")
     if row.kind == notifications.INVITE:
         mail.para(f"{payload['from']} invites you to a game on pbem.")
+        if row.game_id is not None:  # the clock the invitee would play with
+            game = session.get_one(Game, row.game_id)
+            mail.para(f"Time control: {time_control_words(game)}.")
         mail.link("Join the game", payload["link"])
         return mail.message(f"{payload['from']} invites you to a game")
     if row.kind == notifications.ORGANISER_TIMEOUT:
@@ -169,6 +173,10 @@ def _game_mail(session: Session, row: Outbox, config: Mapping[str, Any]) -> Emai
         if row.kind != notifications.ORGANISER_EVENT:  # that one says so itself
             mail.para(ABANDONED)
     phrase = _write_kind(mail, row, picture, seat)
+    zone = row.recipient.time_zone if row.recipient is not None else "UTC"
+    clock = clock_text(seat, zone, deadline=row.kind != notifications.REMINDER)
+    if clock:
+        mail.para(clock)
     if row.kind in BOARD_KINDS or row.payload.get("board"):
         _board(mail, picture, board_png(game, picture.view))
     mail.para(SHORT_HELP if row.kind in SHORT_KINDS else COMMANDS_HELP)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from flask import Flask
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
+from pbem.clock.time_control import time_control_words
 from pbem.render.colours import css_colour
 from pbem.web.common import error_page, site
 
@@ -30,6 +31,7 @@ def init_app(app: Flask) -> None:
         app.register_blueprint(module.bp)
     app.register_error_handler(CSRFError, _csrf_error)
     app.jinja_env.filters["css_colour"] = css_colour  # seat dots in the pictures' colours
+    app.jinja_env.filters["time_control"] = time_control_words
 
 
 def _csrf_error(_error: CSRFError):  # type: ignore[no-untyped-def]

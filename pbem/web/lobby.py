@@ -18,6 +18,7 @@ from pbem.services import games as game_service
 from pbem.services.bots import SEAT_BOTS
 from pbem.services.errors import Invalid, NotFound
 from pbem.services.game_lists import Section, my_games
+from pbem.web.clock_form import CLOCK_DEFAULTS, CLOCK_FIELDS, time_control_from_form
 from pbem.web.common import SignedIn, db, me, page_blueprint, signed_in
 from pbem.web.links import (
     BadLink,
@@ -107,7 +108,8 @@ def new_game(ruleset: str):  # type: ignore[no-untyped-def]
     try:
         specs = _seat_specs(rules, form)
         options = _options(rules.option_spec, form)
-        game = game_service.create_game(db(), me(), rules.name, specs, options)
+        clock = time_control_from_form(form)
+        game = game_service.create_game(db(), me(), rules.name, specs, options, time_control=clock)
         _send_invitations(game)
     except Invalid as exc:
         db().rollback()
@@ -124,6 +126,7 @@ def _new_game_page(rules: type[engine.State], form: Any, error: str | None = Non
         form=form,
         kinds=SEAT_KINDS,
         rows=range(rules.max_players),
+        clock=CLOCK_FIELDS,
         error=error,
     )
 
@@ -131,6 +134,7 @@ def _new_game_page(rules: type[engine.State], form: Any, error: str | None = Non
 def _default_form(rules: type[engine.State]) -> dict[str, Any]:
     form: dict[str, Any] = {f"seat-{i}": "bot" for i in range(1, rules.min_players)}
     form["seat-0"] = "me"
+    form.update(CLOCK_DEFAULTS)
     for option in rules.option_spec:
         form[f"option-{option.name}"] = option.default
     return form

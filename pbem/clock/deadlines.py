@@ -62,12 +62,19 @@ def ask(session: Session, seat: Seat, now: datetime) -> None:
 
 def settle(session: Session, seat: Seat, now: datetime) -> None:
     """The decision is made: the bank pays for the running time past the deadline."""
-    if seat.deadline is not None and now > seat.deadline:
-        used = counted(seat.deadline, now, _stop_list(session, seat, seat.deadline))
-        seat.bank_seconds = max(0, seat.bank_seconds - round(used))
+    seat.bank_seconds = bank_left(session, seat, now)
     seat.asked_at = seat.deadline = seat.timeout_at = None
     seat.extra_seconds = 0
     seat.reminded_at = seat.timed_out_at = None
+
+
+def bank_left(session: Session, seat: Seat, now: datetime) -> int:
+    """The seconds of bank the seat has at `now`: past its deadline, the
+    running time since then is drawn from it."""
+    if seat.deadline is None or now <= seat.deadline:
+        return seat.bank_seconds
+    used = counted(seat.deadline, now, _stop_list(session, seat, seat.deadline))
+    return max(0, seat.bank_seconds - round(used))
 
 
 def recompute(session: Session, seat: Seat) -> None:
@@ -88,7 +95,9 @@ def recompute(session: Session, seat: Seat) -> None:
 def recompute_user(session: Session, user: User) -> None:
     """After the user's vacation, zone or quiet hours changed."""
     for seat in session.scalars(
-        select(Seat).where(Seat.user_id == user.id, Seat.asked_at.is_not(None))
+        select(Seat)
+        .where(Seat.user_id == user.id, Seat.asked_at.is_not(None))
+        .execution_options(populate_existing=True)  # as they are now, under the caller's locks
     ):
         recompute(session, seat)
 

@@ -64,6 +64,9 @@ def test_openapi_document_is_valid_and_names_every_operation(api):
         "postChat",
         "getSettings",
         "updateSettings",
+        "getVacation",
+        "startVacation",
+        "endVacation",
     }
     assert api.document["components"]["securitySchemes"]["bearerAuth"]["scheme"] == "bearer"
 

@@ -53,7 +53,7 @@ def seat_times(
         return None
 
     def when(moment: datetime) -> str:
-        return local_time(moment, zone, now) + (f" {zone}" if name_zone else "")
+        return local_time(moment, zone, now, name_zone=name_zone)
 
     active = game.status == GameStatus.ACTIVE
     clocked = active and game.days_per_move is not None

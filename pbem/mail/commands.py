@@ -215,7 +215,7 @@ def _vacation(session: Session, seat: Seat, argument: str, answer: Answer) -> No
     answer.paragraphs.append(
         f"Your vacation has started: your clocks stop in every game until "
         f"{local_time(started.ended_at, user.time_zone, now)}. You have {left} vacation days "
-        "left this year. Reply back when you are back earlier."
+        "left this year. Back earlier? Reply: back"
     )
 
 

@@ -47,13 +47,14 @@ class VacationStatus:
 
 
 def current(session: Session, user_id: int, now: datetime) -> ClockStop | None:
-    """The user's vacation going on at `now`, if any."""
+    """The user's vacation not over at `now`, if any. Its start is not
+    compared: one started by a request that came a moment later, but got the
+    user's lock first, overlaps all the same."""
     return session.scalar(
         select(ClockStop)
         .where(
             ClockStop.user_id == user_id,
             ClockStop.game_id.is_(None),
-            ClockStop.started_at <= now,
             or_(ClockStop.ended_at.is_(None), ClockStop.ended_at > now),
         )
         .order_by(ClockStop.started_at.desc())
@@ -124,7 +125,7 @@ def end(session: Session, user: User, now: datetime) -> ClockStop:
     going_on = current(session, user.id, now)
     if going_on is None:
         raise Conflict("you are not on vacation")
-    going_on.ended_at = now
+    going_on.ended_at = max(now, going_on.started_at)
     _recompute_clocks(session, user)
     return going_on
 

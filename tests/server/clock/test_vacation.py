@@ -3,6 +3,7 @@ ending one through the API and the vacation page."""
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -53,26 +54,30 @@ def test_a_vacation_stops_the_clock_and_coming_back_starts_it_again(session, mak
     game = clocked_game(session, ann, bob, days_per_move=2, bank_days=1, on_timeout=OnTimeout.WAIT)
     seat = game.seats[0]
     assert (seat.deadline, seat.timeout_at) == (MONDAY + 2 * DAY, MONDAY + 3 * DAY)
+    sweep(session, MONDAY + 2 * DAY + timedelta(hours=1))  # a day before: her reminder
+    assert fresh(session, seat).reminded_at is not None
 
-    vacation.start(session, ann, 5, 30, MONDAY + DAY)
+    # Two hours into her bank, five days of vacation: the bank stops too.
+    vacation.start(session, ann, 5, 30, MONDAY + 2 * DAY + timedelta(hours=2))
     session.commit()
     seat = fresh(session, seat)
-    assert (seat.deadline, seat.timeout_at) == (MONDAY + 7 * DAY, MONDAY + 8 * DAY)
+    assert (seat.deadline, seat.timeout_at) == (MONDAY + 2 * DAY, MONDAY + 8 * DAY)
+    assert seat.reminded_at is None  # the new timeout gets a reminder of its own
     for moment in (MONDAY + 3 * DAY + timedelta(minutes=1), MONDAY + 6 * DAY):
         sweep(session, moment)  # on vacation past the old timeout
         assert fresh(session, seat).timed_out_at is None
 
-    back = MONDAY + 3 * DAY  # two days of vacation instead of five
+    back = MONDAY + 3 * DAY + timedelta(hours=2)  # one day of vacation instead of five
     vacation.end(session, ann, back)
     session.commit()
     seat = fresh(session, seat)
-    assert (seat.deadline, seat.timeout_at) == (MONDAY + 4 * DAY, MONDAY + 5 * DAY)
+    assert (seat.deadline, seat.timeout_at) == (MONDAY + 2 * DAY, MONDAY + 4 * DAY)
     stop = session.scalar(select(ClockStop).where(ClockStop.user_id == ann.id))
-    assert (stop.started_at, stop.ended_at) == (MONDAY + DAY, back)
-    assert vacation.status(session, ann, 30, back).used == 2
-    sweep(session, MONDAY + 5 * DAY - timedelta(minutes=1))
-    assert fresh(session, seat).timed_out_at is None
-    late = MONDAY + 5 * DAY + timedelta(minutes=1)
+    assert (stop.started_at, stop.ended_at) == (MONDAY + 2 * DAY + timedelta(hours=2), back)
+    assert vacation.status(session, ann, 30, back).used == 1
+    sweep(session, MONDAY + 4 * DAY - timedelta(minutes=1))
+    assert fresh(session, seat).timed_out_at is None and fresh(session, seat).reminded_at
+    late = MONDAY + 4 * DAY + timedelta(minutes=1)
     sweep(session, late)
     assert fresh(session, seat).timed_out_at == late
 
@@ -159,6 +164,24 @@ def test_vacation_through_the_api(api, session, make_user):
     assert ended.get_json()["on_vacation"] is False and ended.get_json()["used"] == 1
     stops = session.scalars(select(ClockStop).where(ClockStop.user_id == ann.id)).all()
     assert len(stops) == 1 and stops[0].ended_at - stops[0].started_at < DAY
+
+
+def test_racing_starts_make_one_vacation(app, session, make_user):
+    if app.extensions["pbem.db"].is_sqlite:
+        pytest.skip("the race needs a database that serves clients at once")
+    ann = make_user("Ann")
+    token = accounts.issue_api_token(session, ann, "race")
+    session.commit()
+
+    def start(_client: int) -> int:
+        headers = {"Authorization": f"Bearer {token}"}
+        answer = app.test_client().post("/api/v1/vacation", json={"days": 3}, headers=headers)
+        return answer.status_code
+
+    with ThreadPoolExecutor(10) as pool:
+        codes = list(pool.map(start, range(10)))
+    assert sorted(codes) == [201] + [409] * 9
+    assert len(session.scalars(select(ClockStop).where(ClockStop.user_id == ann.id)).all()) == 1
 
 
 def test_vacation_page(signed_in_as, make_user, session):  # noqa: F811

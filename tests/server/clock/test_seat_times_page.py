@@ -9,7 +9,9 @@ from datetime import UTC, datetime, timedelta
 
 import time_machine
 
+from pbem.clock.sweep import sweep
 from pbem.clock.time_control import TimeControl
+from pbem.models import OnTimeout
 from pbem.services import accounts, vacation
 from pbem.services.games import SeatSpec, create_game
 from tests.server.web.conftest import signed_in_as  # noqa: F401
@@ -38,7 +40,7 @@ def test_players_read_every_time_in_their_own_zone(app, session, make_user, sign
             ann,
             "taluva",
             [SeatSpec(user=ann), SeatSpec(user=bob)],
-            time_control=TimeControl(days_per_move=2, bank_days=1),
+            time_control=TimeControl(days_per_move=2, bank_days=1, on_timeout=OnTimeout.WAIT),
         )
         vacation.start(session, bob, 7, 30, MONDAY)
         session.commit()
@@ -69,6 +71,12 @@ def test_players_read_every_time_in_their_own_zone(app, session, make_user, sign
         late = chips(signed_in_as(bob).get(url).get_data(as_text=True))[0]
     assert "deadline Fri 20 Nov, 00:00 (in 17 hours), drawing on the bank" in late
     assert "bank left: 17 hours 59 minutes" in late
+
+    out_of_time = MONDAY + timedelta(days=3, minutes=1)
+    sweep(session, out_of_time)  # the organiser decides: the seat waits on
+    with time_machine.travel(out_of_time, tick=True):
+        late = chips(signed_in_as(bob).get(url).get_data(as_text=True))[0]
+    assert "ran out of time" in late and "deadline" not in late and "bank left: nothing" in late
 
 
 def test_a_game_without_a_clock_shows_only_since_when_it_waits(session, make_user, signed_in_as):  # noqa: F811

@@ -60,6 +60,7 @@ class Config:
             "PBEM_BASE_URL": (_env("BASE_URL") or "").rstrip("/") or None,
             "PBEM_SIGN_IN_LINK_MINUTES": _int_env("SIGN_IN_LINK_MINUTES", 30),
             "PBEM_CHAT_MAX_CHARS": _int_env("CHAT_MAX_CHARS", 500),
+            "PBEM_VACATION_DAYS": _days("VACATION_DAYS", 30),
         }
 
     def default_secret_key(self, instance: Path) -> str:
@@ -96,7 +97,7 @@ def mail_settings(instance: Path) -> dict[str, Any]:
         "PBEM_SMTPD_LMTP": _env("SMTPD_LMTP", "0") not in ("0", "false", "no"),
         "PBEM_INBOUND_TOKEN": _env("INBOUND_TOKEN"),
         "PBEM_MAIL_AUTHSERV_ID": _env("MAIL_AUTHSERV_ID"),
-        "PBEM_MAIL_KEEP_DAYS": _keep_days(),
+        "PBEM_MAIL_KEEP_DAYS": _days("MAIL_KEEP_DAYS", 30),
     }
 
 
@@ -119,10 +120,10 @@ def limit_settings() -> dict[str, Any]:
     }
 
 
-def _keep_days() -> int:
-    days = _int_env("MAIL_KEEP_DAYS", 30)
+def _days(name: str, default: int) -> int:
+    days = _int_env(name, default)
     if days < 0:
-        raise ConfigError(f"{ENV_PREFIX}MAIL_KEEP_DAYS must be 0 or more days, not {days}")
+        raise ConfigError(f"{ENV_PREFIX}{name} must be 0 or more days, not {days}")
     return days
 
 

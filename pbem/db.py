@@ -12,7 +12,7 @@ from sqlalchemy import Engine, create_engine, event, select, update
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
-from pbem.models import Game
+from pbem.models import Game, User
 
 EXTENSION = "pbem.db"
 
@@ -66,6 +66,19 @@ def lock_game(session: Session, game_id: int) -> Game:
     )
     return session.execute(
         select(Game).where(Game.id == game_id).execution_options(populate_existing=True)
+    ).scalar_one()
+
+
+def lock_user(session: Session, user_id: int) -> User:
+    """Serialise changes to one user's clocks (a vacation started twice at
+    once must start once) until the transaction ends. PostgreSQL: a row lock;
+    SQLite: an update of the row, issued first, takes its write lock."""
+    if session.get_bind().dialect.name != "sqlite":
+        session.execute(select(User.id).where(User.id == user_id).with_for_update())
+    else:
+        session.execute(update(User).where(User.id == user_id).values(name=User.name))
+    return session.execute(
+        select(User).where(User.id == user_id).execution_options(populate_existing=True)
     ).scalar_one()
 
 

@@ -82,6 +82,7 @@ def init_app(app: Flask) -> PbemApi:
     from pbem.api.organiser import blp as organiser_blp
     from pbem.api.rulesets import blp as rulesets_blp
     from pbem.api.settings import blp as settings_blp
+    from pbem.api.vacation import blp as vacation_blp
 
     for key, value in SETTINGS.items():
         app.config.setdefault(key, value)
@@ -92,5 +93,6 @@ def init_app(app: Flask) -> PbemApi:
     api.register_blueprint(organiser_blp, url_prefix=f"{API_PREFIX}/v1/games")
     api.register_blueprint(events_blp, url_prefix=f"{API_PREFIX}/v1/games")
     api.register_blueprint(settings_blp, url_prefix=f"{API_PREFIX}/v1/settings")
+    api.register_blueprint(vacation_blp, url_prefix=f"{API_PREFIX}/v1/vacation")
     app.extensions["pbem.api"] = api
     return api

@@ -223,6 +223,38 @@ class SettingsSchema(ma.Schema):
     )
 
 
+class VacationSchema(ma.Schema):
+    year = ma.fields.Integer(
+        required=True, metadata={"description": "the calendar year counted, in your time zone"}
+    )
+    allowance = ma.fields.Integer(
+        required=True, metadata={"description": "vacation days per year (PBEM_VACATION_DAYS)"}
+    )
+    used = ma.fields.Integer(
+        required=True,
+        metadata={
+            "description": "days used this year: every day begun counts, and a vacation "
+            "counts in the year it starts"
+        },
+    )
+    left = ma.fields.Integer(required=True)
+    on_vacation = ma.fields.Boolean(required=True)
+    started_at = ma.fields.DateTime(
+        allow_none=True, metadata={"description": "the start of the vacation going on now"}
+    )
+    ends_at = ma.fields.DateTime(
+        allow_none=True, metadata={"description": "when the vacation going on now ends"}
+    )
+
+
+class VacationStartSchema(ma.Schema):
+    days = ma.fields.Integer(
+        required=True,
+        strict=True,
+        metadata={"description": "from 1 to the days you have left this year", "example": 7},
+    )
+
+
 class ChatMessageSchema(ma.Schema):
     id = ma.fields.Integer(required=True)
     seat = ma.fields.Integer(

@@ -62,33 +62,50 @@ def ask(session: Session, seat: Seat, now: datetime) -> None:
 
 def settle(session: Session, seat: Seat, now: datetime) -> None:
     """The decision is made: the bank pays for the running time past the deadline."""
-    if seat.deadline is not None and now > seat.deadline:
-        used = counted(seat.deadline, now, _stop_list(session, seat, seat.deadline))
-        seat.bank_seconds = max(0, seat.bank_seconds - round(used))
+    seat.bank_seconds = bank_left(session, seat, now)
     seat.asked_at = seat.deadline = seat.timeout_at = None
     seat.extra_seconds = 0
     seat.reminded_at = seat.timed_out_at = None
 
 
+def bank_left(session: Session, seat: Seat, now: datetime) -> int:
+    """The seconds of bank the seat has at `now`: past its deadline, the
+    running time since then is drawn from it."""
+    if seat.deadline is None or now <= seat.deadline:
+        return seat.bank_seconds
+    used = counted(seat.deadline, now, _stop_list(session, seat, seat.deadline))
+    return max(0, seat.bank_seconds - round(used))
+
+
 def recompute(session: Session, seat: Seat) -> None:
-    """Set the seat's deadline and timeout from its decision, clock and stops."""
+    """Set the seat's deadline and timeout from its decision, clock and stops.
+    A reminder belongs to a timeout: one that moved (a vacation, a pause) is
+    owed a reminder of its own."""
+    before = seat.timeout_at
+    seat.deadline, seat.timeout_at = _deadline_and_timeout(session, seat)
+    if seat.timeout_at != before:
+        seat.reminded_at = None
+
+
+def _deadline_and_timeout(session: Session, seat: Seat) -> tuple[datetime | None, datetime | None]:
     game = seat.game
-    seat.deadline = seat.timeout_at = None
     if game.days_per_move is None or seat.asked_at is None or seat.user is None:
-        return
+        return None, None
     days = game.days_per_move * DAY + seat.extra_seconds
     own = advance(seat.asked_at, days, _stop_list(session, seat, seat.asked_at))
     if own is None:
-        return
-    seat.deadline = out_of_quiet_hours(own, seat.user)
-    timeout = advance(seat.deadline, seat.bank_seconds, _stop_list(session, seat, seat.deadline))
-    seat.timeout_at = None if timeout is None else out_of_quiet_hours(timeout, seat.user)
+        return None, None
+    deadline = out_of_quiet_hours(own, seat.user)
+    timeout = advance(deadline, seat.bank_seconds, _stop_list(session, seat, deadline))
+    return deadline, None if timeout is None else out_of_quiet_hours(timeout, seat.user)
 
 
 def recompute_user(session: Session, user: User) -> None:
     """After the user's vacation, zone or quiet hours changed."""
     for seat in session.scalars(
-        select(Seat).where(Seat.user_id == user.id, Seat.asked_at.is_not(None))
+        select(Seat)
+        .where(Seat.user_id == user.id, Seat.asked_at.is_not(None))
+        .execution_options(populate_existing=True)  # as they are now, under the caller's locks
     ):
         recompute(session, seat)
 

@@ -9,10 +9,14 @@ from zoneinfo import ZoneInfo
 from pbem.models import utcnow
 
 
-def local_time(moment: datetime, zone: str, now: datetime | None = None) -> str:
-    """The moment in the reader's zone, then how long until or since it."""
+def local_time(
+    moment: datetime, zone: str, now: datetime | None = None, *, name_zone: bool = False
+) -> str:
+    """The moment in the reader's zone, then how long until or since it;
+    `name_zone` for readers who may not know which zone it is (watchers: UTC)."""
     local = moment.astimezone(ZoneInfo(zone))
-    return f"{local:%a} {local.day} {local:%b}, {local:%H:%M} ({relative(moment, now)})"
+    named = f" {zone}" if name_zone else ""
+    return f"{local:%a} {local.day} {local:%b}, {local:%H:%M}{named} ({relative(moment, now)})"
 
 
 def relative(moment: datetime, now: datetime | None = None) -> str:

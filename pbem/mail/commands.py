@@ -6,14 +6,18 @@ as one submission, applied together or not at all.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from sqlalchemy.orm import Session
 
 import engine
+from pbem.clock.display import local_time
 from pbem.mail.game_text import history_lines
-from pbem.models import GameStatus, Seat
-from pbem.services import chat
+from pbem.models import GameStatus, Seat, utcnow
+from pbem.services import chat, vacation
 from pbem.services.errors import ServiceError
 from pbem.services.events import events_by_ply, events_of
 from pbem.services.replay import engine_game
@@ -21,8 +25,19 @@ from pbem.services.resign import resign
 from pbem.services.seat_address import NEW_ADDRESS, renew_address
 from pbem.services.submissions import check_size, preview, submission_lines, submit
 
-COMMANDS = ("legal", "board", "history", "resign", "chat", "newaddress", "help")
+COMMANDS = (
+    "legal",
+    "board",
+    "history",
+    "resign",
+    "chat",
+    "newaddress",
+    "vacation",
+    "back",
+    "help",
+)
 LEGAL_LIMIT = 3000
+VACATION_DAYS = re.compile(r"([0-9]{1,4})(?:\s*days?)?", re.IGNORECASE)
 HELP = """Write one move per line, in the notation of the game (the mails list
 some of your legal moves; `legal` lists them all). All the moves of one mail
 are played together, or none of them if one is not allowed.
@@ -34,6 +49,8 @@ Commands, one per line:
   chat TEXT    send TEXT to the other players
   resign       leave the game (alone in its mail); a bot plays your seat on
   newaddress   a new secret address for your seat; the old one stops working
+  vacation N   a vacation of N days from now: your clocks stop in every game
+  back         end your vacation now: your clocks run again
   help         this text"""
 
 
@@ -66,14 +83,18 @@ class Answer:
     submission_id: int | None = None
     follow_up: list[int] = field(default_factory=list)
     outcome: str = "answered"
-    chat_max_chars: int = 0  # PBEM_CHAT_MAX_CHARS, for the chat command
+    config: Mapping[str, Any] = field(default_factory=dict)  # the app's settings
 
 
 def carry_out(
-    session: Session, seat: Seat, reading: Reading, seen_ply: int | None, chat_max_chars: int
+    session: Session,
+    seat: Seat,
+    reading: Reading,
+    seen_ply: int | None,
+    config: Mapping[str, Any],
 ) -> Answer:
     """Run the commands and store the moves; the caller commits."""
-    answer = Answer(chat_max_chars=chat_max_chars)
+    answer = Answer(config=config)
     resigning = any(name == "resign" for name, _ in reading.commands)
     if resigning and (reading.moves or len(reading.commands) > 1):
         answer.paragraphs.append(
@@ -162,7 +183,7 @@ def _resign(session: Session, seat: Seat, _argument: str, answer: Answer) -> Non
 
 def _chat(session: Session, seat: Seat, argument: str, answer: Answer) -> None:
     try:
-        sent = chat.post(session, seat, argument, "mail", answer.chat_max_chars)
+        sent = chat.post(session, seat, argument, "mail", answer.config["PBEM_CHAT_MAX_CHARS"])
     except ServiceError as exc:
         answer.paragraphs.append(f"Your chat message was not sent: {exc}")
         return
@@ -172,6 +193,42 @@ def _chat(session: Session, seat: Seat, argument: str, answer: Answer) -> None:
 def _new_address(_session: Session, seat: Seat, _argument: str, answer: Answer) -> None:
     renew_address(seat)
     answer.paragraphs.append(NEW_ADDRESS)
+
+
+def _vacation(session: Session, seat: Seat, argument: str, answer: Answer) -> None:
+    user, now = seat.user, utcnow()
+    assert user is not None  # mail comes from a seat's player
+    allowance = answer.config["PBEM_VACATION_DAYS"]
+    asked = VACATION_DAYS.fullmatch(argument)
+    if asked is None:
+        left = vacation.status(session, user, allowance, now).left
+        answer.paragraphs.append(
+            f"No vacation was started: write the number of days after vacation, like "
+            f"vacation 7 (you have {left} days left this year)."
+        )
+        return
+    try:
+        started = vacation.start(session, user, int(asked.group(1)), allowance, now)
+    except ServiceError as exc:
+        answer.paragraphs.append(f"No vacation was started: {exc}.")
+        return
+    assert started.ended_at is not None
+    left = vacation.status(session, user, allowance, now).left
+    answer.paragraphs.append(
+        f"Your vacation has started: your clocks stop in every game until "
+        f"{local_time(started.ended_at, user.time_zone, now)}. You have {left} vacation days "
+        "left this year. Back earlier? Reply: back"
+    )
+
+
+def _back(session: Session, seat: Seat, _argument: str, answer: Answer) -> None:
+    assert seat.user is not None  # mail comes from a seat's player
+    try:
+        vacation.end(session, seat.user, utcnow())
+    except ServiceError as exc:
+        answer.paragraphs.append(f"Nothing was changed: {exc}.")
+        return
+    answer.paragraphs.append("Welcome back: your clocks run again in every game.")
 
 
 def _help(_session: Session, _seat: Seat, _argument: str, answer: Answer) -> None:
@@ -185,5 +242,7 @@ _COMMANDS = {
     "resign": _resign,
     "chat": _chat,
     "newaddress": _new_address,
+    "vacation": _vacation,
+    "back": _back,
     "help": _help,
 }

@@ -28,7 +28,8 @@ COMMANDS_HELP = (
     "Reply to this mail with your moves, one per line, above the quoted text.\n"
     "Commands, one per line: legal (all your legal moves), board (the board now), "
     "history (all moves), chat TEXT (a message to the other players), "
-    "resign (leave the game; a bot plays your seat on), help."
+    "resign (leave the game; a bot plays your seat on), vacation N (your clocks stop "
+    "in every game for N days), back (they run again), help."
 )
 STYLE = """
 body { font-family: sans-serif; color: #222; }

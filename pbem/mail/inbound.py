@@ -160,7 +160,7 @@ def _read(session: Session, row: InboundMessage, config: Mapping[str, Any]) -> R
         str(message.get("References", "")),
         str(message.get("Subject", "")),
     )
-    answer = carry_out(session, seat, read_commands(text), seen, config["PBEM_CHAT_MAX_CHARS"])
+    answer = carry_out(session, seat, read_commands(text), seen, config)
     row.submission_id = answer.submission_id
     if answer.paragraphs:
         _answer(session, seat, row, answer.paragraphs, answer.board)

@@ -71,6 +71,9 @@ def test_openapi_document_is_valid_and_names_every_operation(api):
         "replacePlayer",
         "abandonGame",
         "listEvents",
+        "getVacation",
+        "startVacation",
+        "endVacation",
     }
     assert api.document["components"]["securitySchemes"]["bearerAuth"]["scheme"] == "bearer"
 

@@ -57,7 +57,7 @@ def test_bad_numbers_name_their_variable(monkeypatch):
 
 def test_every_variable_read_is_documented():
     source = "".join(p.read_text() for p in (Path(__file__).parents[2] / "pbem").glob("*.py"))
-    read = {"PBEM_" + n for n in re.findall(r'_(?:int_)?env\("([A-Z_]+)"', source)}
+    read = {"PBEM_" + n for n in re.findall(r'_(?:int_env|env|days)\("([A-Z_]+)"', source)}
     read.add("PBEM_INSTANCE_PATH")
     documented = set(re.findall(r"`(PBEM_[A-Z_]+)`", DOCS.read_text()))
     assert read <= documented, read - documented

@@ -1,0 +1,32 @@
+"""The clock line of each player in the seat lists (templates/_clock.html):
+times in the signed-in reader's zone (UTC, named, for anonymous watchers);
+private things only for players of the game."""
+
+from __future__ import annotations
+
+from flask import Flask
+
+from pbem.clock.seat_times import SeatTimes, seat_times
+from pbem.models import Game, Seat, User, utcnow
+from pbem.web.common import db
+from pbem.web.common import me as signed_in_user
+
+
+def seat_clock(game: Game, seat: Seat, me: User | None = None) -> SeatTimes | None:
+    """For the templates: `me` is the reader a page is made for (the seat
+    list's argument); pages for anyone (watching) leave it out."""
+    reader = signed_in_user()
+    player = me if me is not None and any(s.user_id == me.id for s in game.seats) else None
+    return seat_times(
+        db(),
+        game,
+        seat,
+        zone=reader.time_zone if reader else "UTC",
+        player_id=player.id if player else None,
+        now=utcnow(),
+        name_zone=reader is None,
+    )
+
+
+def init_app(app: Flask) -> None:
+    app.jinja_env.globals["seat_clock"] = seat_clock

@@ -197,6 +197,7 @@ class SeatView(MethodView):
             "seat": position,
             "view": played.view(position),
             "picture": played.state.text_picture(position),
+            "ply": len(played.log),
             "events": events_of(request_session(), seat.game),
         }
 
@@ -232,6 +233,7 @@ class Moves(MethodView):
         text = "\n".join(body["moves"])
         session = request_session()
         refuse_while_waiting(session, seat)
+        _refuse_if_moved_on(seat, body.get("ply"))
         try:
             preview(seat, text)
         except engine.IllegalMove as exc:
@@ -250,6 +252,17 @@ def _submission_url(submission: Submission) -> str:
         position=submission.seat.position,
         submission_id=submission.id,
     )
+
+
+def _refuse_if_moved_on(seat: Seat, chosen_at: int | None) -> None:
+    played = len(seat.game.moves)
+    if chosen_at is not None and chosen_at != played:
+        abort(
+            409,
+            message=f"the game moved on since you chose these moves (then {chosen_at} moves,"
+            f" now {played}): look at the position and send your turn again",
+            errors={"rule": "moved on"},
+        )
 
 
 @blp.route(f"{SEAT_URL}/resign")

@@ -165,6 +165,10 @@ class ViewSchema(ma.Schema):
         required=True, metadata={"description": "the engine's view for this seat (Game.view)"}
     )
     picture = ma.fields.String(required=True, metadata={"description": "the board as text"})
+    ply = ma.fields.Integer(
+        required=True,
+        metadata={"description": "moves played so far; send it back with your moves"},
+    )
     events = ma.fields.List(
         ma.fields.Nested(lambda: EventSchema()),
         required=True,
@@ -184,6 +188,14 @@ class SubmitSchema(ma.Schema):
         metadata={
             "description": "the moves of one turn: all are applied or none, except that a"
             " draw cannot be taken back (see the submission's status partial)"
+        },
+    )
+    ply = ma.fields.Integer(
+        validate=validate.Range(min=0),
+        metadata={
+            "description": "the moves played when you chose these (the view's ply); when"
+            " the game has moved on since, the moves are refused (409) rather than applied"
+            " to a position you did not see, so a request sent twice applies once"
         },
     )
 

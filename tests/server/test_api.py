@@ -142,7 +142,32 @@ def test_submitted_moves_are_applied_by_the_worker(app, api, two_players, sessio
     wait_for(accepted, what="the submission to be accepted")
     history = api.call("getSeatView", ann, game_id=game_id, position=0).get_json()
     assert history["view"]["history"] == [{"seat": 0, "move": "pick 2"}]
+    assert history["ply"] == 1
     assert moves_stored(session, game_id) == 1
+
+
+def test_moves_chosen_at_an_older_ply_are_refused_not_applied(app, api, two_players, session):
+    game_id, ann, bob = two_players
+    assert api.call("getSeatView", ann, game_id=game_id, position=0).get_json()["ply"] == 0
+    sent = api.call(
+        "submitMoves", ann, {"moves": ["pick 2"], "ply": 0}, game_id=game_id, position=0
+    )
+    assert sent.status_code == 202
+    drain(app)
+    stale = api.call(
+        "submitMoves", bob, {"moves": ["pick 1"], "ply": 0}, game_id=game_id, position=1
+    )
+    assert (stale.status_code, stale.get_json()["message"]) == (
+        409,
+        "the game moved on since you chose these moves (then 0 moves, now 1):"
+        " look at the position and send your turn again",
+    )
+    fresh = api.call(
+        "submitMoves", bob, {"moves": ["pick 1"], "ply": 1}, game_id=game_id, position=1
+    )
+    assert fresh.status_code == 202
+    drain(app)
+    assert moves_stored(session, game_id) == 2
 
 
 def test_illegal_move_gets_422_with_the_engines_reason_and_nothing_is_stored(

@@ -78,11 +78,26 @@ def recompute(session: Session, seat: Seat) -> None:
         return
     days = game.days_per_move * DAY + seat.extra_seconds
     own = advance(seat.asked_at, days, _stop_list(session, seat, seat.asked_at))
-    if own is None:
+    seat.deadline = None if own is None else _when_player_can_act(session, seat, own)
+    if seat.deadline is None:
         return
-    seat.deadline = out_of_quiet_hours(own, seat.user)
     timeout = advance(seat.deadline, seat.bank_seconds, _stop_list(session, seat, seat.deadline))
-    seat.timeout_at = None if timeout is None else out_of_quiet_hours(timeout, seat.user)
+    seat.timeout_at = None if timeout is None else _when_player_can_act(session, seat, timeout)
+
+
+def _when_player_can_act(session: Session, seat: Seat, moment: datetime) -> datetime | None:
+    """The first moment from `moment` on outside the player's quiet hours and
+    the seat's stops: the end of quiet hours may fall in a weekend off (Friday
+    23:00 becomes Saturday 08:00) and a weekend may end in quiet hours (Monday
+    00:00), and no deadline should fall in either. None: an open stop."""
+    while True:
+        running = advance(moment, 0, _stop_list(session, seat, moment))
+        if running is None:
+            return None
+        settled = out_of_quiet_hours(running, seat.user)
+        if settled == moment:
+            return settled
+        moment = settled
 
 
 def recompute_user(session: Session, user: User) -> None:

@@ -1,6 +1,8 @@
 """Reminder mails: one per decision, when its timeout is the player's chosen
-number of hours away. Claimed with a conditional update, so two sweeps at
-once (or one run twice) send it once."""
+number of hours away, but never in the first half of the decision's time (a
+24-hour reminder for a 1-day move would otherwise follow the 'your turn' mail
+at once). Claimed with a conditional update, so two sweeps at once (or one
+run twice) send it once."""
 
 from __future__ import annotations
 
@@ -33,7 +35,7 @@ def send_reminders(session: Session, now: datetime) -> int:
     ).all()
     sent = 0
     for seat_id, asked_at, timeout_at, hours in candidates:
-        if timeout_at - timedelta(hours=hours) > now:
+        if reminder_due(asked_at, timeout_at, hours) > now:
             continue
         claimed = session.execute(
             update(Seat)
@@ -46,3 +48,9 @@ def send_reminders(session: Session, now: datetime) -> int:
             sent += 1
         session.commit()
     return sent
+
+
+def reminder_due(asked_at: datetime, timeout_at: datetime, hours: int) -> datetime:
+    """When the decision's reminder is due: `hours` before its timeout, or
+    halfway to it if the decision is shorter than twice that."""
+    return max(timeout_at - timedelta(hours=hours), asked_at + (timeout_at - asked_at) / 2)

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import or_, select
+from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 from pbem.clock.calendar import (
@@ -31,7 +31,16 @@ from pbem.clock.calendar import (
     quiet_until,
     weekends,
 )
-from pbem.models import ClockStop, Game, GameStatus, Seat, User, utcnow
+from pbem.models import (
+    ClockStop,
+    Game,
+    GameStatus,
+    Seat,
+    Submission,
+    SubmissionStatus,
+    User,
+    utcnow,
+)
 
 
 def follow_to_act(session: Session, game: Game, newly: Iterable[int]) -> None:
@@ -44,9 +53,23 @@ def follow_to_act(session: Session, game: Game, newly: Iterable[int]) -> None:
         owes = seat.position in game.to_act and game.status == GameStatus.ACTIVE
         ended = not owes or seat.position in newly or not _is_clocked(seat)
         if seat.asked_at is not None and ended:
-            settle(session, seat, now)
+            settle(session, seat, _decided_at(session, seat, now))
         if owes and seat.asked_at is None and _is_clocked(seat):
             ask(session, seat, now)
+
+
+def _decided_at(session: Session, seat: Seat, now: datetime) -> datetime:
+    """When the seat's decision was made: when its last move of it was stored,
+    not when a worker got round to judging it, so a player is not charged
+    bank for the server's delay."""
+    stored = session.scalar(
+        select(func.max(Submission.created_at)).where(
+            Submission.seat_id == seat.id,
+            Submission.status.in_((SubmissionStatus.ACCEPTED, SubmissionStatus.PARTIAL)),
+            Submission.created_at >= seat.asked_at,
+        )
+    )
+    return now if stored is None else min(stored, now)
 
 
 def _is_clocked(seat: Seat) -> bool:

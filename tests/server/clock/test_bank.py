@@ -9,8 +9,10 @@ from datetime import UTC, datetime, timedelta
 import time_machine
 
 from pbem.clock.time_control import TimeControl
+from pbem.dispatch import enqueue_submissions
 from pbem.models import Game
 from pbem.services.replay import engine_game
+from pbem.services.submissions import submit
 from tests.server.clock.helpers import clocked_game, events_of_kind, player, seat_of, sweep_now
 from tests.server.pipeline_helpers import judged, send
 
@@ -100,3 +102,23 @@ def test_the_bank_is_not_spent_over_a_weekend_off(app, session, make_user):
         play_turn(app, session, game, 0)
     left = seat_of(session, game, 0).bank_seconds
     assert 3 * DAY - 18 * HOUR - SLACK <= left <= 3 * DAY - 18 * HOUR
+
+
+def test_a_move_stored_late_is_charged_until_it_was_stored_not_until_it_was_judged(
+    app, session, make_user
+):
+    """Ann's turn is stored an hour into her bank; the worker only gets to it
+    nine hours later (a broker outage): she pays the hour, not ten."""
+    ann, bob = player(make_user, "Ann"), player(make_user, "Bob")
+    clock = TimeControl(days_per_move=1, bank_days=2)
+    game = clocked_game(app, session, "taluva", [ann, bob], clock)
+    seat = seat_of(session, game, 0)
+    with time_machine.travel(seat.deadline + timedelta(hours=1), tick=True):
+        stored = submit(session, seat, whole_taluva_turn(session, game, 0), channel="mail")
+        session.commit()
+    with time_machine.travel(seat.deadline + timedelta(hours=10), tick=True):
+        with app.app_context():
+            enqueue_submissions([stored.id])
+        assert judged(app, stored.id).status == "accepted"
+    left = seat_of(session, game, 0).bank_seconds
+    assert 2 * DAY - HOUR - SLACK <= left <= 2 * DAY - HOUR

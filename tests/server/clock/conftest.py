@@ -10,7 +10,6 @@ import pytest
 from sqlalchemy import update
 
 from pbem.models import Game, GameStatus, utcnow
-from tests.server.conftest import drain
 
 
 @pytest.fixture(autouse=True)
@@ -19,7 +18,6 @@ def stop_clocks_afterwards(request: pytest.FixtureRequest) -> Iterator[None]:
     if "app" not in request.fixturenames:
         return
     app = request.getfixturevalue("app")
-    drain(app)
     with app.extensions["pbem.db"].session() as session:
         session.execute(
             update(Game)

@@ -6,15 +6,25 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from flask import Flask
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from pbem.clock.sweep import SweepReport, sweep
 from pbem.clock.time_control import TimeControl
 from pbem.dispatch import enqueue_pending, enqueue_submissions
-from pbem.models import Game, GameEvent, Move, Outbox, Seat, User, utcnow
+from pbem.models import (
+    Game,
+    GameEvent,
+    Move,
+    Outbox,
+    Seat,
+    Submission,
+    SubmissionStatus,
+    User,
+    utcnow,
+)
 from pbem.services.games import SeatSpec, create_game
-from tests.server.conftest import drain
+from tests.server.conftest import wait_for
 
 SEED = "test-seed"  # the deal tests/server/pipeline_helpers.py describes
 
@@ -53,14 +63,27 @@ def clocked_game(
 
 
 def sweep_now(app: Flask, session: Session) -> SweepReport:
-    """One sweep at the (travelled) present; what it submits is played by the
-    real worker before this returns."""
+    """One sweep at the (travelled) present; what it submits, and what bots
+    submit after it, is judged by the real worker before this returns."""
     report = sweep(session, utcnow())
-    with app.app_context():
-        enqueue_submissions(report.submissions)
-    drain(app)
+    if report.submissions:
+        with app.app_context():
+            enqueue_submissions(report.submissions)
+        games = session.scalars(
+            select(Submission.game_id).where(Submission.id.in_(report.submissions))
+        ).all()
+        wait_for(lambda: not waiting_in(session, games), what="the sweep's moves to be judged")
     session.expire_all()
     return report
+
+
+def waiting_in(session: Session, game_ids: list[int]) -> bool:
+    session.expire_all()
+    return session.scalar(
+        select(func.count()).where(
+            Submission.game_id.in_(game_ids), Submission.status == SubmissionStatus.PENDING
+        )
+    )
 
 
 def seat_of(session: Session, game: Game, position: int) -> Seat:

@@ -24,6 +24,10 @@ from pbem.clock.calendar import (
     weekends,
 )
 
+# The server tests' worker thread may draw on `random` while Hypothesis
+# generates examples here; that is no fault of these strategies.
+pytestmark = pytest.mark.filterwarnings("ignore:Do not use the `random` module inside strategies")
+
 PRAGUE, NEW_YORK = ZoneInfo("Europe/Prague"), ZoneInfo("America/New_York")
 HOUR = 3600
 

@@ -8,12 +8,13 @@ from datetime import timedelta
 
 import pytest
 import time_machine
+from sqlalchemy import select
 
 from pbem.clock.time_control import TimeControl
 from pbem.dispatch import enqueue_submissions
-from pbem.models import Game, GameStatus, OnTimeout, Seat, utcnow
+from pbem.models import Game, GameStatus, OnTimeout, Outbox, Seat, utcnow
 from pbem.services import notifications
-from pbem.services.replay import engine_game
+from pbem.services.replay import engine_game, verify_game
 from pbem.services.submissions import submit
 from tests.server.clock.helpers import (
     clocked_game,
@@ -35,102 +36,107 @@ def first_to_act(session, game: Game) -> list[Seat]:  # type: ignore[no-untyped-
     return [seat for seat in game.seats if seat.position in game.to_act]
 
 
+def play_first_legal(app, session, game: Game, position: int) -> str:  # type: ignore[no-untyped-def]
+    session.expire_all()
+    played = engine_game(session.get(Game, game.id))
+    move = played.state.format_move(played.state.legal_moves(position)[0])
+    assert judged(app, send(app, session, game, position, move).id).status == "accepted"
+    return move
+
+
 @pytest.mark.parametrize("ruleset", RULESETS)
-def test_bot_rule_a_bot_makes_the_late_move_and_the_player_keeps_the_seat(
-    app, session, make_user, ruleset
-):
-    ann, bob = player(make_user, "Ann"), player(make_user, "Bob")
-    game = clocked_game(app, session, ruleset, [ann, bob], TimeControl(days_per_move=1))
-    late = first_to_act(session, game)  # Samurai: both choose their tiles at once
-    assert all(seat.timeout_at == seat.asked_at + timedelta(days=1) for seat in late)
+def test_each_timeout_rule_over_the_real_pipeline(app, session, make_user, ruleset):
+    """Three games of the ruleset, one per rule, time out in the same sweeps."""
+    games, late = {}, {}
+    for rule in OnTimeout:
+        ann, bob = player(make_user, "Ann"), player(make_user, "Bob")
+        clock = TimeControl(days_per_move=1, on_timeout=rule)
+        games[rule] = clocked_game(app, session, ruleset, [ann, bob], clock)
+        late[rule] = first_to_act(session, games[rule])  # Samurai: both choose at once
+    if ruleset == "samurai":  # in the forfeit game Bob chooses in time: only Ann is late
+        play_first_legal(app, session, games[OnTimeout.FORFEIT], 1)
+        late[OnTimeout.FORFEIT] = late[OnTimeout.FORFEIT][:1]
+    due = max(seat.timeout_at for seats in late.values() for seat in seats)
 
-    with time_machine.travel(late[0].timeout_at + timedelta(minutes=1), tick=True):
+    with time_machine.travel(due + timedelta(minutes=1), tick=True):
         sweep_now(app, session)
-        sweep_now(app, session)  # nothing more to do
-    assert len(events_of_kind(session, game, "timeout")) == len(late)
+    with time_machine.travel(due + timedelta(hours=1), tick=True):
+        sweep_now(app, session)  # no decision times out twice, the waiting one included
+    timed_out = {
+        rule: sorted(e.seat_position for e in events_of_kind(session, game, "timeout"))
+        for rule, game in games.items()
+    }
+    assert timed_out == {rule: [seat.position for seat in seats] for rule, seats in late.items()}
+    bot_played_the_late_move(
+        session, session.get(Game, games[OnTimeout.BOT].id), late[OnTimeout.BOT]
+    )
+    seat_forfeited(session, session.get(Game, games[OnTimeout.FORFEIT].id), late[OnTimeout.FORFEIT])
 
+    organiser_asked(app, session, session.get(Game, games[OnTimeout.WAIT].id), late[OnTimeout.WAIT])
+
+
+def bot_played_the_late_move(session, game: Game, late: list[Seat]) -> None:  # type: ignore[no-untyped-def]
     late_positions = {seat.position for seat in late}
     moves = moves_by_channel(session, game)
-    assert {channel for position, channel, _ in moves if position in late_positions} == {"clock"}
     assert {position for position, _, _ in moves} == late_positions
-    game = session.get(Game, game.id)
+    assert {channel for _, channel, _ in moves} == {"clock"}
     assert game.status == GameStatus.ACTIVE and game.to_act
     for seat in game.seats:
         assert seat.bot is None and seat.resigned_at is None and seat.user_id is not None
-        asked = seat.position in game.to_act
-        assert (seat.deadline is not None) == asked  # the next decision has its clock
-    events = events_of_kind(session, game, "timeout")
-    assert sorted(e.seat_position for e in events) == sorted(late_positions)
-    assert events[0].text.endswith("A bot made this move for them; they keep their seat.")
-    told = outbox_rows(session, game, notifications.TIMEOUT)
-    assert len(told) == 2 * len(late)  # each player hears of each timeout
+        assert (seat.deadline is not None) == (seat.position in game.to_act)  # a fresh clock
+    text = events_of_kind(session, game, "timeout")[0].text
+    assert text.endswith("A bot made this move for them; they keep their seat.")
+    assert len(outbox_rows(session, game, notifications.TIMEOUT)) == 2 * len(late)
 
 
-@pytest.mark.parametrize("ruleset", RULESETS)
-def test_forfeit_rule_the_seat_is_resigned_and_a_bot_plays_it_on(app, session, make_user, ruleset):
-    ann, bob, cat = (player(make_user, name) for name in ("Ann", "Bob", "Cat"))
-    clock = TimeControl(days_per_move=1, on_timeout=OnTimeout.FORFEIT)
-    game = clocked_game(app, session, ruleset, [ann, bob, cat], clock)
-    late = first_to_act(session, game)
-
-    with time_machine.travel(late[0].timeout_at + timedelta(minutes=1), tick=True):
-        sweep_now(app, session)
-        sweep_now(app, session)  # nothing more to do
-    assert len(events_of_kind(session, game, "timeout")) == len(late)
-
-    game = session.get(Game, game.id)
-    for seat in late:
-        session.refresh(seat)
-        assert seat.resigned_at is not None and seat.bot == "random"
-        assert seat.user_id is not None  # the seat still shows who lost it
-        assert seat.asked_at is seat.deadline is seat.timeout_at is None
-    late_positions = {seat.position for seat in late}
+def seat_forfeited(session, game: Game, late: list[Seat]) -> None:  # type: ignore[no-untyped-def]
+    [seat] = late
+    session.refresh(seat)
+    assert seat.resigned_at is not None and seat.bot == "random"
+    assert seat.user_id is not None  # the seat still shows who lost it
+    assert seat.asked_at is seat.deadline is seat.timeout_at is None
     moves = moves_by_channel(session, game)
-    assert late_positions <= {position for position, _, _ in moves}
-    assert {ch for pos, ch, _ in moves if pos in late_positions} == {"bot"}
-    assert not late_positions & set(game.to_act)  # the bot finished the late decisions
-    # The late player is told too, before leaving; a seat that left hears no more.
-    told = outbox_rows(session, game, notifications.TIMEOUT)
-    assert len(told) == sum(3 - earlier for earlier in range(len(late)))
+    assert {channel for position, channel, _ in moves if position == seat.position} == {"bot"}
+    other = 1 - seat.position
+    assert game.to_act == [other] and seat_of(session, game, other).deadline is not None
     text = events_of_kind(session, game, "timeout")[0].text
     assert text.endswith("They lose their seat; a bot plays it to the end.")
-    if len(late) == 3:  # Samurai: all three chose too late; the bots finished the game
-        assert game.status == GameStatus.FINISHED
+    assert len(outbox_rows(session, game, notifications.TIMEOUT)) == 2  # the late one too
 
 
-@pytest.mark.parametrize("ruleset", RULESETS)
-def test_wait_rule_the_organiser_is_asked_and_nothing_is_played(app, session, make_user, ruleset):
-    ann, bob = player(make_user, "Ann"), player(make_user, "Bob")
-    clock = TimeControl(days_per_move=1, on_timeout=OnTimeout.WAIT)
-    game = clocked_game(app, session, ruleset, [ann, bob], clock)
-    late = first_to_act(session, game)
-    to_act = list(game.to_act)
-
-    with time_machine.travel(late[0].timeout_at + timedelta(minutes=1), tick=True):
-        sweep_now(app, session)
-    with time_machine.travel(late[0].timeout_at + timedelta(days=3), tick=True):
-        sweep_now(app, session)  # never a second timeout
-
+def organiser_asked(app, session, game: Game, late: list[Seat]) -> None:  # type: ignore[no-untyped-def]
     assert moves_by_channel(session, game) == []
-    game = session.get(Game, game.id)
-    assert game.to_act == to_act and game.status == GameStatus.ACTIVE
+    assert game.to_act == sorted(seat.position for seat in late)
     for seat in late:
         session.refresh(seat)
         assert seat.timed_out_at is not None and seat.bot is None
     organiser = outbox_rows(session, game, notifications.ORGANISER_TIMEOUT)
-    assert [row.recipient_id for row in organiser] == [ann.id] * len(late)
-    assert len(events_of_kind(session, game, "timeout")) == len(late)
-
+    assert [row.recipient_id for row in organiser] == [game.created_by_id] * len(late)
     # The late player may still move while the organiser has not decided.
-    played = engine_game(game)
     seat = late[0]
-    move = played.state.format_move(played.state.legal_moves(seat.position)[0])
-    assert judged(app, send(app, session, game, seat.position, move).id).status in (
-        "accepted",
-        "partial",
-    )
-    session.refresh(seat)
-    assert seat.timed_out_at is None or seat.position in game.to_act
+    move = play_first_legal(app, session, game, seat.position)
+    assert moves_by_channel(session, game)[0] == (seat.position, "api", move)
+
+
+def test_a_forfeited_seat_is_played_to_the_end_like_a_resigned_one(app, session, make_user):
+    ann = player(make_user, "Ann")
+    clock = TimeControl(days_per_move=1, on_timeout=OnTimeout.FORFEIT)
+    game = clocked_game(app, session, "taluva", [ann, "bot"], clock)
+    late = seat_of(session, game, 0)
+    with time_machine.travel(late.timeout_at + timedelta(minutes=1), tick=True):
+        sweep_now(app, session)  # returns once the bots have finished the game
+    game = session.get(Game, game.id)
+    assert game.status == GameStatus.FINISHED and verify_game(game) == []
+    assert {channel for position, channel, _ in moves_by_channel(session, game)} == {"bot"}
+    result = engine_game(game).state.result()
+    assert 0 in {seat for group in result.ranking for seat in group}  # ranked like any seat
+    # A resigned seat hears no more: Ann has the timeout mail, not 'game over'.
+    to_ann = session.scalars(
+        select(Outbox.kind)
+        .where(Outbox.game_id == game.id, Outbox.recipient_id == ann.id)
+        .order_by(Outbox.id)
+    ).all()
+    assert to_ann == ["your_turn", "timeout"]
 
 
 def test_a_java_turn_sent_in_parts_is_one_decision_with_one_deadline(app, session, make_user):
@@ -203,7 +209,7 @@ def test_samurai_opening_picks_are_separate_decisions(app, session, make_user):
     ann, bob, cat = (player(make_user, name) for name in ("Ann", "Bob", "Cat"))
     game = clocked_game(app, session, "samurai", [ann, bob, cat], TimeControl(days_per_move=1))
     seats = [seat_of(session, game, position) for position in range(3)]
-    assert game.to_act == [0, 1, 2]
+    assert session.get(Game, game.id).to_act == [0, 1, 2]
     clocks = [(seat.asked_at, seat.timeout_at) for seat in seats]
     assert len(set(clocks)) == 1
 

@@ -1,8 +1,8 @@
 """Reminder mails: one per decision, when its timeout is the player's chosen
 number of hours away, but never in the first half of the decision's time (a
 24-hour reminder for a 1-day move would otherwise follow the 'your turn' mail
-at once). Claimed with a conditional update, so two sweeps at once (or one
-run twice) send it once."""
+at once), and not in the player's quiet hours. Claimed with a conditional
+update, so two sweeps at once (or one run twice) send it once."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
+from pbem.clock.deadlines import out_of_quiet_hours
 from pbem.models import Game, GameStatus, Seat, User
 from pbem.services import notifications
 
@@ -20,7 +21,7 @@ MAX_REMINDER_HOURS = 168
 def send_reminders(session: Session, now: datetime) -> int:
     """Queue every due reminder; commits. Returns how many were queued."""
     candidates = session.execute(
-        select(Seat.id, Seat.asked_at, Seat.timeout_at, User.reminder_hours)
+        select(Seat.id, Seat.asked_at, Seat.timeout_at, User)
         .join(User, User.id == Seat.user_id)
         .join(Game, Game.id == Seat.game_id)
         .where(
@@ -34,8 +35,9 @@ def send_reminders(session: Session, now: datetime) -> int:
         )
     ).all()
     sent = 0
-    for seat_id, asked_at, timeout_at, hours in candidates:
-        if reminder_due(asked_at, timeout_at, hours) > now:
+    for seat_id, asked_at, timeout_at, user in candidates:
+        due = reminder_due(asked_at, timeout_at, user.reminder_hours)
+        if out_of_quiet_hours(due, user) > now:
             continue
         claimed = session.execute(
             update(Seat)

@@ -104,3 +104,21 @@ def test_the_forfeit_and_the_organisers_mails(app, session, make_user):
     subject, text = mail_text(app, session, row)
     assert subject == f"Timeout in {waiting.public_id}: you decide"
     assert f"Ann ran out of time in your taluva game {waiting.public_id}." in text
+
+
+def test_a_reminder_due_in_quiet_hours_waits_for_their_end(app, session, make_user):
+    """Asked Tue 5 May 2026 22:30 CEST with 2 days: the timeout, Thu 22:30,
+    is quiet, so Fri 8 May 08:00 CEST (06:00 UTC). A 30-hour reminder is due
+    halfway, Thu 7 May 03:15 CEST (01:15 UTC), which is quiet: it goes at
+    08:00 CEST (06:00 UTC)."""
+    ann = player(make_user, "Ann", "Europe/Prague", ("22:00", "08:00"), reminder_hours=30)
+    bob = player(make_user, "Bob")
+    with time_machine.travel(datetime(2026, 5, 5, 20, 30, tzinfo=UTC), tick=False):
+        game = clocked_game(app, session, "taluva", [ann, bob], TimeControl(days_per_move=2))
+    assert seat_of(session, game, 0).timeout_at == datetime(2026, 5, 8, 6, tzinfo=UTC)
+    with time_machine.travel(datetime(2026, 5, 7, 5, 59, tzinfo=UTC), tick=False):
+        sweep(session)
+        assert outbox_rows(session, game, notifications.REMINDER) == []
+    with time_machine.travel(datetime(2026, 5, 7, 6, tzinfo=UTC), tick=False):
+        sweep(session)
+        assert len(outbox_rows(session, game, notifications.REMINDER)) == 1

@@ -1,0 +1,61 @@
+"""Vacations and pauses stop a seat's clock: while one has not ended the seat
+has no deadline and nothing times out; once it ends the deadline moves on by
+its length. The stops are rows; recompute_user and recompute_game are what
+the pages call after changing them."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import time_machine
+
+from pbem.clock.deadlines import recompute_game, recompute_user
+from pbem.clock.sweep import sweep
+from pbem.clock.time_control import TimeControl
+from pbem.models import ClockStop, Game
+from tests.server.clock.helpers import clocked_game, events_of_kind, player, seat_of
+
+
+def utc(*parts: int) -> datetime:
+    return datetime(*parts, tzinfo=UTC)
+
+
+def two_day_game(app, session, make_user, bank_days: int = 0) -> Game:  # type: ignore[no-untyped-def]
+    """Ann is asked Mon 1 Jun 2026 09:00 UTC with 2 days: deadline Wed 09:00."""
+    ann, bob = player(make_user, "Ann"), player(make_user, "Bob")
+    clock = TimeControl(days_per_move=2, bank_days=bank_days)
+    with time_machine.travel(utc(2026, 6, 1, 9), tick=False):
+        game = clocked_game(app, session, "taluva", [ann, bob], clock)
+    assert seat_of(session, game, 0).deadline == utc(2026, 6, 3, 9)
+    return game
+
+
+def test_a_vacation_stops_the_clock_and_its_end_moves_the_deadline_on(app, session, make_user):
+    game = two_day_game(app, session, make_user, bank_days=1)
+    ann = seat_of(session, game, 0).user
+    vacation = ClockStop(user_id=ann.id, started_at=utc(2026, 6, 2, 9))  # a day in
+    session.add(vacation)
+    recompute_user(session, ann)
+    session.commit()
+    seat = seat_of(session, game, 0)
+    assert seat.deadline is None and seat.timeout_at is None
+    sweep(session, utc(2026, 7, 1))  # a month on: still away, nothing times out
+    assert events_of_kind(session, game, "timeout") == []
+
+    vacation = session.get(ClockStop, vacation.id)
+    vacation.ended_at = utc(2026, 6, 4, 9)  # back after two days: one day left
+    recompute_user(session, ann)
+    session.commit()
+    seat = seat_of(session, game, 0)
+    assert (seat.deadline, seat.timeout_at) == (utc(2026, 6, 5, 9), utc(2026, 6, 6, 9))
+
+
+def test_a_pause_of_the_game_stops_every_clock_in_it(app, session, make_user):
+    game = two_day_game(app, session, make_user)
+    pause = ClockStop(game_id=game.id, started_at=utc(2026, 6, 1, 21), ended_at=utc(2026, 6, 2, 9))
+    session.add(pause)
+    recompute_game(session, session.get(Game, game.id))
+    session.commit()
+    seat = seat_of(session, game, 0)
+    assert (seat.deadline, seat.timeout_at) == (utc(2026, 6, 3, 21), utc(2026, 6, 3, 21))
+    assert seat_of(session, game, 1).deadline is None  # Bob is not asked for anything

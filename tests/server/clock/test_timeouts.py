@@ -26,7 +26,7 @@ from tests.server.clock.helpers import (
     sweep_now,
 )
 from tests.server.conftest import drain
-from tests.server.pipeline_helpers import PALACE_TURN, judged, send
+from tests.server.pipeline_helpers import FESTIVAL_AFTER_A_DRAW, PALACE_TURN, judged, send
 
 RULESETS = ["taluva", "java", "samurai"]
 
@@ -140,27 +140,31 @@ def test_a_forfeited_seat_is_played_to_the_end_like_a_resigned_one(app, session,
 
 
 def test_a_java_turn_sent_in_parts_is_one_decision_with_one_deadline(app, session, make_user):
-    """Ann (seat 1) lays her first tile an hour in; the turn goes on with the
-    same deadline, and when it passes the bot finishes her turn."""
+    """Ann (seat 1) lays her first tile an hour in, and later the rest of her
+    palace turn, a draw and a festival the drawn card does not allow (accepted
+    in part: the draw stands). The turn goes on with the same deadline, and
+    when it passes the bot finishes her turn."""
     ann, bob = player(make_user, "Ann"), player(make_user, "Bob")
     game = clocked_game(app, session, "java", [bob, ann], TimeControl(days_per_move=1))
     asked = seat_of(session, game, 1)
     asked_at, deadline = asked.asked_at, asked.deadline
 
-    with time_machine.travel(asked_at + timedelta(hours=1), tick=True):
-        assert judged(app, send(app, session, game, 1, PALACE_TURN[0]).id).status == "accepted"
-    seat = seat_of(session, game, 1)
-    assert (seat.asked_at, seat.deadline, seat.timeout_at) == (asked_at, deadline, deadline)
+    first, rest = FESTIVAL_AFTER_A_DRAW[0], "\n".join(FESTIVAL_AFTER_A_DRAW[1:])
+    for hours, text, status in ((1, first, "accepted"), (5, rest, "partial")):
+        with time_machine.travel(asked_at + timedelta(hours=hours), tick=True):
+            assert judged(app, send(app, session, game, 1, text).id).status == status
+        seat = seat_of(session, game, 1)
+        assert (seat.asked_at, seat.deadline, seat.timeout_at) == (asked_at, deadline, deadline)
 
     with time_machine.travel(deadline + timedelta(minutes=1), tick=True):
         swept_at = utcnow()
         sweep_now(app, session)
     assert len(events_of_kind(session, game, "timeout")) == 1
     moves = moves_by_channel(session, game)
-    assert moves[0] == (1, "api", PALACE_TURN[0])
-    assert {(position, channel) for position, channel, _ in moves[1:]} == {(1, "clock")}
-    assert moves[-1][2] == "end"
-    assert session.get(Game, game.id).to_act == [0]
+    played_by_ann = [*PALACE_TURN, "draw deck"]
+    assert moves[: len(played_by_ann)] == [(1, "api", text) for text in played_by_ann]
+    assert {(pos, channel) for pos, channel, _ in moves[len(played_by_ann) :]} == {(1, "clock")}
+    assert session.get(Game, game.id).to_act == [0]  # the bot finished her turn
     bob_seat = seat_of(session, game, 0)
     assert swept_at <= bob_seat.asked_at <= swept_at + timedelta(seconds=30)
     assert seat_of(session, game, 1).asked_at is None

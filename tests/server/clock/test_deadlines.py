@@ -11,6 +11,7 @@ import pytest
 import time_machine
 
 from pbem.clock.time_control import TimeControl
+from pbem.services.games import SeatSpec, create_game, join_game
 from tests.server.clock.helpers import clocked_game, player, seat_of
 
 DEFAULT_QUIET = ("22:00", "08:00")
@@ -119,3 +120,23 @@ def test_with_a_bank_the_weekend_after_a_friday_midnight_deadline_does_not_count
         days_per_move=3, bank_days=1, weekends_off=True,
     )  # fmt: skip
     assert got == (utc(2026, 3, 7), utc(2026, 3, 10))
+
+
+def test_a_player_who_joins_an_open_seat_and_must_act_first_has_a_clock(app, session, make_user):
+    """The seat had no user when the game was made; the game starts as Bob
+    takes it, and his first decision runs on his own zone and quiet hours."""
+    ann = player(make_user, "Ann")
+    bob = player(make_user, "Bob", "America/New_York", DEFAULT_QUIET)
+    # Sat 31 Oct 07:30 EDT + 24 h = Sun 1 Nov 06:30 EST: quiet until 08:00 EST.
+    with time_machine.travel(utc(2026, 10, 31, 11, 30), tick=False):
+        game = create_game(
+            session, ann, "taluva", [SeatSpec(), SeatSpec(user=ann)],
+            seed="test-seed", time_control=TimeControl(days_per_move=1),
+        )  # fmt: skip
+        session.commit()
+        assert seat_of(session, game, 0).deadline is None
+        join_game(session, game.public_id, bob, None)
+        session.commit()
+    seat = seat_of(session, game, 0)
+    assert seat.user_id == bob.id
+    assert (seat.asked_at, seat.deadline) == (utc(2026, 10, 31, 11, 30), utc(2026, 11, 1, 13))

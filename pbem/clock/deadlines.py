@@ -15,7 +15,7 @@ loses the running time it spent past its deadline: what is used is gone.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from datetime import datetime
+from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from sqlalchemy import func, or_, select
@@ -106,6 +106,21 @@ def recompute(session: Session, seat: Seat) -> None:
         return
     timeout = advance(seat.deadline, seat.bank_seconds, _stop_list(session, seat, seat.deadline))
     seat.timeout_at = None if timeout is None else _when_player_can_act(session, seat, timeout)
+    if seat.reminded_at is not None and seat.timeout_at is not None:
+        due = reminder_at(seat.asked_at, seat.timeout_at, seat.user)
+        if due is not None and due > seat.reminded_at:
+            seat.reminded_at = None  # the timeout moved on (a vacation): remind again
+
+
+def reminder_at(asked_at: datetime, timeout_at: datetime, user: User) -> datetime | None:
+    """When a decision's reminder is due: the player's chosen hours before its
+    timeout, but never in the first half of the decision's time (a 24-hour
+    reminder for a 1-day move would follow the 'your turn' mail at once) nor
+    in their quiet hours. None: the player wants no reminders."""
+    if user.reminder_hours is None:
+        return None
+    before = timeout_at - timedelta(hours=user.reminder_hours)
+    return out_of_quiet_hours(max(before, asked_at + (timeout_at - asked_at) / 2), user)
 
 
 def _when_player_can_act(session: Session, seat: Seat, moment: datetime) -> datetime | None:

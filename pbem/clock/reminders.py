@@ -1,8 +1,7 @@
-"""Reminder mails: one per decision, when its timeout is the player's chosen
-number of hours away, but never in the first half of the decision's time (a
-24-hour reminder for a 1-day move would otherwise follow the 'your turn' mail
-at once), and not in the player's quiet hours. Claimed with a conditional
-update, so two sweeps at once (or one run twice) send it once."""
+"""Reminder mails: one per decision, when pbem.clock.deadlines.reminder_at
+says (the player's hours before the timeout, not too early, not in quiet
+hours), and once more if the timeout then moves on. Claimed with a
+conditional update, so two sweeps at once (or one run twice) send it once."""
 
 from __future__ import annotations
 
@@ -11,7 +10,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from pbem.clock.deadlines import out_of_quiet_hours
+from pbem.clock.deadlines import reminder_at
 from pbem.models import Game, GameStatus, Seat, User
 from pbem.services import notifications
 
@@ -36,8 +35,8 @@ def send_reminders(session: Session, now: datetime) -> int:
     ).all()
     sent = 0
     for seat_id, asked_at, timeout_at, user in candidates:
-        due = reminder_due(asked_at, timeout_at, user.reminder_hours)
-        if out_of_quiet_hours(due, user) > now:
+        due = reminder_at(asked_at, timeout_at, user)
+        if due is None or due > now:
             continue
         claimed = session.execute(
             update(Seat)
@@ -50,9 +49,3 @@ def send_reminders(session: Session, now: datetime) -> int:
             sent += 1
         session.commit()
     return sent
-
-
-def reminder_due(asked_at: datetime, timeout_at: datetime, hours: int) -> datetime:
-    """When the decision's reminder is due: `hours` before its timeout, or
-    halfway to it if the decision is shorter than twice that."""
-    return max(timeout_at - timedelta(hours=hours), asked_at + (timeout_at - asked_at) / 2)

@@ -13,7 +13,14 @@ from pbem.clock.deadlines import recompute_game, recompute_user
 from pbem.clock.sweep import sweep
 from pbem.clock.time_control import TimeControl
 from pbem.models import ClockStop, Game
-from tests.server.clock.helpers import clocked_game, events_of_kind, player, seat_of
+from pbem.services import notifications
+from tests.server.clock.helpers import (
+    clocked_game,
+    events_of_kind,
+    outbox_rows,
+    player,
+    seat_of,
+)
 
 
 def utc(*parts: int) -> datetime:
@@ -59,3 +66,24 @@ def test_a_pause_of_the_game_stops_every_clock_in_it(app, session, make_user):
     seat = seat_of(session, game, 0)
     assert (seat.deadline, seat.timeout_at) == (utc(2026, 6, 3, 21), utc(2026, 6, 3, 21))
     assert seat_of(session, game, 1).deadline is None  # Bob is not asked for anything
+
+
+def test_a_player_reminded_before_a_vacation_is_reminded_again_after_it(app, session, make_user):
+    """Reminded Tue 10:00 for Wed 09:00; away Tue 12:00 to Thu 12:00, so the
+    timeout is Fri 09:00 and a second reminder is due Thu 09:00, that is at
+    the end of the vacation."""
+    game = two_day_game(app, session, make_user)
+    ann = seat_of(session, game, 0).user
+    ann.reminder_hours = 24
+    session.commit()
+    sweep(session, utc(2026, 6, 2, 10))
+    assert len(outbox_rows(session, game, notifications.REMINDER)) == 1
+    session.add(
+        ClockStop(user_id=ann.id, started_at=utc(2026, 6, 2, 12), ended_at=utc(2026, 6, 4, 12))
+    )
+    recompute_user(session, ann)
+    session.commit()
+    assert seat_of(session, game, 0).timeout_at == utc(2026, 6, 5, 9)
+    for moment in (utc(2026, 6, 4, 12), utc(2026, 6, 4, 13)):
+        sweep(session, moment)
+    assert len(outbox_rows(session, game, notifications.REMINDER)) == 2

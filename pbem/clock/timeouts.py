@@ -10,6 +10,7 @@ timeout plays goes through the one submission pipeline.
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime
 
 from sqlalchemy import select
@@ -24,6 +25,8 @@ from pbem.services.events import record_event
 from pbem.services.replay import engine_game
 from pbem.services.resign import leave_seat
 from pbem.services.submissions import pending_submission, submit
+
+log = logging.getLogger(__name__)
 
 TIMEOUT_BOT = "random"
 # What the timeout did, told to the others and to the late player. A forfeit
@@ -73,7 +76,12 @@ def apply_timeouts(session: Session, now: datetime) -> tuple[int, list[int]]:
         if not _still_due(session, game, seat, now):
             session.rollback()
             continue
-        follow_up += time_out(session, game, seat, now)
+        try:
+            follow_up += time_out(session, game, seat, now)
+        except engine.EngineError as exc:  # this game's alone: the other clocks go on
+            session.rollback()
+            log.error("game %s: seat %s could not be timed out: %s", game_id, seat_id, exc)
+            continue
         session.commit()
         applied += 1
     return applied, follow_up

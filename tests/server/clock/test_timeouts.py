@@ -8,11 +8,11 @@ from datetime import timedelta
 
 import pytest
 import time_machine
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from pbem.clock.time_control import TimeControl
 from pbem.dispatch import enqueue_submissions
-from pbem.models import Game, GameStatus, OnTimeout, Outbox, Seat, utcnow
+from pbem.models import Game, GameStatus, Move, OnTimeout, Outbox, Seat, utcnow
 from pbem.services import notifications
 from pbem.services.replay import engine_game, verify_game
 from pbem.services.submissions import submit
@@ -258,3 +258,30 @@ def test_a_move_stored_before_the_timeout_but_not_yet_judged_is_not_overtaken(
     assert moves_by_channel(session, game) == [(0, "mail", turn[0]), (0, "mail", turn[1])]
     assert events_of_kind(session, game, "timeout") == []
     assert session.get(Game, game.id).to_act == [1]
+
+
+def test_a_game_that_no_longer_replays_does_not_stop_the_other_clocks(app, session, make_user):
+    """A broken game (its stored log no longer replays) is logged and left
+    for someone to look at; the sweep goes on to the other games' timeouts."""
+    broken = clocked_game(
+        app, session, "taluva", [player(make_user, "Ann"), player(make_user, "Bob")],
+        TimeControl(days_per_move=1),
+    )  # fmt: skip
+    play_first_legal(app, session, broken, 0)  # Ann's tile: her turn goes on
+    session.execute(
+        update(Move).where(Move.game_id == broken.id).values(text="tile nowhere at all")
+    )
+    session.commit()
+    with time_machine.travel(utcnow() + timedelta(hours=1), tick=True):
+        healthy = clocked_game(
+            app, session, "taluva", [player(make_user, "Cat"), player(make_user, "Dan")],
+            TimeControl(days_per_move=1),
+        )  # fmt: skip
+    due = seat_of(session, healthy, 0).timeout_at
+    assert seat_of(session, broken, 0).timeout_at < due  # the broken one comes first
+
+    with time_machine.travel(due + timedelta(minutes=1), tick=True):
+        sweep_now(app, session)
+    assert events_of_kind(session, broken, "timeout") == []
+    assert seat_of(session, broken, 0).timed_out_at is None
+    assert [e.seat_position for e in events_of_kind(session, healthy, "timeout")] == [0]

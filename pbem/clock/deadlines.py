@@ -106,10 +106,16 @@ def recompute(session: Session, seat: Seat) -> None:
         return
     timeout = advance(seat.deadline, seat.bank_seconds, _stop_list(session, seat, seat.deadline))
     seat.timeout_at = None if timeout is None else _when_player_can_act(session, seat, timeout)
-    if seat.reminded_at is not None and seat.timeout_at is not None:
+    if seat.timeout_at is None:
+        return
+    # The timeout moved on (a vacation, an organiser's extension): the
+    # decision may be reminded of and time out again.
+    if seat.timed_out_at is not None and seat.timeout_at > seat.timed_out_at:
+        seat.timed_out_at = None
+    if seat.reminded_at is not None:
         due = reminder_at(seat.asked_at, seat.timeout_at, seat.user)
         if due is not None and due > seat.reminded_at:
-            seat.reminded_at = None  # the timeout moved on (a vacation): remind again
+            seat.reminded_at = None
 
 
 def reminder_at(asked_at: datetime, timeout_at: datetime, user: User) -> datetime | None:

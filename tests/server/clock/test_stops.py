@@ -9,10 +9,10 @@ from datetime import UTC, datetime
 
 import time_machine
 
-from pbem.clock.deadlines import recompute_game, recompute_user
+from pbem.clock.deadlines import recompute, recompute_game, recompute_user
 from pbem.clock.sweep import sweep
 from pbem.clock.time_control import TimeControl
-from pbem.models import ClockStop, Game
+from pbem.models import ClockStop, Game, OnTimeout
 from pbem.services import notifications
 from tests.server.clock.helpers import (
     clocked_game,
@@ -87,3 +87,27 @@ def test_a_player_reminded_before_a_vacation_is_reminded_again_after_it(app, ses
     for moment in (utc(2026, 6, 4, 12), utc(2026, 6, 4, 13)):
         sweep(session, moment)
     assert len(outbox_rows(session, game, notifications.REMINDER)) == 2
+
+
+def test_a_waiting_decision_extended_by_the_organiser_times_out_again(app, session, make_user):
+    """On timeout the game waits for its organiser, Ann, who gives the late
+    seat (her own, here) two more days, as an extension is stored; when they
+    are used up too she hears again."""
+    ann, bob = player(make_user, "Ann"), player(make_user, "Bob")
+    clock = TimeControl(days_per_move=2, on_timeout=OnTimeout.WAIT)
+    with time_machine.travel(utc(2026, 6, 1, 9), tick=False):
+        game = clocked_game(app, session, "taluva", [ann, bob], clock)
+    sweep(session, utc(2026, 6, 3, 10))
+    seat = seat_of(session, game, 0)
+    assert seat.timed_out_at == utc(2026, 6, 3, 10)
+
+    seat.extra_seconds = 2 * 86400
+    recompute(session, seat)
+    session.commit()
+    assert seat_of(session, game, 0).timeout_at == utc(2026, 6, 5, 9)
+    sweep(session, utc(2026, 6, 4, 9))
+    assert len(events_of_kind(session, game, "timeout")) == 1
+    sweep(session, utc(2026, 6, 5, 10))
+    sweep(session, utc(2026, 6, 5, 11))
+    assert len(events_of_kind(session, game, "timeout")) == 2
+    assert len(outbox_rows(session, game, notifications.ORGANISER_TIMEOUT)) == 2

@@ -48,13 +48,16 @@ def merged(*sources: Iterable[Stop]) -> Iterator[Stop]:
 
 
 def advance(start: datetime, seconds: float, stops: Iterable[Stop]) -> datetime | None:
-    """The moment `seconds` of running time after `start`; None if a stop that
-    has not ended comes first. `stops` are sorted and do not overlap."""
+    """The first moment by which `seconds` of running time have passed since
+    `start`; None if a stop that has not ended comes first. `stops` are sorted
+    and do not overlap. With 0 seconds: `start` itself, unless a stop holds it
+    (then that stop's end), so a deadline that falls just as a weekend begins
+    stays put instead of moving past the weekend."""
     moment, left = start, float(seconds)
     for stop_start, stop_end in stops:
         if stop_end is not None and stop_end <= moment:
             continue
-        if stop_start > moment:
+        if stop_start >= moment:
             running = (stop_start - moment).total_seconds()
             if running >= left:
                 break

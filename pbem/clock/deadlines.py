@@ -15,10 +15,10 @@ loses the running time it spent past its deadline: what is used is gone.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from datetime import datetime
+from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import or_, select
+from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 from pbem.clock.calendar import (
@@ -31,7 +31,16 @@ from pbem.clock.calendar import (
     quiet_until,
     weekends,
 )
-from pbem.models import ClockStop, Game, GameStatus, Seat, User, utcnow
+from pbem.models import (
+    ClockStop,
+    Game,
+    GameStatus,
+    Seat,
+    Submission,
+    SubmissionStatus,
+    User,
+    utcnow,
+)
 
 
 def follow_to_act(session: Session, game: Game, newly: Iterable[int]) -> None:
@@ -44,9 +53,23 @@ def follow_to_act(session: Session, game: Game, newly: Iterable[int]) -> None:
         owes = seat.position in game.to_act and game.status == GameStatus.ACTIVE
         ended = not owes or seat.position in newly or not _is_clocked(seat)
         if seat.asked_at is not None and ended:
-            settle(session, seat, now)
+            settle(session, seat, _decided_at(session, seat, now))
         if owes and seat.asked_at is None and _is_clocked(seat):
             ask(session, seat, now)
+
+
+def _decided_at(session: Session, seat: Seat, now: datetime) -> datetime:
+    """When the seat's decision was made: when its last move of it was stored,
+    not when a worker got round to judging it, so a player is not charged
+    bank for the server's delay."""
+    stored = session.scalar(
+        select(func.max(Submission.created_at)).where(
+            Submission.seat_id == seat.id,
+            Submission.status.in_((SubmissionStatus.ACCEPTED, SubmissionStatus.PARTIAL)),
+            Submission.created_at >= seat.asked_at,
+        )
+    )
+    return now if stored is None else min(stored, now)
 
 
 def _is_clocked(seat: Seat) -> bool:
@@ -79,12 +102,17 @@ def bank_left(session: Session, seat: Seat, now: datetime) -> int:
 
 def recompute(session: Session, seat: Seat) -> None:
     """Set the seat's deadline and timeout from its decision, clock and stops.
-    A reminder belongs to a timeout: one that moved (a vacation, a pause) is
-    owed a reminder of its own."""
-    before = seat.timeout_at
+    A timeout that moved on (a vacation, a pause, an organiser's extension)
+    may be reminded of and strike again."""
     seat.deadline, seat.timeout_at = _deadline_and_timeout(session, seat)
-    if seat.timeout_at != before:
-        seat.reminded_at = None
+    if seat.timeout_at is None:
+        return
+    if seat.timed_out_at is not None and seat.timeout_at > seat.timed_out_at:
+        seat.timed_out_at = None
+    if seat.reminded_at is not None:
+        due = reminder_at(seat.asked_at, seat.timeout_at, seat.user)
+        if due is not None and due > seat.reminded_at:
+            seat.reminded_at = None
 
 
 def _deadline_and_timeout(session: Session, seat: Seat) -> tuple[datetime | None, datetime | None]:
@@ -93,11 +121,37 @@ def _deadline_and_timeout(session: Session, seat: Seat) -> tuple[datetime | None
         return None, None
     days = game.days_per_move * DAY + seat.extra_seconds
     own = advance(seat.asked_at, days, _stop_list(session, seat, seat.asked_at))
-    if own is None:
+    deadline = None if own is None else _when_player_can_act(session, seat, own)
+    if deadline is None:
         return None, None
-    deadline = out_of_quiet_hours(own, seat.user)
     timeout = advance(deadline, seat.bank_seconds, _stop_list(session, seat, deadline))
-    return deadline, None if timeout is None else out_of_quiet_hours(timeout, seat.user)
+    return deadline, None if timeout is None else _when_player_can_act(session, seat, timeout)
+
+
+def reminder_at(asked_at: datetime, timeout_at: datetime, user: User) -> datetime | None:
+    """When a decision's reminder is due: the player's chosen hours before its
+    timeout, but never in the first half of the decision's time (a 24-hour
+    reminder for a 1-day move would follow the 'your turn' mail at once) nor
+    in their quiet hours. None: the player wants no reminders."""
+    if user.reminder_hours is None:
+        return None
+    before = timeout_at - timedelta(hours=user.reminder_hours)
+    return out_of_quiet_hours(max(before, asked_at + (timeout_at - asked_at) / 2), user)
+
+
+def _when_player_can_act(session: Session, seat: Seat, moment: datetime) -> datetime | None:
+    """The first moment from `moment` on outside the player's quiet hours and
+    the seat's stops: the end of quiet hours may fall in a weekend off (Friday
+    23:00 becomes Saturday 08:00) and a weekend may end in quiet hours (Monday
+    00:00), and no deadline should fall in either. None: an open stop."""
+    while True:
+        running = advance(moment, 0, _stop_list(session, seat, moment))
+        if running is None:
+            return None
+        settled = out_of_quiet_hours(running, seat.user)
+        if settled == moment:
+            return settled
+        moment = settled
 
 
 def recompute_user(session: Session, user: User) -> None:

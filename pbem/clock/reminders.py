@@ -1,6 +1,7 @@
-"""Reminder mails: one per decision, when its timeout is the player's chosen
-number of hours away. Claimed with a conditional update, so two sweeps at
-once (or one run twice) send it once."""
+"""Reminder mails: one per decision, when pbem.clock.deadlines.reminder_at
+says (the player's hours before the timeout, not too early, not in quiet
+hours), and once more if the timeout then moves on. Claimed with a
+conditional update, so two sweeps at once (or one run twice) send it once."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
+from pbem.clock.deadlines import reminder_at
 from pbem.models import Game, GameStatus, Seat, User
 from pbem.services import notifications
 
@@ -18,7 +20,7 @@ MAX_REMINDER_HOURS = 168
 def send_reminders(session: Session, now: datetime) -> int:
     """Queue every due reminder; commits. Returns how many were queued."""
     candidates = session.execute(
-        select(Seat.id, Seat.asked_at, Seat.timeout_at, User.reminder_hours)
+        select(Seat.id, Seat.asked_at, Seat.timeout_at, User)
         .join(User, User.id == Seat.user_id)
         .join(Game, Game.id == Seat.game_id)
         .where(
@@ -32,8 +34,9 @@ def send_reminders(session: Session, now: datetime) -> int:
         )
     ).all()
     sent = 0
-    for seat_id, asked_at, timeout_at, hours in candidates:
-        if timeout_at - timedelta(hours=hours) > now:
+    for seat_id, asked_at, timeout_at, user in candidates:
+        due = reminder_at(asked_at, timeout_at, user)
+        if due is None or due > now:
             continue
         claimed = session.execute(
             update(Seat)

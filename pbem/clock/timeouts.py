@@ -10,11 +10,13 @@ timeout plays goes through the one submission pipeline.
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+import engine
 from pbem.db import lock_game
 from pbem.models import Game, GameStatus, OnTimeout, Seat
 from pbem.services import notifications
@@ -24,11 +26,25 @@ from pbem.services.replay import engine_game
 from pbem.services.resign import leave_seat
 from pbem.services.submissions import pending_submission, submit
 
+log = logging.getLogger(__name__)
+
 TIMEOUT_BOT = "random"
+# What the timeout did, told to the others and to the late player. A forfeit
+# is a resignation (pbem.services.resign): the result ranks the seat by what
+# the bot makes of it, like any other.
 OUTCOMES = {
-    OnTimeout.BOT: "A bot made this move for them; they keep their seat.",
-    OnTimeout.FORFEIT: "They lose their seat and are ranked last; a bot plays it to the end.",
-    OnTimeout.WAIT: "The game waits for its organiser to decide.",
+    OnTimeout.BOT: (
+        "A bot made this move for them; they keep their seat.",
+        "A bot made this move for you; you keep your seat.",
+    ),
+    OnTimeout.FORFEIT: (
+        "They lose their seat and rank last; a bot plays it to the end.",
+        "You lose your seat and rank last; a bot plays it to the end.",
+    ),
+    OnTimeout.WAIT: (
+        "The game waits for its organiser to decide.",
+        "The game waits for its organiser to decide.",
+    ),
 }
 
 
@@ -60,7 +76,12 @@ def apply_timeouts(session: Session, now: datetime) -> tuple[int, list[int]]:
         if not _still_due(session, game, seat, now):
             session.rollback()
             continue
-        follow_up += time_out(session, game, seat, now)
+        try:
+            follow_up += time_out(session, game, seat, now)
+        except engine.EngineError as exc:  # this game's alone: the other clocks go on
+            session.rollback()
+            log.error("game %s: seat %s could not be timed out: %s", game_id, seat_id, exc)
+            continue
         session.commit()
         applied += 1
     return applied, follow_up
@@ -83,18 +104,33 @@ def time_out(session: Session, game: Game, seat: Seat, now: datetime) -> list[in
     """Do what the game's clock says to the late seat; the caller commits."""
     seat.timed_out_at = now
     rule = OnTimeout(game.on_timeout)
+    to_others, to_late = OUTCOMES[rule]
     record_event(
         session,
         game,
         "timeout",
-        f"timeout: {seat.name} ran out of time. {OUTCOMES[rule]}",
+        f"timeout: {seat.name} ran out of time. {to_others}",
         seat_position=seat.position,
     )
-    notifications.notify_timeout(session, game, seat, OUTCOMES[rule])
+    notifications.notify_timeout(session, game, seat, to_others, to_late)
     if rule == OnTimeout.BOT:
-        moves = bot_turn(engine_game(game), seat.position, TIMEOUT_BOT)
+        moves = late_decision_moves(engine_game(game), seat.position)
         return [submit(session, seat, "\n".join(moves), channel="clock").id]
     if rule == OnTimeout.FORFEIT:
         return leave_seat(session, game, seat)
     notifications.notify_organiser_timeout(session, game, seat)
     return []
+
+
+def late_decision_moves(played: engine.Game, position: int) -> list[str]:
+    """A bot's moves for the late decision and no more. A seat may act again
+    at once in a new decision (a Java player who passes in a festival auction
+    begins their own turn); that one has a clock of its own and is the
+    player's to make."""
+    moves = bot_turn(played, position, TIMEOUT_BOT)
+    trial = played.copy()
+    for count, text in enumerate(moves, start=1):
+        trial.play(position, text)
+        if not trial.state.turn_goes_on(position):
+            return moves[:count]
+    return moves

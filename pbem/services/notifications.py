@@ -153,10 +153,12 @@ def notify_reminder(session: Session, seat: Seat) -> None:
     _queue(session, seat, REMINDER, {"timeout_at": seat.timeout_at.isoformat()})
 
 
-def notify_timeout(session: Session, game: Game, late: Seat, outcome: str) -> None:
-    """Everyone playing, the late player included, hears what the timeout did."""
+def notify_timeout(session: Session, game: Game, late: Seat, outcome: str, to_late: str) -> None:
+    """Everyone playing, the late player included, hears what the timeout did;
+    the late player in words of their own ("you keep your seat")."""
     for seat in game.seats:
-        _queue(session, seat, TIMEOUT, {"late": late.position, "outcome": outcome})
+        said = to_late if seat.id == late.id else outcome
+        _queue(session, seat, TIMEOUT, {"late": late.position, "outcome": said})
 
 
 def notify_organiser_timeout(session: Session, game: Game, late: Seat) -> None:

@@ -132,10 +132,15 @@ def test_a_silent_player_is_timed_out_by_a_sweep_two_days_later(tmp_path, monkey
         )
         mails = served_mails(folder, "timeout of Ann")
         assert set(mails) == set(PLAYERS.values())
-        assert "Timeout: You ran out of time." in mails["ann@example.org"]
-        assert "Timeout: Ann ran out of time." in mails["cat@example.org"]
+        assert (
+            "You ran out of time. A bot made this move for you; you keep your seat."
+            in (mails["ann@example.org"])
+        )
+        assert (
+            "Ann ran out of time. A bot made this move for them; they keep their seat."
+            in (mails["cat@example.org"])
+        )
         for text in mails.values():
-            assert "A bot made this move for them; they keep their seat." in text
             assert "Time control: 1 day per move; on timeout a bot plays that move." in text
         database.dispose()
     finally:

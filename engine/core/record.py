@@ -33,6 +33,7 @@ class Record:
     withdrawn: list[int] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
+        withdrawn = {"withdrawn": list(self.withdrawn)} if self.withdrawn else {}
         return {
             "format": FORMAT,
             "ruleset": self.ruleset,
@@ -41,7 +42,7 @@ class Record:
             "seed": self.seed,
             "options": dict(self.options),
             "moves": [{"seat": m.seat, "move": m.text} for m in self.moves],
-            "withdrawn": list(self.withdrawn),
+            **withdrawn,  # only when someone left: older records stay byte for byte
         }
 
     @classmethod

@@ -24,6 +24,8 @@ CHAT = "chat"
 REMINDER = "reminder"
 TIMEOUT = "timeout"
 ORGANISER_TIMEOUT = "organiser_timeout"
+SEAT_RESIGNED = "seat_resigned"
+DIGEST = "digest"
 
 
 def _queue(session: Session, seat: Seat, kind: str, payload: dict[str, Any]) -> None:
@@ -34,8 +36,10 @@ def _queue(session: Session, seat: Seat, kind: str, payload: dict[str, Any]) -> 
 
 
 def notify_turn(session: Session, game: Game, positions: Iterable[int], ply: int) -> None:
+    """A mail to each seat now to act, except to players who chose the daily digest."""
     for seat in game.seats:
-        if seat.position in positions:
+        digest = seat.user is not None and seat.user.digest_hour is not None
+        if seat.position in positions and not digest:
             _queue(session, seat, YOUR_TURN, {"ply": ply})
 
 
@@ -113,6 +117,13 @@ def notify_chat(session: Session, sender: Seat, readers: list[Seat], text: str) 
         )
 
 
+def notify_resigned(session: Session, game: Game, leaver: Seat) -> None:
+    """Every other player still in the game hears who left."""
+    for seat in game.seats:
+        if seat.id != leaver.id:
+            _queue(session, seat, SEAT_RESIGNED, {"name": leaver.name})
+
+
 def notify_sign_in(session: Session, user: User, link: str) -> None:
     session.add(Outbox(recipient_id=user.id, kind=SIGN_IN, payload={"link": link}))
 
@@ -157,3 +168,8 @@ def notify_organiser_timeout(session: Session, game: Game, late: Seat) -> None:
             payload={"game": game.public_id, "name": late.name, "ruleset": game.ruleset},
         )
     )
+
+
+def notify_digest(session: Session, user: User) -> None:
+    """The daily list of the user's games waiting for them, written when it is sent."""
+    session.add(Outbox(recipient_id=user.id, kind=DIGEST, payload={}))

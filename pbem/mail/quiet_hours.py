@@ -3,7 +3,9 @@
 leaves it until then and the beat's outbox sweep hands it on once due.
 
 Answers to what the recipient is doing right now (a sign-in link, the answer
-to their mail or to their turn) are sent at once: they are awake."""
+to their mail or to their turn) are sent at once: they are awake. So is an
+invitation: the one who invited is waiting, and the invitee's time zone is
+not known before they sign in."""
 
 from __future__ import annotations
 
@@ -17,8 +19,9 @@ from pbem.clock.deadlines import out_of_quiet_hours
 from pbem.models import Outbox, User, utcnow
 from pbem.services import notifications
 
-ANSWERS = {
+AT_ONCE = {
     notifications.SIGN_IN,
+    notifications.INVITE,
     notifications.MAIL_ANSWER,
     notifications.ACCEPTED,
     notifications.REJECTED,
@@ -27,7 +30,7 @@ ANSWERS = {
 
 def held_until(session: Session, row: Outbox, now: datetime) -> datetime | None:
     """When the row may go out, if not now: the end of its recipient's quiet hours."""
-    if row.recipient_id is None or row.kind in ANSWERS:
+    if row.recipient_id is None or row.kind in AT_ONCE:
         return None
     with session.no_autoflush:
         user = session.get(User, row.recipient_id)

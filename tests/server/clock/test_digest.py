@@ -50,7 +50,7 @@ def two_games_waiting_for(session, ann: User, bob: User) -> tuple[Seat, Seat]:
 def test_a_digest_player_gets_one_list_a_day_at_their_hour_and_no_turn_mails(
     app, session, make_user
 ):
-    ann, bob = make_user("Ann"), make_user("Bob")
+    ann, bob = make_user("Ann", quiet_hours="22:00-08:00"), make_user("Bob")
     ann.time_zone, ann.digest_hour = PRAGUE, 9
     session.commit()
     with time_machine.travel(START, tick=False):

@@ -26,23 +26,23 @@ MORNING = datetime(2026, 12, 2, 7, 0, tzinfo=UTC)
         (notifications.REMINDER, True),
         (notifications.TIMEOUT, True),
         (notifications.DIGEST, True),
-        (notifications.INVITE, True),
         (notifications.SEAT_RESIGNED, True),
         (notifications.SIGN_IN, False),  # asked for this minute
+        (notifications.INVITE, False),  # the inviter waits; the invitee's zone is unknown
         (notifications.MAIL_ANSWER, False),  # answers to what the player just did
         (notifications.ACCEPTED, False),
         (notifications.REJECTED, False),
     ],
 )
 def test_game_mail_waits_and_answers_do_not(session, make_user, kind, held):
-    ann = make_user("Ann")
+    ann = make_user("Ann", quiet_hours="22:00-08:00")
     ann.time_zone = "Europe/Prague"
     row = Outbox(recipient_id=ann.id, kind=kind, payload={})
     assert held_until(session, row, NIGHT) == (MORNING if held else None)
 
 
 def test_nothing_waits_outside_quiet_hours_or_without_them(session, make_user):
-    ann = make_user("Ann")
+    ann = make_user("Ann", quiet_hours="22:00-08:00")
     ann.time_zone = "Europe/Prague"
     turn = Outbox(recipient_id=ann.id, kind=notifications.YOUR_TURN, payload={})
     assert held_until(session, turn, MORNING) is None

@@ -4,6 +4,7 @@ and moving the player's deadlines when the zone or quiet hours change."""
 
 from __future__ import annotations
 
+import uuid
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -11,8 +12,10 @@ import time_machine
 
 from pbem.clock.time_control import TimeControl
 from pbem.models import Seat, User
+from pbem.services import accounts
 from pbem.services.games import SeatSpec, create_game
 
+NEW_USERS_QUIET = "22:00-08:00"
 # A Tuesday, 10:00 UTC: a deadline a day later falls at 02:00 in Los Angeles.
 START = datetime(2026, 12, 1, 10, 0, tzinfo=UTC)
 
@@ -20,6 +23,19 @@ START = datetime(2026, 12, 1, 10, 0, tzinfo=UTC)
 def fresh(session, user: User) -> User:
     session.expire_all()
     return session.get(User, user.id)
+
+
+def test_new_users_have_quiet_hours_at_night_reminders_a_day_ahead_and_mail_per_turn(
+    api, token_for, session
+):
+    ann = accounts.create_user(session, f"ann-{uuid.uuid4().hex[:8]}@example.org", "Ann")
+    session.commit()
+    settings = api.call("getSettings", token_for(ann)).get_json()
+    assert (settings["quiet_hours"], settings["reminder_hours"], settings["digest_hour"]) == (
+        NEW_USERS_QUIET,
+        24,
+        None,
+    )
 
 
 def test_time_settings_are_read_changed_and_turned_off_through_the_api(
@@ -74,7 +90,7 @@ def test_bad_time_settings_get_422_with_a_clear_message_and_change_nothing(
     change,
     message,
 ):
-    ann = make_user("Ann")
+    ann = make_user("Ann", quiet_hours=NEW_USERS_QUIET)
     refused = api.call("updateSettings", token_for(ann), {"name": "Anna", **change})
     assert refused.status_code == 422 and message in str(refused.get_json())
     user = fresh(session, ann)
@@ -89,7 +105,7 @@ def test_bad_time_settings_get_422_with_a_clear_message_and_change_nothing(
 def test_the_settings_page_saves_quiet_hours_reminders_and_the_digest(
     signed_in_as, make_user, session
 ):
-    ann = make_user("Ann")
+    ann = make_user("Ann", quiet_hours=NEW_USERS_QUIET)
     browser = signed_in_as(ann)
     page = browser.get("/settings").get_data(as_text=True)
     assert 'name="quiet" value="on" checked' in page and 'value="22:00"' in page
@@ -137,7 +153,7 @@ def test_the_settings_page_saves_quiet_hours_reminders_and_the_digest(
 def test_the_settings_page_refuses_bad_times_clearly_and_keeps_what_was_typed(
     signed_in_as, make_user, session, change, message
 ):
-    ann = make_user("Ann")
+    ann = make_user("Ann", quiet_hours=NEW_USERS_QUIET)
     browser = signed_in_as(ann)
     browser.get("/settings")
     form = {
@@ -172,7 +188,7 @@ def test_a_new_zone_or_new_quiet_hours_move_the_players_deadlines(
     make_user,
     session,
 ):
-    ann, bob = make_user("Ann"), make_user("Bob")
+    ann, bob = make_user("Ann", quiet_hours=NEW_USERS_QUIET), make_user("Bob")
     token = token_for(ann)
     with time_machine.travel(START, tick=False):
         game = create_game(

@@ -240,7 +240,7 @@ def user_token(email: str, label: str) -> None:
 @main.command()
 @with_appcontext
 def sweep() -> None:
-    """Sweep the clocks once now: send due reminders, apply due timeouts.
+    """Sweep the clocks once now: send due reminders and digests, apply due timeouts.
 
     The beat does this every PBEM_SWEEP_SECONDS; running it besides is safe."""
     from pbem.clock.sweep import sweep as sweep_clocks

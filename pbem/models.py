@@ -118,6 +118,13 @@ class User(Base):
 
     seats: Mapped[list[Seat]] = relationship(back_populates="user")
 
+    @property
+    def quiet_hours(self) -> str | None:
+        """Like "22:00-08:00", as settings show and take them; None: none."""
+        if self.quiet_start is None or self.quiet_end is None:
+            return None
+        return f"{self.quiet_start}-{self.quiet_end}"
+
     @validates("name")
     def _header_safe_name(self, _key: str, name: str) -> str:
         """Names go into mail headers: whatever sets one, a line break is refused."""

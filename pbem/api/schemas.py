@@ -7,7 +7,8 @@ from marshmallow import validate
 
 from pbem.clock.time_control import BANK_DAYS, DAYS_PER_MOVE
 from pbem.models import MovedMail, OnTimeout, SubmissionStatus
-from pbem.services.accounts import LANGUAGES
+from pbem.services.accounts import DIGEST_HOURS, LANGUAGES, REMINDER_HOURS
+from pbem.web.links import calendar_url
 
 
 class OptionSchema(ma.Schema):
@@ -231,6 +232,35 @@ class SettingsSchema(ma.Schema):
         validate=validate.OneOf(list(MovedMail)),
         metadata={
             "description": "each: a short mail after every move of another player; never: none"
+        },
+    )
+    quiet_hours = ma.fields.String(
+        allow_none=True,
+        metadata={
+            "description": "from-to in your time zone: no game mail then (it waits for their"
+            " end) and no deadline falls in them; null: none",
+            "example": "22:00-08:00",
+        },
+    )
+    reminder_hours = ma.fields.Integer(
+        allow_none=True,
+        validate=validate.Range(REMINDER_HOURS.start, REMINDER_HOURS.stop - 1),
+        metadata={"description": "a reminder this many hours before a deadline; null: none"},
+    )
+    digest_hour = ma.fields.Integer(
+        allow_none=True,
+        validate=validate.Range(DIGEST_HOURS.start, DIGEST_HOURS.stop - 1),
+        metadata={
+            "description": "instead of a mail for each turn, one a day at this hour of your"
+            " time zone listing every game waiting for you; null: a mail for each turn"
+        },
+    )
+    calendar_url = ma.fields.Function(
+        calendar_url,
+        dump_only=True,
+        metadata={
+            "description": "your deadlines as an iCalendar feed; a secret: anyone with it"
+            " sees them (the settings page makes a new one)"
         },
     )
 

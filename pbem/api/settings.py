@@ -23,7 +23,7 @@ class Settings(MethodView):
     @blp.response(200, SettingsSchema)
     @blp.alt_response(401, schema=ErrorSchema, description="No valid API token")
     def get(self):  # type: ignore[no-untyped-def]
-        """Your name, time zone, language and which mails you get"""
+        """Your name, time zone, language, which mails you get and when"""
         return api_user()
 
     @blp.doc(operationId="updateSettings")
@@ -35,7 +35,7 @@ class Settings(MethodView):
         """Change some of your settings; the others stay as they are"""
         user = api_user()
         try:
-            accounts.update_settings(user, **body)
+            accounts.update_settings(request_session(), user, **body)
         except Invalid as exc:
             abort(422, message=str(exc))
         request_session().commit()

@@ -100,10 +100,17 @@ def quiet_until(moment: datetime, zone: ZoneInfo, start: time, end: time) -> dat
     midnight), the moment they end; None if it does not fall in them."""
     local = moment.astimezone(zone)
     now = local.time().replace(tzinfo=None)
-    if start == end:
-        return None
-    inside = start <= now < end if start < end else (now >= start or now < end)
-    if not inside:
+    if not in_quiet_hours(now, start, end):
         return None
     day = local.date() if now < end else local.date() + timedelta(days=1)
     return datetime.combine(day, end, tzinfo=zone).astimezone(UTC)
+
+
+def in_quiet_hours(moment: time, start: time, end: time) -> bool:
+    """Whether a local time of day falls in the quiet hours start-end (which
+    may wrap past midnight; equal ends make none)."""
+    if start == end:
+        return False
+    if start < end:
+        return start <= moment < end
+    return moment >= start or moment < end

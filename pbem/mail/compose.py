@@ -13,14 +13,16 @@ from typing import Any
 import css_inline
 from sqlalchemy.orm import Session
 
+import engine
 from pbem.clock.display import local_time
 from pbem.clock.time_control import TIMEOUT_WORDS, time_control_words
 from pbem.config import base_url
 from pbem.mail import addresses
 from pbem.mail.clock_text import clock_text
 from pbem.mail.game_text import SeatPicture, result_text, seat_picture, seed_text
-from pbem.models import Game, Outbox, Seat
+from pbem.models import Game, Outbox, Seat, User
 from pbem.services import notifications
+from pbem.services.game_lists import seats_to_act
 from pbem.services.pictures import board_png
 from pbem.services.replay import engine_game
 
@@ -45,6 +47,7 @@ ACCOUNT_KINDS = {
     notifications.INVITE,
     notifications.ORGANISER_TIMEOUT,
     notifications.ORGANISER_NOTICE,
+    notifications.DIGEST,
     "refusal",
 }
 # Short mails: no board picture (a PNG of up to half a megabyte after every move
@@ -121,6 +124,8 @@ def compose(session: Session, row: Outbox, config: Mapping[str, Any]) -> EmailMe
 def _account_mail(session: Session, row: Outbox, config: Mapping[str, Any]) -> EmailMessage:
     mail = Mail()
     payload = row.payload
+    if row.kind == notifications.DIGEST:
+        return _digest(session, mail, row.recipient, config)
     if row.kind == notifications.SIGN_IN:
         mail.para("Use this link to sign in to pbem. It works once and expires soon.")
         mail.link("Sign in", payload["link"])
@@ -163,6 +168,37 @@ def _account_mail(session: Session, row: Outbox, config: Mapping[str, Any]) -> E
     raise ValueError(f"no mail for outbox kind {row.kind!r}")
 
 
+def _digest(session: Session, mail: Mail, user: User, config: Mapping[str, Any]) -> EmailMessage:
+    """Every game waiting for the user as it stands when the mail is written,
+    the soonest deadline first, each with a link to its page."""
+    seats = seats_to_act(session, user)
+    for seat in seats:
+        game = seat.game
+        title = engine.get_ruleset(game.ruleset, game.ruleset_version).title
+        mail.link(f"{title} {game.public_id}, {_due(seat, user)}", _game_url(config, game))
+    if not seats:
+        mail.para("Nothing waits for you any more: you have moved in every game since.")
+    mail.para(
+        "You get this list once a day instead of a mail for each turn; reply to the"
+        " mail of a game, or play on its page."
+    )
+    mail.link("Change your settings", f"{base_url(config)}/settings")
+    count = len(seats)
+    return mail.message(f"Your move in {count} game{'s' if count != 1 else ''}")
+
+
+def _due(seat: Seat, user: User) -> str:
+    if seat.timeout_at is not None:
+        return f"due {local_time(seat.timeout_at, user.time_zone)}"
+    if seat.game.paused_at is not None:
+        return "paused"
+    return "no deadline"
+
+
+def _game_url(config: Mapping[str, Any], game: Game) -> str:
+    return f"{base_url(config)}/games/{game.public_id}"
+
+
 def _game_mail(session: Session, row: Outbox, config: Mapping[str, Any]) -> EmailMessage:
     game = session.get_one(Game, row.game_id)
     seat = next(s for s in game.seats if s.position == row.payload["seat"])
@@ -181,7 +217,7 @@ def _game_mail(session: Session, row: Outbox, config: Mapping[str, Any]) -> Emai
     if row.kind in BOARD_KINDS or row.payload.get("board"):
         _board(mail, picture, board_png(game, picture.view))
     mail.para(SHORT_HELP if row.kind in SHORT_KINDS else COMMANDS_HELP)
-    mail.link("Game page", f"{base_url(config)}/games/{game.public_id}")
+    mail.link("Game page", _game_url(config, game))
     if row.kind == notifications.MOVED:
         mail.link("Fewer mails? Change your settings", f"{base_url(config)}/settings")
     message = mail.message(
@@ -228,7 +264,7 @@ def _write_kind(mail: Mail, row: Outbox, picture: SeatPicture, seat: Seat) -> st
     if row.kind == notifications.ORGANISER_EVENT:
         mail.para(payload["text"])
         return payload["headline"]
-    if row.kind == "seat_resigned":
+    if row.kind == notifications.SEAT_RESIGNED:
         mail.para(f"{payload['name']} resigned. A bot plays their seat to the end.")
         return f"{payload['name']} resigned"
     raise ValueError(f"no mail for outbox kind {row.kind!r}")

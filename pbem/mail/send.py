@@ -4,6 +4,8 @@ A row is marked "sending" with a lease before it is handed to SMTP, so two
 workers never send it at once; a server that is down makes the task retry
 with growing waits, and once those retries are spent the row goes back to
 pending and the beat sweep hands it on again after PBEM_MAIL_RETRY_SECONDS.
+A row queued in its recipient's quiet hours waits for their end
+(pbem.mail.quiet_hours), and the same sweep hands it on then.
 A row whose worker died while sending is handed on once its lease runs out,
 with the Message-ID it was first written with, so a copy that did go out
 before the death is a duplicate that mail clients recognise (SMTP itself
@@ -32,6 +34,7 @@ from sqlalchemy.sql.elements import ColumnElement
 
 from pbem.dispatch import send_tasks
 from pbem.mail.compose import compose
+from pbem.mail.quiet_hours import is_held
 from pbem.mail.transport import PermanentFailure, deliver
 from pbem.models import Outbox, OutboxStatus, utcnow
 
@@ -47,10 +50,14 @@ class Transient(Exception):
 
 
 def _free(now: Any) -> ColumnElement[bool]:
-    """Rows a sender may take: pending, or 'sending' by a worker whose lease ran out."""
-    return or_(
-        Outbox.status == OutboxStatus.PENDING,
-        and_(Outbox.status == OutboxStatus.SENDING, Outbox.claimed_until < now),
+    """Rows a sender may take: pending, or 'sending' by a worker whose lease ran
+    out; either only once its recipient's quiet hours are over (`not_before`)."""
+    return and_(
+        or_(
+            Outbox.status == OutboxStatus.PENDING,
+            and_(Outbox.status == OutboxStatus.SENDING, Outbox.claimed_until < now),
+        ),
+        or_(Outbox.not_before.is_(None), Outbox.not_before <= now),
     )
 
 
@@ -165,7 +172,8 @@ def retry_wait(retries: int) -> int:
 
 def due_rows(session: Session, older_than_seconds: int, max_attempts: int) -> list[int]:
     """Free rows queued before the cut-off: their task gave up, was lost or its
-    worker died. Rows out of attempts fail here rather than being handed on."""
+    worker died, or they waited for the end of quiet hours. Rows out of
+    attempts fail here rather than being handed on."""
     give_up(session, max_attempts)
     now = utcnow()
     return list(
@@ -173,7 +181,10 @@ def due_rows(session: Session, older_than_seconds: int, max_attempts: int) -> li
             select(Outbox.id)
             .where(
                 _free(now),
-                Outbox.created_at < now - timedelta(seconds=older_than_seconds),
+                or_(
+                    Outbox.created_at < now - timedelta(seconds=older_than_seconds),
+                    Outbox.not_before.is_not(None),  # free, so its quiet hours are over
+                ),
             )
             .order_by(Outbox.id)
         )
@@ -194,7 +205,8 @@ def send_outbox_after_commit(app: Flask) -> None:
 
     @event.listens_for(sessions, "after_flush")
     def _collect(session: Session, _context: object) -> None:
-        new = [obj.id for obj in session.new if isinstance(obj, Outbox)]
+        now = utcnow()
+        new = [obj.id for obj in session.new if isinstance(obj, Outbox) and not is_held(obj, now)]
         if new:
             session.info.setdefault(SESSION_KEY, []).extend(new)
 

@@ -2,20 +2,26 @@
 
 from __future__ import annotations
 
+import enum
 import hashlib
 import re
 import secrets
-from datetime import datetime
+from datetime import datetime, time
 from zoneinfo import available_timezones
 
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from pbem.models import ApiToken, MovedMail, User, utcnow
+from pbem.clock.calendar import in_quiet_hours, parse_clock_time
+from pbem.clock.deadlines import recompute_user
+from pbem.clock.reminders import MAX_REMINDER_HOURS
+from pbem.models import ApiToken, MovedMail, User, seat_token, utcnow
 from pbem.services.errors import Conflict, Invalid
 from pbem.services.names import NAME_LENGTH, checked_name
 
 TOKEN_PREFIX = "pbem_"
+REMINDER_HOURS = range(1, MAX_REMINDER_HOURS + 1)
+DIGEST_HOURS = range(24)
 # No spaces or control characters: the address goes into the To header.
 EMAIL = re.compile(r"^[^@\s\x00-\x1f\x7f]+@[^@\s\x00-\x1f\x7f]+\.[^@\s\x00-\x1f\x7f]+$")
 LANGUAGES = ("en", "de", "fr")
@@ -57,15 +63,30 @@ def _check_language(language: str) -> None:
         raise Invalid(f"language must be one of {', '.join(LANGUAGES)}, not {language!r}")
 
 
+class Keep(enum.Enum):
+    """Leaves a setting as it is, where None has a meaning of its own (off)."""
+
+    KEEP = "keep"
+
+
+KEEP = Keep.KEEP
+
+
 def update_settings(
+    session: Session,
     user: User,
     *,
     name: str | None = None,
     time_zone: str | None = None,
     language: str | None = None,
     moved_mail: str | None = None,
+    quiet_hours: str | Keep | None = KEEP,
+    reminder_hours: int | Keep | None = KEEP,
+    digest_hour: int | Keep | None = KEEP,
 ) -> None:
-    """Change the settings given (None keeps one); nothing changes if one is invalid."""
+    """Change the settings given (None keeps the first four, KEEP the others,
+    for which None means off); nothing changes if one is invalid. A new zone
+    or new quiet hours move the user's deadlines."""
     if name is not None:
         name = checked_name(name)
     if time_zone is not None:
@@ -75,10 +96,66 @@ def update_settings(
     if moved_mail is not None and moved_mail not in set(MovedMail):
         choices = ", ".join(MovedMail)
         raise Invalid(f"'X moved' mail must be one of {choices}, not {moved_mail!r}")
+    old_quiet = (user.quiet_start, user.quiet_end)
+    quiet = old_quiet if quiet_hours is KEEP else parse_quiet_hours(quiet_hours)
+    if reminder_hours is not KEEP and reminder_hours is not None:
+        _check_reminder_hours(reminder_hours)
+    digest = user.digest_hour if digest_hour is KEEP else digest_hour
+    _check_digest_hour(digest, quiet)
+    moves_deadlines = time_zone not in (None, user.time_zone) or quiet != old_quiet
     changes = {"name": name, "time_zone": time_zone, "language": language, "moved_mail": moved_mail}
     for field, value in changes.items():
         if value is not None:
             setattr(user, field, value)
+    user.quiet_start, user.quiet_end = quiet
+    if reminder_hours is not KEEP:
+        user.reminder_hours = reminder_hours
+    user.digest_hour = digest
+    if moves_deadlines:
+        recompute_user(session, user)
+
+
+def parse_quiet_hours(text: str | None) -> tuple[str, str] | tuple[None, None]:
+    """ "22:00-08:00" -> ("22:00", "08:00"), each written HH:MM; None: no quiet hours."""
+    if text is None:
+        return None, None
+    parts = text.split("-")
+    if len(parts) != 2:
+        raise Invalid(f"quiet hours look like 22:00-08:00 (from-to, your time), not {text!r}")
+    try:
+        start, end = (parse_clock_time(part) for part in parts)
+    except ValueError as exc:
+        raise Invalid(f"quiet hours: {exc}") from None
+    if start == end:
+        raise Invalid("quiet hours must end at another time than they start")
+    return f"{start:%H:%M}", f"{end:%H:%M}"
+
+
+def _check_reminder_hours(hours: int) -> None:
+    if hours not in REMINDER_HOURS:
+        raise Invalid(
+            f"a reminder comes {REMINDER_HOURS.start} to {REMINDER_HOURS.stop - 1} hours"
+            f" before a deadline, not {hours}"
+        )
+
+
+def _check_digest_hour(hour: int | None, quiet: tuple[str | None, str | None]) -> None:
+    """The digest comes at its hour or not at all: never held back by quiet hours."""
+    if hour is None:
+        return
+    if hour not in DIGEST_HOURS:
+        raise Invalid(f"the daily digest hour must be from 0 to 23, not {hour}")
+    start, end = quiet
+    if start and end and in_quiet_hours(time(hour), parse_clock_time(start), parse_clock_time(end)):
+        raise Invalid(
+            f"a daily digest at {hour:02}:00 would fall in your quiet hours ({start} to {end}),"
+            " when no mail is sent: choose another hour, or change the quiet hours"
+        )
+
+
+def new_calendar_token(user: User) -> None:
+    """A new secret address for the user's calendar; the old one stops working."""
+    user.calendar_token = seat_token()
 
 
 def user_by_email(session: Session, email: str) -> User | None:

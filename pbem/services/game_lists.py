@@ -128,3 +128,20 @@ def _load(session: Session, ids: Sequence[int]) -> list[Game]:
     games = session.scalars(select(Game).where(Game.id.in_(ids)).options(selectinload(Game.seats)))
     by_id = {game.id: game for game in games}
     return [by_id[game_id] for game_id in ids]
+
+
+def seats_to_act(session: Session, user: User) -> list[Seat]:
+    """The user's seats that must act now in games going on, the soonest
+    deadline first and those without one last (for the digest and the calendar)."""
+    seats = session.scalars(
+        select(Seat)
+        .join(Game, Game.id == Seat.game_id)
+        .where(
+            Seat.user_id == user.id,
+            Seat.bot.is_(None),
+            Game.status == GameStatus.ACTIVE,
+        )
+        .options(selectinload(Seat.game))
+    )
+    acting = [seat for seat in seats if seat.position in (seat.game.to_act or [])]
+    return sorted(acting, key=lambda seat: (seat.timeout_at is None, seat.timeout_at, seat.id))

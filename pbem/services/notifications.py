@@ -26,6 +26,8 @@ TIMEOUT = "timeout"
 ORGANISER_TIMEOUT = "organiser_timeout"
 ORGANISER_EVENT = "organiser_event"
 ORGANISER_NOTICE = "organiser_notice"
+SEAT_RESIGNED = "seat_resigned"
+DIGEST = "digest"
 
 
 def _queue(session: Session, seat: Seat, kind: str, payload: dict[str, Any]) -> None:
@@ -36,8 +38,10 @@ def _queue(session: Session, seat: Seat, kind: str, payload: dict[str, Any]) -> 
 
 
 def notify_turn(session: Session, game: Game, positions: Iterable[int], ply: int) -> None:
+    """A mail to each seat now to act, except to players who chose the daily digest."""
     for seat in game.seats:
-        if seat.position in positions:
+        digest = seat.user is not None and seat.user.digest_hour is not None
+        if seat.position in positions and not digest:
             _queue(session, seat, YOUR_TURN, {"ply": ply})
 
 
@@ -113,6 +117,13 @@ def notify_chat(session: Session, sender: Seat, readers: list[Seat], text: str) 
                 },
             )
         )
+
+
+def notify_resigned(session: Session, game: Game, leaver: Seat) -> None:
+    """Every other player still in the game hears who left."""
+    for seat in game.seats:
+        if seat.id != leaver.id:
+            _queue(session, seat, SEAT_RESIGNED, {"name": leaver.name})
 
 
 def notify_sign_in(session: Session, user: User, link: str) -> None:
@@ -203,3 +214,8 @@ def notify_organiser_notice(
             },
         )
     )
+
+
+def notify_digest(session: Session, user: User) -> None:
+    """The daily list of the user's games waiting for them, written when it is sent."""
+    session.add(Outbox(recipient_id=user.id, kind=DIGEST, payload={}))

@@ -12,7 +12,8 @@ from __future__ import annotations
 from sqlalchemy.orm import Session
 
 from pbem.db import lock_game
-from pbem.models import Game, GameStatus, Outbox, Seat, utcnow
+from pbem.models import Game, GameStatus, Seat, utcnow
+from pbem.services import notifications
 from pbem.services.errors import Conflict
 from pbem.services.pipeline import queue_bot_submissions
 from pbem.services.replay import engine_game
@@ -28,16 +29,7 @@ def resign(session: Session, seat: Seat) -> list[int]:
         raise Conflict("the game is not going on")
     if seat.resigned_at is not None or seat.user_id is None:
         raise Conflict("this seat has no player to resign")
-    for other in game.seats:
-        if other.id != seat.id and other.user_id is not None and other.resigned_at is None:
-            session.add(
-                Outbox(
-                    recipient_id=other.user_id,
-                    game_id=game.id,
-                    kind="seat_resigned",
-                    payload={"game": game.public_id, "seat": other.position, "name": seat.name},
-                )
-            )
+    notifications.notify_resigned(session, game, seat)
     return leave_seat(session, game, seat)
 
 

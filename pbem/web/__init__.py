@@ -18,7 +18,18 @@ TOKEN_AUTHENTICATED = ("api", "mail_inbound")
 
 def init_app(app: Flask) -> None:
     """Call after the API is registered, so its blueprints can be exempted."""
-    from pbem.web import auth, board, chat, clock, lobby, organiser, play, spectate, vacation
+    from pbem.web import (
+        auth,
+        board,
+        calendar_feed,
+        chat,
+        clock,
+        lobby,
+        organiser,
+        play,
+        spectate,
+        vacation,
+    )
 
     app.config.setdefault("WTF_CSRF_TIME_LIMIT", None)  # valid as long as the session
     csrf.init_app(app)
@@ -27,7 +38,7 @@ def init_app(app: Flask) -> None:
             csrf.exempt(blueprint)
     auth.init_app(app)
     app.register_blueprint(site)
-    for module in (auth, lobby, play, chat, spectate, board, organiser, vacation):
+    for module in (auth, lobby, play, chat, spectate, board, organiser, vacation, calendar_feed):
         app.register_blueprint(module.bp)
     app.register_error_handler(CSRFError, _csrf_error)
     app.jinja_env.filters["css_colour"] = css_colour  # seat dots in the pictures' colours

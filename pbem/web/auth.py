@@ -5,6 +5,8 @@ asked for a name on the first visit."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
+from typing import Any
 from zoneinfo import available_timezones
 
 from flask import Flask, current_app, redirect, render_template, request, url_for
@@ -14,7 +16,13 @@ from pbem.models import MovedMail, User
 from pbem.services import accounts, notifications
 from pbem.services.errors import Invalid
 from pbem.web.common import SignedIn, db, me, page_blueprint, signed_in
-from pbem.web.links import BadLink, absolute_url, read_sign_in_token, sign_in_token
+from pbem.web.links import (
+    BadLink,
+    absolute_url,
+    calendar_url,
+    read_sign_in_token,
+    sign_in_token,
+)
 
 log = logging.getLogger(__name__)
 bp = page_blueprint("auth")
@@ -109,7 +117,7 @@ def welcome():  # type: ignore[no-untyped-def]
 @bp.route("/settings", methods=["GET", "POST"])
 @signed_in
 def settings():  # type: ignore[no-untyped-def]
-    """Name, time zone, language and which mails to get, changeable any time."""
+    """Name, time zone, language, which mails to get and when, changeable any time."""
     return _settings_form(first_visit=False)
 
 
@@ -122,19 +130,24 @@ def _settings_form(first_visit: bool):  # type: ignore[no-untyped-def]
         "zones": sorted(available_timezones()),
         "languages": accounts.LANGUAGES,
         "moved_choices": MOVED_CHOICES,
+        "digest_hours": accounts.DIGEST_HOURS,
+        "calendar_url": calendar_url(user),
         "first_visit": first_visit,
         "next": next_page,
         "saved": request.args.get("saved") == "1",
+        "new_calendar": request.args.get("calendar") == "new",
     }
     if request.method == "GET":
         return render_template("settings.html", **page)
     try:
         accounts.update_settings(
+            db(),
             user,
             name=request.form.get("name", ""),
             time_zone=request.form.get("time_zone", "UTC"),
             language=request.form.get("language", user.language),
             moved_mail=request.form.get("moved_mail", user.moved_mail),
+            **_mail_times(request.form),
         )
     except Invalid as exc:
         return render_template("settings.html", **page, form=request.form, error=str(exc)), 422
@@ -142,6 +155,47 @@ def _settings_form(first_visit: bool):  # type: ignore[no-untyped-def]
     if first_visit:
         return redirect(next_page)
     return redirect(url_for("auth.settings", saved=1))
+
+
+def _mail_times(form: Mapping[str, str]) -> dict[str, Any]:
+    """Quiet hours, reminders and the digest as the form has them; a group
+    the form does not hold stays as it is. An unticked box sends nothing, so
+    quiet hours are off when the times are there but the box is not."""
+    values: dict[str, Any] = {}
+    if "quiet_start" in form:
+        quiet = f"{form['quiet_start']}-{form.get('quiet_end', '')}"
+        values["quiet_hours"] = quiet if form.get("quiet") else None
+    if "reminder_hours" in form:
+        values["reminder_hours"] = _whole_number(
+            form["reminder_hours"], "hours before a deadline for a reminder"
+        )
+    if "turn_mail" in form:
+        digest = form["turn_mail"] == "digest"
+        hour = form.get("digest_hour", "")
+        values["digest_hour"] = _whole_number(hour, "daily mail's hour") if digest else None
+    return values
+
+
+def _whole_number(text: str, what: str) -> int | None:
+    """An empty field is None (off)."""
+    text = text.strip()
+    if not text:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise Invalid(f"the {what} must be a whole number, not {text!r}") from None
+
+
+@bp.route("/settings/calendar", methods=["POST"])
+@signed_in
+def new_calendar_address():  # type: ignore[no-untyped-def]
+    """A new secret for the calendar feed, for someone who shared the old one."""
+    user = me()
+    assert user is not None
+    accounts.new_calendar_token(user)
+    db().commit()
+    return redirect(url_for("auth.settings", calendar="new"))
 
 
 @bp.route("/sign-out", methods=["POST"])

@@ -11,7 +11,7 @@ from typing import Any
 from flask import current_app, request, url_for
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
-from pbem.models import Seat
+from pbem.models import Seat, User
 
 SIGN_IN = "pbem.sign-in"
 INVITE = "pbem.invite"
@@ -32,6 +32,11 @@ def absolute_url(endpoint: str, **values: Any) -> str:
     when that is set (production requires it)."""
     base = current_app.config.get("PBEM_BASE_URL") or request.host_url
     return base.rstrip("/") + url_for(endpoint, **values)
+
+
+def calendar_url(user: User) -> str:
+    """The secret address of the user's iCalendar feed of deadlines."""
+    return absolute_url("calendar.feed", token=user.calendar_token)
 
 
 def sign_in_token(user_id: int, last_sign_in: datetime | None) -> str:

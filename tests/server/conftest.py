@@ -97,11 +97,15 @@ def session(app: Flask) -> Iterator[Session]:
 
 
 @pytest.fixture
-def make_user(session: Session) -> Callable[[str], User]:
-    def make(name: str = "Ann") -> User:
+def make_user(session: Session) -> Callable[..., User]:
+    """Users without quiet hours unless a test gives some (like "22:00-08:00",
+    every new user's), so no test depends on the hour the suite runs at."""
+
+    def make(name: str = "Ann", quiet_hours: str | None = None) -> User:
         user = accounts.create_user(
             session, f"{name.lower()}-{uuid.uuid4().hex[:8]}@example.org", name
         )
+        user.quiet_start, user.quiet_end = accounts.parse_quiet_hours(quiet_hours)
         session.commit()
         return user
 

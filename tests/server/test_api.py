@@ -311,6 +311,10 @@ def test_settings_are_read_and_changed_through_the_api(api, make_user, token_for
         "time_zone": "UTC",
         "language": "en",
         "moved_mail": "each",
+        "quiet_hours": None,  # the tests' users have none
+        "reminder_hours": 24,
+        "digest_hour": None,
+        "calendar_url": f"http://localhost/calendar/{ann.calendar_token}.ics",
     }
     changed = api.call("updateSettings", token, {"time_zone": "Asia/Tokyo", "moved_mail": "never"})
     assert changed.status_code == 200

@@ -1,4 +1,6 @@
-"""The clock tests share each database with every other server test, and a
+"""The clock tests drive the API and the pages with the fixtures of those tests.
+
+They share each database with every other server test, and a
 sweep acts on every game in it: after each test its clocked games are paused,
 so no later sweep (at whatever time a test travels to) acts on them."""
 
@@ -10,6 +12,8 @@ import pytest
 from sqlalchemy import update
 
 from pbem.models import Game, GameStatus, utcnow
+from tests.server.test_api import api, token_for  # noqa: F401
+from tests.server.web.conftest import browser, signed_in_as  # noqa: F401
 
 
 @pytest.fixture(autouse=True)

@@ -1,0 +1,112 @@
+"""The daily digest: a player who chose it gets no 'your turn' mail, and at
+their hour one mail listing every game waiting for them with its deadline in
+their zone; once a day, however many sweeps run, even at the same moment."""
+
+from __future__ import annotations
+
+import threading
+from datetime import UTC, datetime, timedelta
+
+import time_machine
+from sqlalchemy import select
+
+from pbem.clock.digests import send_digests
+from pbem.clock.display import local_time
+from pbem.clock.sweep import sweep
+from pbem.clock.time_control import TimeControl
+from pbem.mail.compose import compose
+from pbem.models import Outbox, Seat, User
+from pbem.services import notifications
+from pbem.services.games import SeatSpec, create_game
+from tests.mail.helpers import text_of
+
+PRAGUE = "Europe/Prague"
+# Tuesday 1 December 2026, 07:00 in Prague; Ann wants her digest at 09:00.
+START = datetime(2026, 12, 1, 6, 0, tzinfo=UTC)
+DIGEST_TIME = datetime(2026, 12, 1, 8, 5, tzinfo=UTC)
+
+
+def mails(session, user: User, kind: str) -> list[Outbox]:
+    session.expire_all()
+    query = select(Outbox).where(Outbox.recipient_id == user.id, Outbox.kind == kind)
+    return list(session.scalars(query))
+
+
+def two_games_waiting_for(session, ann: User, bob: User) -> tuple[Seat, Seat]:
+    """A game with a clock and one without; both wait for Ann and Bob (toy picks are
+    made at once by every seat)."""
+    clocked = create_game(
+        session,
+        ann,
+        "toy-pick",
+        [SeatSpec(user=ann), SeatSpec(user=bob)],
+        time_control=TimeControl(days_per_move=2),
+    )
+    friendly = create_game(session, bob, "toy-pick", [SeatSpec(user=bob), SeatSpec(user=ann)])
+    session.commit()
+    return clocked.seats[0], friendly.seats[1]
+
+
+def test_a_digest_player_gets_one_list_a_day_at_their_hour_and_no_turn_mails(
+    app, session, make_user
+):
+    ann, bob = make_user("Ann", quiet_hours="22:00-08:00"), make_user("Bob")
+    ann.time_zone, ann.digest_hour = PRAGUE, 9
+    session.commit()
+    with time_machine.travel(START, tick=False):
+        clocked, friendly = two_games_waiting_for(session, ann, bob)
+        assert mails(session, ann, notifications.YOUR_TURN) == []
+        assert len(mails(session, bob, notifications.YOUR_TURN)) == 2  # Bob's are per turn
+        assert sweep(session).digests == 0  # 07:00 in Prague: not yet
+    with time_machine.travel(DIGEST_TIME, tick=False):
+        assert sweep(session).digests == 1
+        assert sweep(session).digests == 0  # once a day
+        (row,) = mails(session, ann, notifications.DIGEST)
+        assert (row.game_id, row.not_before) == (None, None)  # no one game; 09:05 is not quiet
+        text = text_of(compose(session, row, app.config))
+        # Due on Thursday at 07:00 in Prague, in the quiet hours: moved to their end.
+        assert local_time(clocked.timeout_at, PRAGUE) == "Thu 3 Dec, 08:00 (in 1 day)"
+        first, second, *_ = text.split("\n\n")
+        clocked_id, friendly_id = clocked.game.public_id, friendly.game.public_id
+        assert first.startswith(f"Toy Pick {clocked_id}, due Thu 3 Dec, 08:00 (in 1 day): http")
+        assert first.endswith(f"/games/{clocked_id}")
+        assert second.startswith(f"Toy Pick {friendly_id}, no deadline: http")
+        assert "/settings" in text
+    with time_machine.travel(DIGEST_TIME + timedelta(days=1), tick=False):
+        assert sweep(session).digests == 1  # the next day's
+    assert mails(session, bob, notifications.DIGEST) == []  # Bob never asked for one
+    session.expire_all()
+    assert session.get(User, ann.id).digest_sent_on.isoformat() == "2026-12-02"
+
+
+def test_two_sweeps_at_once_send_one_digest(app, session, make_user):
+    ann, bob = make_user("Ann"), make_user("Bob")
+    ann.time_zone, ann.digest_hour = PRAGUE, 9
+    session.commit()
+    with time_machine.travel(START, tick=False):
+        two_games_waiting_for(session, ann, bob)
+    start = threading.Barrier(2)
+    sent: list[int] = []
+
+    def sweeper() -> None:
+        with app.extensions["pbem.db"].session() as own:
+            start.wait()
+            sent.append(send_digests(own, DIGEST_TIME))
+
+    threads = [threading.Thread(target=sweeper) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(sent) == [0, 1]
+    assert len(mails(session, ann, notifications.DIGEST)) == 1
+
+
+def test_nothing_waiting_means_no_digest_that_day(session, make_user):
+    ann = make_user("Ann")
+    ann.time_zone, ann.digest_hour = PRAGUE, 9
+    session.commit()
+    assert send_digests(session, DIGEST_TIME) == 0
+    assert mails(session, ann, notifications.DIGEST) == []
+    session.expire_all()
+    assert session.get(User, ann.id).digest_sent_on.isoformat() == "2026-12-01"

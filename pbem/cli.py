@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import faulthandler
 import os
 import signal
 import time
@@ -82,14 +83,19 @@ def serve(info: ScriptInfo, bind: str | None) -> None:
     host = host or "127.0.0.1"
     app.config["PBEM_WEB_BIND"] = f"{host}:{port}"  # mailed links point here
     celery_app = _celery(app)
+    # Both stop it cleanly, even when started with Ctrl-C ignored (a shell's
+    # background job is).
+    signal.signal(signal.SIGINT, _interrupt)
     signal.signal(signal.SIGTERM, _interrupt)
+    # `kill -USR1` prints every thread's stack: what a stuck server is doing.
+    faulthandler.register(signal.SIGUSR1, all_threads=True)
     with worker_thread(celery_app), beat_thread(celery_app, _beat_schedule(app)):
         click.echo(f"pbem is running: open http://{host}:{port}/ in a browser (Ctrl-C stops it)")
         make_server(host, int(port), app, threaded=True).serve_forever()
 
 
 def _interrupt(_signum: int, _frame: object) -> None:
-    """A service manager's stop (SIGTERM) ends `serve` as Ctrl-C does, so the
+    """Ctrl-C and a service manager's stop (SIGTERM) end `serve` alike, so the
     worker finishes its task and shuts down cleanly."""
     raise KeyboardInterrupt
 

@@ -25,7 +25,7 @@ from pbem.cli import main
 from pbem.models import Game, GameEvent, Move, User
 from tests.mail.helpers import text_of
 from tests.server.conftest import wait_for
-from tests.server.test_serve import answers, free_port
+from tests.server.test_serve import answers, free_port, stopped
 
 PBEM = str(Path(sys.executable).parent / "pbem")
 PLAYERS = {"Ann": "ann@example.org", "Bob": "bob@example.org", "Cat": "cat@example.org"}
@@ -144,6 +144,5 @@ def test_a_silent_player_is_timed_out_by_a_sweep_two_days_later(tmp_path, monkey
             assert "Time control: 1 day per move; on timeout a bot plays that move." in text
         database.dispose()
     finally:
-        server.send_signal(signal.SIGINT)
-        output, _ = server.communicate(timeout=60)
+        output = stopped(server, signal.SIGINT)
     assert server.returncode == 0, output

@@ -9,6 +9,7 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 import urllib.request
 from pathlib import Path
 
@@ -48,6 +49,10 @@ def test_serve_runs_pages_worker_and_beat(tmp_path, monkeypatch, stop):
     server = subprocess.Popen(
         [str(Path(sys.executable).parent / "pbem"), "serve", "--bind", f"127.0.0.1:{port}"],
         env=env,
+        # Started as a shell starts a background job (and as some test runners'
+        # workers start children): with Ctrl-C ignored. An administrator's
+        # `kill -INT` must still stop it.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -70,7 +75,20 @@ def test_serve_runs_pages_worker_and_beat(tmp_path, monkeypatch, stop):
             assert session.get(Submission, submission_id).status == SubmissionStatus.ACCEPTED
         database.dispose()
     finally:
-        server.send_signal(stop)
-        output, _ = server.communicate(timeout=60)
+        output = stopped(server, stop)
     assert f"pbem is running: open http://127.0.0.1:{port}/" in output, output
     assert server.returncode == 0, output
+
+
+def stopped(server: subprocess.Popen[str], how: signal.Signals) -> str:
+    """Stop the server as an administrator would; its output. A server that
+    does not stop prints every thread's stack (SIGUSR1) for the failure."""
+    server.send_signal(how)
+    try:
+        return server.communicate(timeout=60)[0]
+    except subprocess.TimeoutExpired:
+        server.send_signal(signal.SIGUSR1)
+        time.sleep(3)  # for the stacks to be written
+        server.kill()
+        output = server.communicate()[0]
+        pytest.fail(f"the server did not stop on {how.name}; its output ends:\n{output[-8000:]}")

@@ -30,8 +30,8 @@ def chips(page: str) -> list[str]:
 
 def test_players_read_every_time_in_their_own_zone(app, session, make_user, signed_in_as):  # noqa: F811
     ann, bob = make_user("Ann"), make_user("Bob")
-    accounts.update_settings(ann, time_zone="America/New_York")
-    accounts.update_settings(bob, time_zone="Asia/Tokyo")
+    accounts.update_settings(session, ann, time_zone="America/New_York")
+    accounts.update_settings(session, bob, time_zone="Asia/Tokyo")
     for user in (ann, bob):
         user.quiet_start = user.quiet_end = None
     with time_machine.travel(MONDAY, tick=False):

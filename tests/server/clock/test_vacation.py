@@ -113,7 +113,7 @@ def test_the_year_is_the_players_own(session, make_user):
     """26 hours of vacation from 30 December 10:00 UTC: for Ann in Auckland the
     new year has begun by then, for Bob in UTC it has not."""
     ann, bob = make_user("Ann"), make_user("Bob")
-    accounts.update_settings(ann, time_zone="Pacific/Auckland")
+    accounts.update_settings(session, ann, time_zone="Pacific/Auckland")
     start, end = datetime(2026, 12, 30, 10, tzinfo=UTC), datetime(2026, 12, 31, 12, tzinfo=UTC)
     for user in (ann, bob):
         vacation.start(session, user, 30, 30, start)

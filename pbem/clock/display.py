@@ -20,17 +20,22 @@ def local_time(
 
 
 def relative(moment: datetime, now: datetime | None = None) -> str:
-    """'in 2 days', 'in 5 hours', '3 minutes ago', 'now'."""
+    """'in 2 days', 'in 5 hours', '3 minutes ago', 'now': rounded to the
+    nearest unit, and hours up to two days, so 47 hours never reads '1 day'."""
     delta = moment - (now or utcnow())
-    size = abs(delta)
-    if size < timedelta(minutes=1):
+    size = abs(delta).total_seconds()
+    if size < 60:
         return "now"
     unit, seconds = next(
         (unit, seconds)
-        for unit, seconds in (("day", 86400), ("hour", 3600), ("minute", 60))
-        if size.total_seconds() >= seconds
+        for unit, seconds, from_size in (
+            ("day", 86400, 2 * 86400),
+            ("hour", 3600, 90 * 60),
+            ("minute", 60, 0),
+        )
+        if size >= from_size
     )
-    count = int(size.total_seconds() // seconds)
+    count = round(size / seconds)
     amount = f"{count} {unit}{'s' if count != 1 else ''}"
     return f"in {amount}" if delta > timedelta(0) else f"{amount} ago"
 

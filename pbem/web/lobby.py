@@ -11,6 +11,7 @@ from flask_login import login_user
 
 import engine
 from engine.core.options import Option
+from pbem.clock.display import local_time
 from pbem.dispatch import enqueue_pending
 from pbem.models import Game, GameStatus, Seat, User
 from pbem.services import accounts, notifications
@@ -48,6 +49,7 @@ class GameRow:
     my_turn: bool
     waiting_for: list[str]
     joinable: bool
+    deadline: str | None  # the reader's own, in their zone: when their move times out
 
 
 def titles() -> dict[str, str]:
@@ -81,12 +83,14 @@ def _page_url(section: Section, number: int) -> str:
 
 def _row(game: Game, user: User, names: dict[str, str]) -> GameRow:
     mine = {seat.position for seat in game.seats if seat.user_id == user.id}
+    due = [s.timeout_at for s in game.seats if s.position in mine and s.timeout_at is not None]
     return GameRow(
         game=game,
         title=names.get(game.ruleset, game.ruleset),
         my_turn=game.status == GameStatus.ACTIVE and bool(mine & set(game.to_act)),
         waiting_for=[seat.name for seat in game.seats if seat.position in game.to_act],
         joinable=not mine and bool(game_service.open_seats_for(game, user)),
+        deadline=local_time(min(due), user.time_zone) if due else None,
     )
 
 

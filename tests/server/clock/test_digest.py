@@ -65,10 +65,10 @@ def test_a_digest_player_gets_one_list_a_day_at_their_hour_and_no_turn_mails(
         assert (row.game_id, row.not_before) == (None, None)  # no one game; 09:05 is not quiet
         text = text_of(compose(session, row, app.config))
         # Due on Thursday at 07:00 in Prague, in the quiet hours: moved to their end.
-        assert local_time(clocked.timeout_at, PRAGUE) == "Thu 3 Dec, 08:00 (in 1 day)"
+        assert local_time(clocked.timeout_at, PRAGUE) == "Thu 3 Dec, 08:00 (in 47 hours)"
         first, second, *_ = text.split("\n\n")
         clocked_id, friendly_id = clocked.game.public_id, friendly.game.public_id
-        assert first.startswith(f"Toy Pick {clocked_id}, due Thu 3 Dec, 08:00 (in 1 day): http")
+        assert first.startswith(f"Toy Pick {clocked_id}, due Thu 3 Dec, 08:00 (in 47 hours): http")
         assert first.endswith(f"/games/{clocked_id}")
         assert second.startswith(f"Toy Pick {friendly_id}, no deadline: http")
         assert "/settings" in text

@@ -50,26 +50,31 @@ def test_players_read_every_time_in_their_own_zone(app, session, make_user, sign
         ann_sees = chips(signed_in_as(ann).get(url).get_data(as_text=True))
         bob_sees = chips(signed_in_as(bob).get(url).get_data(as_text=True))
         watcher_sees = chips(app.test_client().get(url + "/watch").get_data(as_text=True))
+        ann_home = signed_in_as(ann).get("/").get_data(as_text=True)
+        bob_home = signed_in_as(bob).get("/").get_data(as_text=True)
 
+    # "My games" gives the reader's own deadline, in their zone.
+    assert "deadline Thu 19 Nov, 10:00 (in 3 days)" in ann_home
+    assert "deadline" not in bob_home  # Bob owes nothing
     ann_chip, bob_chip = ann_sees
     assert "waiting since Mon 16 Nov, 10:00 (30 minutes ago)" in ann_chip
-    assert "deadline Thu 19 Nov, 10:00 (in 2 days)" in ann_chip and "bank left: 1 day" in ann_chip
+    assert "deadline Thu 19 Nov, 10:00 (in 3 days)" in ann_chip and "bank left: 1 day" in ann_chip
     assert "their time" not in ann_chip  # her own seat
-    assert "on vacation until Mon 23 Nov, 10:00 (in 6 days)" in bob_chip
+    assert "on vacation until Mon 23 Nov, 10:00 (in 7 days)" in bob_chip
     assert "Tue 00:30 their time" in bob_chip and "waiting since" not in bob_chip
 
     assert "waiting since Tue 17 Nov, 00:00 (30 minutes ago)" in bob_sees[0]
     assert "Mon 10:30 their time" in bob_sees[0]
-    assert "on vacation until Tue 24 Nov, 00:00 (in 6 days)" in bob_sees[1]
+    assert "on vacation until Tue 24 Nov, 00:00 (in 7 days)" in bob_sees[1]
 
     watching, watched_bob = watcher_sees
-    assert "deadline Thu 19 Nov, 15:00 UTC (in 2 days)" in watching
+    assert "deadline Thu 19 Nov, 15:00 UTC (in 3 days)" in watching
     assert "waiting since Mon 16 Nov, 15:00 UTC (30 minutes ago)" in watching
     assert "their time" not in " ".join(watcher_sees) and "vacation" not in watched_bob
 
     with time_machine.travel(MONDAY + timedelta(days=2, hours=6, seconds=30), tick=True):
         late = chips(signed_in_as(bob).get(url).get_data(as_text=True))[0]
-    assert "deadline Fri 20 Nov, 00:00 (in 17 hours), drawing on the bank" in late
+    assert "deadline Fri 20 Nov, 00:00 (in 18 hours), drawing on the bank" in late
     assert "bank left: 17 hours 59 minutes" in late
 
     out_of_time = MONDAY + timedelta(days=3, minutes=1)

@@ -204,7 +204,7 @@ def test_vacation_page(signed_in_as, make_user, session):  # noqa: F811
     assert started.status_code == 302
     page = browser.get(started.location).get_data(as_text=True)
     assert "Your vacation has started" in page and "<strong>23</strong> of 30" in page
-    assert "You are on vacation until " in page and "(in 6 days)" in page
+    assert "You are on vacation until " in page and "(in 7 days)" in page
     again = browser.post("/vacation", {"days": "1"})
     assert again.status_code == 409 and "already" in again.get_data(as_text=True)
 

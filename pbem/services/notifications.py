@@ -82,10 +82,12 @@ def notify_accepted(
 
 def notify_moved(session: Session, mover: Seat, plies: range, told_to_act: Iterable[int]) -> None:
     """A short 'X moved' to each other player who asked for one, except the
-    seats just told it is their turn: that mail has the news already."""
+    seats just told it is their turn (that mail has the news already) and
+    players who chose the daily digest instead of mails per move."""
     skip = {mover.position, *told_to_act}
     for seat in mover.game.seats:
-        wants = seat.user is not None and seat.user.moved_mail == MovedMail.EACH
+        user = seat.user
+        wants = user is not None and user.moved_mail == MovedMail.EACH and user.digest_hour is None
         if wants and seat.position not in skip:
             _queue(
                 session,

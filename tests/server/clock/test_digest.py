@@ -19,6 +19,8 @@ from pbem.models import Outbox, Seat, User
 from pbem.services import notifications
 from pbem.services.games import SeatSpec, create_game
 from tests.mail.helpers import text_of
+from tests.server.conftest import drain
+from tests.server.pipeline_helpers import send
 
 PRAGUE = "Europe/Prague"
 # Tuesday 1 December 2026, 07:00 in Prague; Ann wants her digest at 09:00.
@@ -110,3 +112,16 @@ def test_nothing_waiting_means_no_digest_that_day(session, make_user):
     assert mails(session, ann, notifications.DIGEST) == []
     session.expire_all()
     assert session.get(User, ann.id).digest_sent_on.isoformat() == "2026-12-01"
+
+
+def test_a_digest_player_gets_no_mail_per_move_of_the_others(app, session, make_user):
+    ann, bob, cat = make_user("Ann"), make_user("Bob"), make_user("Cat")
+    ann.digest_hour = 9  # Cat keeps a mail per move
+    game = create_game(
+        session, ann, "toy-pick", [SeatSpec(user=ann), SeatSpec(user=bob), SeatSpec(user=cat)]
+    )
+    session.commit()
+    send(app, session, game, 1, "pick 1")  # Ann and Cat still owe their picks
+    drain(app)
+    assert mails(session, ann, notifications.MOVED) == []
+    assert len(mails(session, cat, notifications.MOVED)) == 1

@@ -7,7 +7,6 @@ served worker plays it with the clock's bot and everyone gets the mail."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import signal
 import subprocess
@@ -25,7 +24,7 @@ from pbem.cli import main
 from pbem.models import Game, GameEvent, Move, User
 from tests.mail.helpers import text_of
 from tests.server.conftest import wait_for
-from tests.server.test_serve import answers, free_port, stopped
+from tests.server.test_serve import embedded_env, started_server, stopped
 
 PBEM = str(Path(sys.executable).parent / "pbem")
 PLAYERS = {"Ann": "ann@example.org", "Bob": "bob@example.org", "Cat": "cat@example.org"}
@@ -58,19 +57,8 @@ def served_mails(folder: Path, subject_part: str) -> dict[str, str]:
 
 def test_a_silent_player_is_timed_out_by_a_sweep_two_days_later(tmp_path, monkeypatch):
     assert shutil.which("faketime"), "faketime is missing: run deploy/test-services.sh"
-    port = free_port()
-    env = {**os.environ, "PBEM_INSTANCE_PATH": str(tmp_path), "PBEM_SWEEP_SECONDS": "2"}
-    for name in ("PBEM_ENV", "PBEM_DATABASE_URL", "PBEM_BROKER_URL", "PBEM_BROKER_FOLDER"):
-        env.pop(name, None)
-    server = subprocess.Popen(
-        [PBEM, "serve", "--bind", f"127.0.0.1:{port}"],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
+    server, port = started_server(tmp_path, PBEM_SWEEP_SECONDS="2")
     try:
-        wait_for(lambda: answers(f"http://127.0.0.1:{port}/"), 60, "the site to answer")
         monkeypatch.setenv("PBEM_INSTANCE_PATH", str(tmp_path))
         app = create_app()
         runner = app.test_cli_runner()
@@ -98,7 +86,7 @@ def test_a_silent_player_is_timed_out_by_a_sweep_two_days_later(tmp_path, monkey
         swept = subprocess.run(
             ["faketime", "-f", "+2d", PBEM, "sweep"],
             # Python's thread waits deadlock under libfaketime's monotonic clock.
-            env={**env, "FAKETIME_DONT_FAKE_MONOTONIC": "1"},
+            env=embedded_env(tmp_path, FAKETIME_DONT_FAKE_MONOTONIC="1"),
             capture_output=True,
             text=True,
             timeout=60,

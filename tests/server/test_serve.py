@@ -35,20 +35,20 @@ def answers(url: str) -> bool:
         return False
 
 
-@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
-def test_serve_runs_pages_worker_and_beat(tmp_path, monkeypatch, stop):
-    port = free_port()
-    env = {
-        **os.environ,
-        "PBEM_INSTANCE_PATH": str(tmp_path),
-        "PBEM_SWEEP_SECONDS": "1",
-        "PBEM_STALE_SUBMISSION_SECONDS": "1",
-    }
+def embedded_env(instance: Path, **settings: str) -> dict[str, str]:
+    """The environment of a `pbem` command on its embedded default in `instance`."""
+    env = {**os.environ, "PBEM_INSTANCE_PATH": str(instance), **settings}
     for name in ("PBEM_ENV", "PBEM_DATABASE_URL", "PBEM_BROKER_URL", "PBEM_BROKER_FOLDER"):
         env.pop(name, None)
+    return env
+
+
+def started_server(instance: Path, **settings: str) -> tuple[subprocess.Popen[str], int]:
+    """`pbem serve` on its embedded default in `instance`, answering; and its port."""
+    port = free_port()
     server = subprocess.Popen(
         [str(Path(sys.executable).parent / "pbem"), "serve", "--bind", f"127.0.0.1:{port}"],
-        env=env,
+        env=embedded_env(instance, **settings),
         # Started as a shell starts a background job (and as some test runners'
         # workers start children): with Ctrl-C ignored. An administrator's
         # `kill -INT` must still stop it.
@@ -59,6 +59,18 @@ def test_serve_runs_pages_worker_and_beat(tmp_path, monkeypatch, stop):
     )
     try:
         wait_for(lambda: answers(f"http://127.0.0.1:{port}/"), 60, "the site to answer")
+    except BaseException:
+        server.kill()
+        raise
+    return server, port
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_serve_runs_pages_worker_and_beat(tmp_path, monkeypatch, stop):
+    server, port = started_server(
+        tmp_path, PBEM_SWEEP_SECONDS="1", PBEM_STALE_SUBMISSION_SECONDS="1"
+    )
+    try:
         monkeypatch.setenv("PBEM_INSTANCE_PATH", str(tmp_path))
         app = create_app({"SECRET_KEY": "test"})
         database = app.extensions["pbem.db"]

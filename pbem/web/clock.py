@@ -4,8 +4,11 @@ private things only for players of the game."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from flask import Flask
 
+from pbem.clock.display import local_time
 from pbem.clock.seat_times import SeatTimes, seat_times
 from pbem.models import Game, Seat, User, utcnow
 from pbem.web.common import db
@@ -28,5 +31,14 @@ def seat_clock(game: Game, seat: Seat, me: User | None = None) -> SeatTimes | No
     )
 
 
+def reader_time(moment: datetime) -> str:
+    """Any stored time as the signed-in reader reads it (UTC, named, for others)."""
+    reader = signed_in_user()
+    if reader is None:
+        return local_time(moment, "UTC", name_zone=True)
+    return local_time(moment, reader.time_zone)
+
+
 def init_app(app: Flask) -> None:
     app.jinja_env.globals["seat_clock"] = seat_clock
+    app.jinja_env.filters["reader_time"] = reader_time

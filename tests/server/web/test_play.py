@@ -8,12 +8,13 @@ import base64
 import hashlib
 import re
 from collections.abc import Callable
+from zoneinfo import ZoneInfo
 
 from flask import Flask
 from sqlalchemy import func, select
 
 import engine
-from pbem.models import Game, Outbox, Seat, Submission
+from pbem.models import ChatMessage, Game, Outbox, Seat, Submission
 from pbem.services.pictures import board_png
 from pbem.services.replay import engine_game
 from tests.server.conftest import drain, wait_for
@@ -348,9 +349,14 @@ def test_chat_on_the_game_page(app, session, make_user, signed_in_as):
     assert sent.status_code == 302 and sent.location.endswith("chat=1#chat")
     page = browser.get(sent.location).get_data(as_text=True)
     assert "Sent to 1 other player." in page and "Hello &lt;Bob&gt;" in page
-    assert "Hello &lt;Bob&gt;" in signed_in_as(bob).get(f"/games/{game.public_id}").get_data(
-        as_text=True
-    )
+    bob.time_zone = "Asia/Tokyo"
+    session.commit()
+    row = session.scalar(select(ChatMessage).where(ChatMessage.game_id == game.id))
+    tokyo = row.created_at.astimezone(ZoneInfo("Asia/Tokyo"))
+    bob_page = signed_in_as(bob).get(f"/games/{game.public_id}").get_data(as_text=True)
+    assert "Hello &lt;Bob&gt;" in bob_page
+    # When it was written, in the reader's own zone.
+    assert f"{tokyo:%a} {tokyo.day} {tokyo:%b}, {tokyo:%H:%M} (now)" in bob_page
     too_long = browser.post(f"/games/{game.public_id}/chat", {"text": "y" * 501})
     body = too_long.get_data(as_text=True)
     assert too_long.status_code == 422 and "at most 500 characters, not 501" in body

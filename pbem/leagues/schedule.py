@@ -15,28 +15,29 @@ other entrant `legs` times. That needs n*g seats; when k does not divide n*g
 the last game's spare seats go to a few entrants who play g+1 (never more than
 k-1 of them). A round holds floor(n/k) games at most and there are as few
 rounds as that allows, the entrants with the most games left playing first.
-Within each round the groups are improved by swapping entrants between games
-while that evens out the pair meetings (a fixed budget of passes and of fresh
-attempts). Round structure makes meeting everyone impossible at times (6
-entrants in 3 rounds of two 3-player games cannot cover all 15 pairs), so the
-balance reached is stated, not assumed. Seats are then dealt so each entrant
-takes each position as evenly as its games allow.
+The groups are then improved by swapping entrants between games of a round,
+or between two rounds where each sits out, while that evens out the pair
+meetings (a fixed budget of passes and of fresh attempts). Rounds make meeting
+everyone impossible at times (6 entrants in 3 rounds of two 3-player games
+cannot bring all 15 pairs together), so the balance reached is stated, not
+assumed. Seats are then dealt so each entrant takes each position as evenly
+as its games allow.
 
 What is guaranteed, and checked for 2 to 30 entrants by the tests:
 - games per entrant differ by at most 1 (equal for 2 players, and for 3-4
   whenever k divides n*g), and are at least g;
 - meetings per pair: exactly `legs` for 2 players; for 3-4 players the most
-  and fewest are at most PAIR_SPREAD apart (2 for all but a few sizes);
+  and fewest are at most PAIR_SPREAD apart (2 for all sizes but one);
 - seats: each entrant's counts in any two positions differ by at most 1.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
-from itertools import combinations, permutations
+from itertools import combinations, permutations, product
 from math import ceil
 
 from engine.core.rng import SeededRandom
@@ -48,8 +49,9 @@ MAX_ENTRANTS = 64
 # Most meetings of any pair minus fewest, for 3-4 players (tested for 2..30 entrants).
 PAIR_SPREAD = 3
 # The search: passes of swaps per attempt (it stops when a pass changes
-# nothing), and fresh attempts while the spread is above _GOOD_SPREAD.
-_PASSES = 40
+# nothing), and fresh attempts while the spread is above _GOOD_SPREAD, which
+# every size from 2 to 30 entrants reaches but 6 entrants, 3 players, 2 legs.
+_PASSES = 15
 _ATTEMPTS = 4
 _GOOD_SPREAD = 2
 
@@ -209,57 +211,94 @@ def _fill_rounds(
 
 
 def _even_out_meetings(n: int, rounds: list[list[list[int]]]) -> tuple[int, int]:
-    """Swap two entrants between games of one round whenever that lowers the sum
-    of 4 ** meetings over all pairs: the total of meetings is fixed, so a lower
-    sum is a more even spread, and the steep cost lowers the most frequent
-    pairs first. Swaps within a round keep every round valid and every count.
+    """Exchange two entrants whenever that lowers the sum of 4 ** meetings over
+    all pairs: the total of meetings is fixed, so a lower sum is a more even
+    spread, and the steep cost lowers the most frequent pairs first. Every
+    round stays valid and every entrant's count of games stays the same.
     Returns the fewest and most meetings of any pair."""
-    met = [[0] * n for _ in range(n)]
-    for games in rounds:
-        for game in games:
-            for a, b in combinations(game, 2):
-                met[a][b] += 1
-                met[b][a] += 1
-    cost = [4**m for m in range(max(map(len, rounds)) * len(rounds) + 2)]
+    meetings = _Meetings(n, rounds)
+    sitting = [set(range(n)).difference(*games) for games in rounds]
     for _ in range(_PASSES):
-        swapped = False
-        for games in rounds:
-            for one, other in combinations(games, 2):
-                for i in range(len(one)):
-                    for j in range(len(other)):
-                        a, b = one[i], other[j]
-                        change = sum(
-                            cost[met[b][x] + 1]
-                            - cost[met[b][x]]
-                            + cost[met[a][x] - 1]
-                            - cost[met[a][x]]
-                            for x in one
-                            if x != a
-                        ) + sum(
-                            cost[met[a][y] + 1]
-                            - cost[met[a][y]]
-                            + cost[met[b][y] - 1]
-                            - cost[met[b][y]]
-                            for y in other
-                            if y != b
-                        )
-                        if change < 0:
-                            _move(met, a, b, one)
-                            _move(met, b, a, other)
-                            one[i], other[j] = b, a
-                            swapped = True
-        if not swapped:
+        if not (
+            _swap_within_rounds(meetings, rounds) or _swap_across_rounds(meetings, rounds, sitting)
+        ):
             break
-    return _low_high(met[a][b] for a, b in combinations(range(n), 2))
+    return _low_high(meetings.met[a][b] for a, b in combinations(range(n), 2))
 
 
-def _move(met: list[list[int]], leaving: int, coming: int, game: Sequence[int]) -> None:
-    for x in game:
-        if x not in (leaving, coming):
-            met[leaving][x] -= 1
-            met[x][leaving] -= 1
-            met[coming][x] += 1
-            met[x][coming] += 1
+def _swap_within_rounds(meetings: _Meetings, rounds: list[list[list[int]]]) -> bool:
+    """Two entrants of one round swap games; whether any did."""
+    swapped = False
+    for games in rounds:
+        for one, other in combinations(games, 2):
+            for a, b in product(list(one), list(other)):
+                if a not in one or b not in other:
+                    continue  # moved by an earlier swap of this pass
+                if meetings.change(a, b, one) + meetings.change(b, a, other) < 0:
+                    meetings.replace(a, b, one)
+                    meetings.replace(b, a, other)
+                    swapped = True
+    return swapped
+
+
+def _swap_across_rounds(
+    meetings: _Meetings, rounds: list[list[list[int]]], sitting: list[set[int]]
+) -> bool:
+    """a plays in round r and sits out round s, b the other way round: they swap
+    places in both rounds. The search only gets here when no swap within a
+    round helps: there are many of these and they are mostly needed where
+    rounds hold one or two games."""
+    swapped = False
+    for r, s in permutations(range(len(rounds)), 2):
+        for a, b in product(sorted(sitting[s]), sorted(sitting[r])):
+            if a in sitting[r] or b in sitting[s]:
+                continue
+            one = next(game for game in rounds[r] if a in game)
+            other = next(game for game in rounds[s] if b in game)
+            change = meetings.change(a, b, one)
+            meetings.replace(a, b, one)
+            if change + meetings.change(b, a, other) < 0:
+                meetings.replace(b, a, other)
+                sitting[r].symmetric_difference_update((a, b))
+                sitting[s].symmetric_difference_update((a, b))
+                swapped = True
+            else:
+                meetings.replace(b, a, one)
+    return swapped
+
+
+class _Meetings:
+    """How often each pair of entrants meets, kept up to date as games change."""
+
+    def __init__(self, n: int, rounds: list[list[list[int]]]) -> None:
+        self.met = [[0] * n for _ in range(n)]
+        for games in rounds:
+            for game in games:
+                for a, b in combinations(game, 2):
+                    self.met[a][b] += 1
+                    self.met[b][a] += 1
+        self.cost = [4**m for m in range(sum(map(len, rounds)) + 2)]
+
+    def change(self, leaving: int, coming: int, game: list[int]) -> int:
+        """The change of cost if `coming` (not in the game) took `leaving`'s place."""
+        met, cost = self.met, self.cost
+        return sum(
+            cost[met[coming][x] + 1]
+            - cost[met[coming][x]]
+            + cost[met[leaving][x] - 1]
+            - cost[met[leaving][x]]
+            for x in game
+            if x != leaving
+        )
+
+    def replace(self, leaving: int, coming: int, game: list[int]) -> None:
+        for x in game:
+            if x != leaving:
+                self.met[leaving][x] -= 1
+                self.met[x][leaving] -= 1
+                self.met[coming][x] += 1
+                self.met[x][coming] += 1
+        game[game.index(leaving)] = coming
 
 
 def _deal_seats(n: int, k: int, rounds: list[list[list[int]]]) -> tuple[Round, ...]:

@@ -154,6 +154,14 @@ def test_six_entrants_four_players() -> None:
     assert season.balance() == Balance(games=(2, 2), meetings=(1, 2), seats=(0, 1))
 
 
+def test_seven_entrants_three_players_two_legs_meet_everyone_exactly_twice() -> None:
+    """Six games each, two a round: seven rounds, each entrant sitting out one.
+    Reaching this takes swaps across rounds, not only within them."""
+    season = schedule(7, 3, legs=2)
+    assert len(season.rounds) == 7
+    assert season.balance() == Balance(games=(6, 6), meetings=(2, 2), seats=(2, 2))
+
+
 def test_five_entrants_three_players_one_plays_an_extra_game() -> None:
     """Two games each is 10 seats, not a multiple of 3: four games, so two
     entrants play a third game."""

@@ -9,6 +9,7 @@ import sys
 from collections import Counter
 from itertools import combinations
 from math import ceil
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -218,3 +219,27 @@ def test_impossible_seasons_are_refused_with_a_reason(
 
 def test_the_largest_season_is_quick() -> None:
     check_bounds(schedule(MAX_ENTRANTS, 3, 2))
+
+
+def test_the_table_in_the_docs_is_what_the_schedules_give() -> None:
+    """docs/schedules.md tells organisers what to expect; it must not go stale."""
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "schedules.md").read_text()
+    rows = [line.strip("|").split("|") for line in docs.splitlines() if line.startswith("| ")]
+    header, *table = rows
+    assert [cell.strip() for cell in header][:3] == ["Entrants", "Players", "Legs"]
+    assert len(table) == 34
+
+    def span(low_high: tuple[int, int]) -> str:
+        low, high = low_high
+        return str(low) if low == high else f"{low}–{high}"
+
+    for row in table:
+        entrants, per_game, legs, *stated = (cell.strip() for cell in row)
+        season = schedule(int(entrants), int(per_game), int(legs))
+        balance = season.balance()
+        assert stated == [
+            span(balance.games),
+            str(len(season.rounds)),
+            span(balance.meetings),
+            span(balance.seats),
+        ], f"{entrants} entrants, {per_game} players, {legs} legs"

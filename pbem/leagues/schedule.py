@@ -46,7 +46,8 @@ from pbem.services.errors import Invalid
 PER_GAME = range(2, 5)
 LEGS = range(1, 3)
 MAX_ENTRANTS = 64
-# Most meetings of any pair minus fewest, for 3-4 players (tested for 2..30 entrants).
+# Most meetings of any pair minus fewest, for 3-4 players (tested for 2..30
+# entrants and for the largest season).
 PAIR_SPREAD = 3
 # The search: passes of swaps per attempt (it stops when a pass changes
 # nothing), and fresh attempts while the spread is above _GOOD_SPREAD, which
@@ -61,7 +62,8 @@ Round = tuple[Game, ...]
 
 @dataclass(frozen=True)
 class Balance:
-    """What the season page states: each pair is (fewest, most) over all entrants."""
+    """What the season page states, each as (fewest, most): games per entrant,
+    meetings per pair of entrants, and times an entrant sits in one seat."""
 
     games: tuple[int, int]
     meetings: tuple[int, int]

@@ -107,6 +107,8 @@ def test_a_bot_games_record_is_anyones_and_python_m_engine_replays_it(
     answer = api.call("getGameRecord", stranger, game_id=game.public_id)
     assert answer.get_json() == played.to_record().to_json()
 
+    watched = app.test_client().get(f"/games/{game.public_id}/watch").get_data(as_text=True)
+    assert 'id="record-link"' in watched  # nobody signed in: the link is for anyone
     download = app.test_client().get(f"/games/{game.public_id}/record.json")
     assert download.status_code == 200 and download.mimetype == "application/json"
     name = f"taluva-{game.public_id}.json"

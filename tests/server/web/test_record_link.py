@@ -28,7 +28,8 @@ def test_the_link_shows_once_the_game_is_over_to_whoever_may_have_the_record(
     early = player.get(f"{url}/record.json")
     assert early.status_code == 409 and "not over" in early.get_data(as_text=True)
     assert stranger.get(f"{url}/record.json").status_code == 404
-    assert app.test_client().get(f"{url}/record.json").status_code == 404
+    anonymous = app.test_client().get(f"{url}/record.json")  # perhaps a player: sign in first
+    assert anonymous.status_code == 302 and "/sign-in?next=" in anonymous.headers["Location"]
 
     for _ in range(3):  # Ann picks 3 and Bob 1: she scores 1 to 3 points a round
         send(app, session, game, 0, "pick 3")

@@ -20,7 +20,8 @@ SETTINGS = {
     "API_SPEC_OPTIONS": {
         "info": {
             "description": "Play turn-based board games: create, join, view, move, chat, "
-            "resign, and organise (extend, pause, resume, hand to a bot, replace, abandon). "
+            "resign, organise (extend, pause, resume, hand to a bot, replace, abandon), and "
+            "download a finished game's record. "
             "Seats are numbered from 0 here: `position` in URLs and JSON, `to_act` "
             "and `seat` count from 0 (the engine's seat numbers), while pages and mails "
             "number seats from 1 for people (seat 0 here is seat 1 there)."
@@ -80,6 +81,7 @@ def init_app(app: Flask) -> PbemApi:
     from pbem.api.events import blp as events_blp
     from pbem.api.games import blp as games_blp
     from pbem.api.organiser import blp as organiser_blp
+    from pbem.api.records import blp as records_blp
     from pbem.api.rulesets import blp as rulesets_blp
     from pbem.api.settings import blp as settings_blp
     from pbem.api.vacation import blp as vacation_blp
@@ -92,6 +94,7 @@ def init_app(app: Flask) -> PbemApi:
     api.register_blueprint(games_blp, url_prefix=f"{API_PREFIX}/v1/games")
     api.register_blueprint(organiser_blp, url_prefix=f"{API_PREFIX}/v1/games")
     api.register_blueprint(events_blp, url_prefix=f"{API_PREFIX}/v1/games")
+    api.register_blueprint(records_blp, url_prefix=f"{API_PREFIX}/v1/games")
     api.register_blueprint(settings_blp, url_prefix=f"{API_PREFIX}/v1/settings")
     api.register_blueprint(vacation_blp, url_prefix=f"{API_PREFIX}/v1/vacation")
     app.extensions["pbem.api"] = api

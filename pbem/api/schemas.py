@@ -221,6 +221,33 @@ class SubmissionSchema(ma.Schema):
     processed_at = ma.fields.DateTime(allow_none=True)
 
 
+class RecordMoveSchema(ma.Schema):
+    seat = ma.fields.Integer(required=True, metadata={"description": "0-based seat number"})
+    move = ma.fields.String(required=True, metadata={"description": "the move in notation"})
+
+
+class RecordSchema(ma.Schema):
+    """The engine's game record file, the one `python -m engine replay FILE` checks."""
+
+    format = ma.fields.String(required=True, metadata={"example": "pbem-record/1"})
+    ruleset = ma.fields.String(required=True)
+    version = ma.fields.Integer(required=True, metadata={"description": "rules version"})
+    seats = ma.fields.List(ma.fields.String(), required=True, metadata={"description": "names"})
+    seed = ma.fields.String(
+        required=True,
+        metadata={"description": "decides every draw; its SHA-256 is the views' seed_commitment"},
+    )
+    options = ma.fields.Dict(required=True)
+    moves = ma.fields.List(ma.fields.Nested(RecordMoveSchema), required=True)
+    withdrawn = ma.fields.List(
+        ma.fields.Integer(),
+        metadata={
+            "description": "seats whose players resigned or lost the seat on time, in the"
+            " order they left (they rank last); only present when someone left"
+        },
+    )
+
+
 class SettingsSchema(ma.Schema):
     email = ma.fields.String(dump_only=True)
     name = ma.fields.String(

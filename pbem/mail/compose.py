@@ -218,6 +218,8 @@ def _game_mail(session: Session, row: Outbox, config: Mapping[str, Any]) -> Emai
         _board(mail, picture, board_png(game, picture.view))
     mail.para(SHORT_HELP if row.kind in SHORT_KINDS else COMMANDS_HELP)
     mail.link("Game page", _game_url(config, game))
+    if picture.result is not None:  # the seed is out: the record may go with it
+        mail.link("Game record", f"{_game_url(config, game)}/record.json")
     if row.kind == notifications.MOVED:
         mail.link("Fewer mails? Change your settings", f"{base_url(config)}/settings")
     message = mail.message(

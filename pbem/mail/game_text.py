@@ -98,8 +98,8 @@ def seed_text(view: dict[str, Any]) -> str:
     return (
         f"Seed: {view['seed']}\n"
         f"Check the draws: its SHA-256 is {view['seed_commitment']}, the value shown "
-        "from the first move on, and replaying the moves (reply history) with this "
-        "seed through python -m engine replay redraws every tile and card."
+        "from the first move on, and replaying the game record (linked below) "
+        "with python -m engine replay redraws every tile and card from this seed."
     )
 
 

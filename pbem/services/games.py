@@ -129,7 +129,7 @@ def open_seats_for(game: Game, user: User | None) -> list[Seat]:
     return [s for s in game.seats if s.is_open and s.invited_email in (None, user.email)]
 
 
-def _may_see(game: Game, user: User | None) -> bool:
+def may_see(game: Game, user: User | None) -> bool:
     """Players and the game's creator (its organiser) see their game; a game
     waiting for players is shown to whoever may take a seat too: an
     invitation is nobody else's business."""
@@ -143,8 +143,16 @@ def _may_see(game: Game, user: User | None) -> bool:
 def visible_game(session: Session, game_public_id: str, user: User | None) -> Game:
     """A game its players and its creator may see, and (while it waits for
     players) whoever may join it; for everybody else it does not exist."""
+    game = find_game(session, game_public_id)
+    if not may_see(game, user):
+        raise NotFound("no such game")
+    return game
+
+
+def find_game(session: Session, game_public_id: str) -> Game:
+    """The game with this id, whoever asks: for what anyone with its link may see."""
     game = session.scalar(select(Game).where(Game.public_id == game_public_id))
-    if game is None or not _may_see(game, user):
+    if game is None:
         raise NotFound("no such game")
     return game
 

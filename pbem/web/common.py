@@ -8,6 +8,7 @@ from functools import wraps
 from typing import Any
 
 from flask import Blueprint, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 from flask_login import UserMixin, current_user
 from sqlalchemy.orm import Session
 from werkzeug.exceptions import HTTPException
@@ -75,7 +76,12 @@ def signed_in(view: Callable[..., Any]) -> Callable[..., Any]:
     @wraps(view)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         if me() is None:
-            return redirect(url_for("auth.sign_in", next=request.full_path.rstrip("?")))
+            return sign_in_first()
         return view(*args, **kwargs)
 
     return wrapper
+
+
+def sign_in_first() -> ResponseReturnValue:
+    """Off to sign in, and back to this page afterwards."""
+    return redirect(url_for("auth.sign_in", next=request.full_path.rstrip("?")))

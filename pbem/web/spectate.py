@@ -4,11 +4,10 @@ spectator's view holds (no hand, no hidden tile), with the history to step throu
 from __future__ import annotations
 
 from flask import render_template, request
-from sqlalchemy import select
 
 from pbem.models import Game, GameStatus
-from pbem.services.errors import NotFound
 from pbem.services.events import events_by_ply, events_of
+from pbem.services.games import find_game
 from pbem.web.common import db, page_blueprint
 from pbem.web.lobby import titles
 from pbem.web.positions import ply_argument, position_at
@@ -17,10 +16,7 @@ bp = page_blueprint("spectate")
 
 
 def public_game(game_id: str) -> Game:
-    game = db().scalar(select(Game).where(Game.public_id == game_id))
-    if game is None:
-        raise NotFound("no such game")
-    return game
+    return find_game(db(), game_id)
 
 
 @bp.route("/games/<game_id>/watch")

@@ -161,6 +161,8 @@ def test_game_over_mail_says_the_result_once_and_shows_the_seed(rig, session, ma
     assert text.count(result) == 1
     assert f"Seed: {seed}" in text.splitlines()
     assert f"its SHA-256 is {hashlib.sha256(seed.encode()).hexdigest()}" in text
+    record_url = f"{base_url(rig.app.config)}/games/{game.public_id}/record.json"
+    assert f"Game record: {record_url}" in text.splitlines()
 
 
 def unsent_row(session, **values) -> Outbox:  # type: ignore[no-untyped-def]

@@ -71,6 +71,7 @@ def test_openapi_document_is_valid_and_names_every_operation(api):
         "replacePlayer",
         "abandonGame",
         "listEvents",
+        "getGameRecord",
         "getVacation",
         "startVacation",
         "endVacation",

@@ -128,6 +128,7 @@ def test_an_abandoned_game_says_so_everywhere(app, session, make_user, signed_in
     assert organiser.post(url).status_code == 302
     seen = page(player, game)
     assert 'id="abandoned"' in seen and 'id="moves"' not in seen and "abandoned the game" in seen
+    assert 'id="record-link"' in seen  # nothing more will be drawn: its record may go
     assert 'id="organiser"' not in page(organiser, game)
     assert 'id="abandoned"' in page(player, game, "/watch")
     home = player.get("/").get_data(as_text=True)

@@ -44,6 +44,17 @@ class RatingHistory:
     def conservative(self) -> float:
         return conservative(self.rating.mu, self.rating.sigma)
 
+    @property
+    def plot_values(self) -> list[float]:
+        """The conservative rating before the first game, then after each."""
+        if not self.changes:
+            return []
+        first = self.changes[0]
+        return [
+            conservative(first.mu_before, first.sigma_before),
+            *(change.rating for change in self.changes),
+        ]
+
 
 def conservative(mu: float, sigma: float) -> float:
     """What others see: a value the player's skill is very likely above."""
@@ -60,11 +71,11 @@ def rate_game(session: Session, game: Game, result: engine.Result) -> list[Ratin
     already = session.scalar(select(RatingChange.id).where(RatingChange.game_id == game.id))
     if already is not None:
         return []
-    places = _places(result)
+    ranks = places(result)
     ratings = [_rating_of(session, seat.user_id, game.ruleset) for seat in humans]  # type: ignore[arg-type]
     new = MODEL.rate(
         [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in ratings],
-        ranks=[places[seat.position] for seat in humans],
+        ranks=[ranks[seat.position] for seat in humans],
     )
     against_bots = any(seat.user_id is None for seat in game.seats)
     forfeit = any(seat.resigned_at is not None for seat in humans)
@@ -96,10 +107,15 @@ def rate_game(session: Session, game: Game, result: engine.Result) -> list[Ratin
     return changes
 
 
-def _places(result: engine.Result) -> dict[int, int]:
-    """Each seat's place, 1 best; a tie group shares one, unranked seats share the last."""
+def places(result: engine.Result) -> dict[int, int]:
+    """Each seat's place, 1 best, as in sport: tied seats share a place and the
+    next one skips (1, 2, 2, 4); unranked seats share the last."""
     groups = [*result.ranking, result.unranked] if result.unranked else list(result.ranking)
-    return {seat: place for place, group in enumerate(groups, start=1) for seat in group}
+    ranks, place = {}, 1
+    for group in groups:
+        ranks.update(dict.fromkeys(group, place))
+        place += len(group)
+    return ranks
 
 
 def _rating_of(session: Session, user_id: int, ruleset: str) -> Rating:

@@ -27,6 +27,7 @@ def init_app(app: Flask) -> None:
         lobby,
         organiser,
         play,
+        profiles,
         spectate,
         vacation,
     )
@@ -38,7 +39,18 @@ def init_app(app: Flask) -> None:
             csrf.exempt(blueprint)
     auth.init_app(app)
     app.register_blueprint(site)
-    for module in (auth, lobby, play, chat, spectate, board, organiser, vacation, calendar_feed):
+    for module in (
+        auth,
+        lobby,
+        play,
+        chat,
+        spectate,
+        board,
+        organiser,
+        vacation,
+        calendar_feed,
+        profiles,
+    ):
         app.register_blueprint(module.bp)
     app.register_error_handler(CSRFError, _csrf_error)
     app.jinja_env.filters["css_colour"] = css_colour  # seat dots in the pictures' colours

@@ -59,3 +59,10 @@ def test_the_plot_draws_one_point_per_value_highest_at_the_top():
     assert heights[1] < heights[2] < heights[0]
     assert "<title>Ann&#39;s &lt;Toy&gt; rating</title>" in svg
     assert str(rating_plot([], "none")) == ""
+
+
+def test_seat_names_on_the_game_page_lead_to_the_profiles(session, make_user, signed_in_as):
+    ann, bob = make_user("Ann"), make_user("Bob")
+    _, going_on = rivals(session, ann, bob)
+    html = signed_in_as(ann).get(f"/games/{going_on.public_id}").get_data(as_text=True)
+    assert f'href="/players/{bob.id}"' in html and f'href="/players/{ann.id}"' in html

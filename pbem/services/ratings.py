@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 import engine
@@ -72,7 +73,8 @@ def rate_game(session: Session, game: Game, result: engine.Result) -> list[Ratin
     if already is not None:
         return []
     ranks = places(result)
-    ratings = [_rating_of(session, seat.user_id, game.ruleset) for seat in humans]  # type: ignore[arg-type]
+    locked = _locked_ratings(session, [seat.user_id for seat in humans], game.ruleset)  # type: ignore[misc]
+    ratings = [locked[seat.user_id] for seat in humans]  # type: ignore[index]
     new = MODEL.rate(
         [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in ratings],
         ranks=[ranks[seat.position] for seat in humans],
@@ -118,15 +120,33 @@ def places(result: engine.Result) -> dict[int, int]:
     return ranks
 
 
-def _rating_of(session: Session, user_id: int, ruleset: str) -> Rating:
-    rating = session.scalar(
-        select(Rating).where(Rating.user_id == user_id, Rating.ruleset == ruleset)
+def _locked_ratings(session: Session, user_ids: list[int], ruleset: str) -> dict[int, Rating]:
+    """The players' ratings, made if new, locked until the transaction ends:
+    two games of one player that end at once must not both start from the
+    same rating. Locked in user order, so such games wait in turn and never deadlock."""
+    known = set(
+        session.scalars(
+            select(Rating.user_id).where(Rating.user_id.in_(user_ids), Rating.ruleset == ruleset)
+        )
     )
-    if rating is None:
-        start = MODEL.rating()
-        rating = Rating(user_id=user_id, ruleset=ruleset, mu=start.mu, sigma=start.sigma, games=0)
-        session.add(rating)
-    return rating
+    for user_id in sorted(set(user_ids) - known):
+        try:
+            with session.begin_nested():
+                start = MODEL.rating()
+                session.add(
+                    Rating(user_id=user_id, ruleset=ruleset, mu=start.mu, sigma=start.sigma)
+                )
+        except IntegrityError:
+            pass  # a game of theirs that ended at the same moment made it first
+    query = (
+        select(Rating)
+        .where(Rating.user_id.in_(user_ids), Rating.ruleset == ruleset)
+        .order_by(Rating.user_id)
+        .execution_options(populate_existing=True)
+    )
+    if session.get_bind().dialect.name != "sqlite":  # SQLite: the game lock already writes
+        query = query.with_for_update()
+    return {rating.user_id: rating for rating in session.scalars(query)}
 
 
 def ratings_of(session: Session, user_id: int) -> list[RatingHistory]:

@@ -66,3 +66,9 @@ def test_seat_names_on_the_game_page_lead_to_the_profiles(session, make_user, si
     _, going_on = rivals(session, ann, bob)
     html = signed_in_as(ann).get(f"/games/{going_on.public_id}").get_data(as_text=True)
     assert f'href="/players/{bob.id}"' in html and f'href="/players/{ann.id}"' in html
+
+
+def test_my_games_leads_to_my_own_profile(make_user, signed_in_as):
+    ann = make_user("Ann")
+    html = signed_in_as(ann).get("/").get_data(as_text=True)
+    assert f'href="/players/{ann.id}"' in html

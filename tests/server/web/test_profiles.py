@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 
 from pbem.services import profiles
-from pbem.web.rating_plot import rating_plot
 from tests.server.pipeline_helpers import played_out, rivals
 
 
@@ -49,16 +48,6 @@ def test_finished_games_come_a_page_at_a_time(session, make_user, signed_in_as, 
     assert "page 1 of 2" in newest
     older = browser.get(f"/players/{ann.id}?finished=2").get_data(as_text=True)
     assert f"/games/{first.public_id}" in older and f"/games/{second.public_id}" not in older
-
-
-def test_the_plot_draws_one_point_per_value_highest_at_the_top():
-    svg = str(rating_plot([0.0, 2.0, 1.0], "Ann's <Toy> rating"))
-    points = re.search(r'points="([^"]+)"', svg).group(1).split()
-    assert len(points) == 3
-    heights = [float(point.split(",")[1]) for point in points]
-    assert heights[1] < heights[2] < heights[0]
-    assert "<title>Ann&#39;s &lt;Toy&gt; rating</title>" in svg
-    assert str(rating_plot([], "none")) == ""
 
 
 def test_seat_names_on_the_game_page_lead_to_the_profiles(session, make_user, signed_in_as):

@@ -11,6 +11,7 @@ from typing import Any, ClassVar
 from sqlalchemy import (
     JSON,
     Boolean,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -326,6 +327,47 @@ class GameEvent(Base):
     actor_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     text: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Rating(Base):
+    """A player's current rating in one game (ruleset), across every rated game
+    of it (pbem.services.ratings); openskill's mu and sigma."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (UniqueConstraint("user_id", "ruleset"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    ruleset: Mapped[str] = mapped_column(String(40))
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class RatingChange(Base):
+    """What one rated game did to one player's rating: the history a profile
+    plots. One row per (user, game), so a game is never rated twice."""
+
+    __tablename__ = "rating_changes"
+    __table_args__ = (UniqueConstraint("user_id", "game_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    ruleset: Mapped[str] = mapped_column(String(40))
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu_after: Mapped[float] = mapped_column(Float)
+    sigma_after: Mapped[float] = mapped_column(Float)
+    rating: Mapped[float] = mapped_column(Float)  # the conservative value after the game
+    # Bots sat at the table (they are left out of the rating), and a seat left
+    # the game (resigned or lost on time) and so ranked last without playing on.
+    against_bots: Mapped[bool] = mapped_column(Boolean)
+    forfeit: Mapped[bool] = mapped_column(Boolean)
+    rated_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    game: Mapped[Game] = relationship()
 
 
 class Outbox(Base):

@@ -81,6 +81,7 @@ def init_app(app: Flask) -> PbemApi:
     from pbem.api.events import blp as events_blp
     from pbem.api.games import blp as games_blp
     from pbem.api.organiser import blp as organiser_blp
+    from pbem.api.players import blp as players_blp
     from pbem.api.records import blp as records_blp
     from pbem.api.rulesets import blp as rulesets_blp
     from pbem.api.settings import blp as settings_blp
@@ -97,5 +98,6 @@ def init_app(app: Flask) -> PbemApi:
     api.register_blueprint(records_blp, url_prefix=f"{API_PREFIX}/v1/games")
     api.register_blueprint(settings_blp, url_prefix=f"{API_PREFIX}/v1/settings")
     api.register_blueprint(vacation_blp, url_prefix=f"{API_PREFIX}/v1/vacation")
+    api.register_blueprint(players_blp, url_prefix=f"{API_PREFIX}/v1/players")
     app.extensions["pbem.api"] = api
     return api

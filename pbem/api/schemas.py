@@ -395,3 +395,76 @@ class ReplaceSchema(SeatChoiceSchema):
 class OrganisedSchema(ma.Schema):
     event = ma.fields.Nested(EventSchema, required=True)
     game = ma.fields.Nested(GameSchema, required=True)
+
+
+class RatingPointSchema(ma.Schema):
+    game = ma.fields.String(required=True, metadata={"description": "the rated game's id"})
+    at = ma.fields.DateTime(required=True, metadata={"description": "when it was rated"})
+    rating = ma.fields.Float(required=True, metadata={"description": "the rating after it"})
+
+
+class PlayerRatingSchema(ma.Schema):
+    ruleset = ma.fields.String(required=True)
+    rating = ma.fields.Float(
+        required=True,
+        metadata={"description": "the conservative rating shown: mu - 3 sigma (openskill)"},
+    )
+    mu = ma.fields.Float(required=True, metadata={"description": "estimated skill"})
+    sigma = ma.fields.Float(required=True, metadata={"description": "its uncertainty"})
+    games = ma.fields.Integer(required=True, metadata={"description": "rated games played"})
+    history = ma.fields.List(
+        ma.fields.Nested(RatingPointSchema),
+        required=True,
+        metadata={"description": "the rating after each rated game, oldest first"},
+    )
+
+
+class PlayedGameSchema(ma.Schema):
+    id = ma.fields.String(required=True)
+    ruleset = ma.fields.String(required=True)
+    status = ma.fields.String(required=True)
+    seats = ma.fields.List(
+        ma.fields.String(), required=True, metadata={"description": "the seats' names, in order"}
+    )
+    finished_at = ma.fields.DateTime(allow_none=True)
+    outcome = ma.fields.String(
+        required=True,
+        metadata={
+            "description": "the player's result in words ('won', '2nd of 3'); '' if going on"
+        },
+    )
+    rating_change = ma.fields.Float(
+        allow_none=True,
+        metadata={"description": "how the game moved the player's rating; null if not rated"},
+    )
+    against_bots = ma.fields.Boolean(
+        allow_none=True, metadata={"description": "rated with bots at the table (left out)"}
+    )
+    forfeit = ma.fields.Boolean(
+        allow_none=True,
+        metadata={"description": "rated, and a seat left the game (resigned or out on time)"},
+    )
+
+
+class PlayedGamePageSchema(ma.Schema):
+    games = ma.fields.List(ma.fields.Nested(PlayedGameSchema), required=True)
+    page = ma.fields.Integer(required=True, metadata={"description": "1-based"})
+    pages = ma.fields.Integer(required=True)
+    total = ma.fields.Integer(required=True)
+
+
+class PlayerQuerySchema(ma.Schema):
+    active_page = ma.fields.Integer(load_default=1, validate=validate.Range(min=1))
+    finished_page = ma.fields.Integer(load_default=1, validate=validate.Range(min=1))
+
+
+class PlayerSchema(ma.Schema):
+    id = ma.fields.Integer(required=True)
+    name = ma.fields.String(required=True)
+    time_zone = ma.fields.String(required=True)
+    local_time = ma.fields.DateTime(
+        required=True, metadata={"description": "the player's time now, with their UTC offset"}
+    )
+    ratings = ma.fields.List(ma.fields.Nested(PlayerRatingSchema), required=True)
+    active = ma.fields.Nested(PlayedGamePageSchema, required=True)
+    finished = ma.fields.Nested(PlayedGamePageSchema, required=True)

@@ -197,7 +197,8 @@ def enqueue(celery: Celery, outbox_ids: Iterable[int]) -> None:
 
 def send_outbox_after_commit(app: Flask) -> None:
     """Every outbox row any part of the app adds is handed to a worker once its
-    transaction commits (never before: the worker would not see it)."""
+    transaction commits (never before: the worker would not see it). SQLAlchemy
+    signals savepoints' ends with the same events; those are not the commit."""
     from sqlalchemy import event
 
     sessions = app.extensions["pbem.db"].sessionmaker
@@ -212,8 +213,12 @@ def send_outbox_after_commit(app: Flask) -> None:
 
     @event.listens_for(sessions, "after_commit")
     def _send(session: Session) -> None:
+        if session.in_nested_transaction():
+            return  # a savepoint released: the rows are not committed yet
         enqueue(celery, session.info.pop(SESSION_KEY, []))
 
     @event.listens_for(sessions, "after_rollback")
     def _forget(session: Session) -> None:
+        if session.in_nested_transaction():
+            return  # a savepoint rolled back: the rows flushed before it still commit
         session.info.pop(SESSION_KEY, None)

@@ -75,6 +75,16 @@ def my_games(session: Session, user: User, pages: Mapping[str, int]) -> dict[Sec
     }
 
 
+def played_by(
+    session: Session, user: User, status: GameStatus, number: int, size: int = PAGE_SIZE
+) -> Page:
+    """Page `number` of the games with this status where the user holds a seat
+    (a profile's lists: games organised without a seat are not the player's)."""
+    seated = select(Seat.game_id).where(Seat.user_id == user.id)
+    ids = select(Game.id).where(Game.status == status, Game.id.in_(seated))
+    return _page_of_query(session, ids, number, size)
+
+
 def _active_ids(session: Session, user: User) -> tuple[list[int], list[int]]:
     """The user's active games, newest first, split by whether they must act
     (a game they organise without a seat waits for others). One light query:
@@ -96,8 +106,8 @@ def _active_ids(session: Session, user: User) -> tuple[list[int], list[int]]:
     return turn, waiting
 
 
-def _page_count(total: int) -> int:
-    return max(1, -(-total // PAGE_SIZE))
+def _page_count(total: int, size: int = PAGE_SIZE) -> int:
+    return max(1, -(-total // size))
 
 
 def _clamp(number: int, count: int) -> int:
@@ -111,13 +121,13 @@ def _page_of_ids(session: Session, ids: Sequence[int], number: int) -> Page:
     return Page(_load(session, chosen), number, count, len(ids))
 
 
-def _page_of_query(session: Session, ids: Select[tuple[int]], number: int) -> Page:
+def _page_of_query(
+    session: Session, ids: Select[tuple[int]], number: int, size: int = PAGE_SIZE
+) -> Page:
     total = session.scalar(select(func.count()).select_from(ids.subquery())) or 0
-    count = _page_count(total)
+    count = _page_count(total, size)
     number = _clamp(number, count)
-    chosen = session.scalars(
-        ids.order_by(*NEWEST_FIRST).offset((number - 1) * PAGE_SIZE).limit(PAGE_SIZE)
-    )
+    chosen = session.scalars(ids.order_by(*NEWEST_FIRST).offset((number - 1) * size).limit(size))
     return Page(_load(session, list(chosen)), number, count, total)
 
 

@@ -23,6 +23,7 @@ from pbem.db import lock_game
 from pbem.models import Game, GameStatus, Move, Submission, SubmissionStatus, utcnow
 from pbem.services import notifications
 from pbem.services.bots import bot_turn
+from pbem.services.ratings import rate_game
 from pbem.services.replay import engine_game
 from pbem.services.submissions import ABANDONED, pending_submission, submission_lines, submit
 
@@ -120,6 +121,7 @@ def after_change(
     newly = newly_to_act(played, already_waiting)
     if result is not None:
         game.status, game.finished_at = GameStatus.FINISHED, utcnow()
+        rate_game(session, game, result)
     follow_to_act(session, game, newly)
     if result is not None:
         notifications.notify_game_over(session, game, result)

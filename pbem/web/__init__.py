@@ -27,6 +27,7 @@ def init_app(app: Flask) -> None:
         lobby,
         organiser,
         play,
+        profiles,
         records,
         spectate,
         vacation,
@@ -50,6 +51,7 @@ def init_app(app: Flask) -> None:
         organiser,
         vacation,
         calendar_feed,
+        profiles,
     ):
         app.register_blueprint(module.bp)
     app.register_error_handler(CSRFError, _csrf_error)

@@ -11,7 +11,9 @@ from datetime import timedelta
 from email import policy
 from email.parser import BytesParser
 
+import pytest
 from sqlalchemy import insert, select, update
+from sqlalchemy.exc import IntegrityError
 
 from engine.core.selfplay import play_bot_game
 from pbem import create_app, migrate
@@ -255,3 +257,30 @@ def test_the_sweep_gives_up_after_the_last_attempt(rig, session, make_user):
     assert spent.status == OutboxStatus.FAILED
     assert spent.last_error == f"gave up after {limit} attempts: ConnectionRefusedError: down"
     assert send.send_row(session, spent.id, rig.app.config) is False
+
+
+def test_a_mail_queued_before_a_savepoint_goes_out_after_the_real_commit(rig, session, make_user):
+    """SQLAlchemy calls after_commit when a savepoint is released too (the
+    ratings and submissions use them): handed on then, the worker would look
+    for a row not committed yet, and the mail would wait for the sweep."""
+    ann = make_user("Ann")
+    session.add(Outbox(recipient_id=ann.id, kind="sign_in", payload={"link": "http://x/later"}))
+    session.flush()
+    with session.begin_nested():
+        session.execute(update(User).where(User.id == ann.id).values(name="Ann"))
+    time.sleep(0.5)  # long enough for a worker handed the row now to miss it
+    session.commit()
+    sent = rig.capture.take(lambda m: "http://x/later" in text_of(m), timeout=10)
+    assert ann.email in sent["To"]
+
+
+def test_a_mail_queued_before_a_failed_savepoint_still_goes_out(rig, session, make_user):
+    """A savepoint rolled back (a refused duplicate) leaves the rows flushed before it."""
+    ann = make_user("Ann")
+    session.add(Outbox(recipient_id=ann.id, kind="sign_in", payload={"link": "http://x/kept"}))
+    session.flush()
+    with pytest.raises(IntegrityError), session.begin_nested():
+        session.add(User(email=ann.email, name="Ann again"))
+    session.commit()
+    sent = rig.capture.take(lambda m: "http://x/kept" in text_of(m), timeout=10)
+    assert ann.email in sent["To"]

@@ -9,9 +9,10 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from pbem.dispatch import enqueue_pending, enqueue_submissions
-from pbem.models import Game, Move, Outbox, Submission, SubmissionStatus, User
+from pbem.models import Game, GameStatus, Move, Outbox, Submission, SubmissionStatus, User
 from pbem.services import accounts
 from pbem.services.games import SeatSpec, create_game
+from pbem.services.pipeline import process_submission
 from pbem.services.replay import engine_game
 from pbem.services.submissions import submit
 from tests.server.conftest import wait_for
@@ -91,3 +92,25 @@ def java_ann_first(app: Flask, session: Session, ann: User) -> Game:
     assert state.current == 1 and state.faceup == "P"
     assert state.hands[1] == ["D", "MP", "DP"] and state.deck[-1] == "M"
     return game
+
+
+def played_out(session: Session, ann: User, bob: User) -> Game:
+    """A toy game to target 3 where Ann always out-picks Bob, played through
+    the pipeline's own judging (no worker needed) until it ends."""
+    game = create_game(
+        session, ann, "toy-pick", [SeatSpec(user=ann), SeatSpec(user=bob)], {"target": 3}
+    )
+    session.commit()
+    while game.status != GameStatus.FINISHED:
+        for position, pick in ((0, "pick 3"), (1, "pick 1")):
+            process_submission(session, submit(session, game.seats[position], pick, "api").id)
+        session.refresh(game)
+    return game
+
+
+def rivals(session: Session, ann: User, bob: User) -> tuple[Game, Game]:
+    """Ann beat Bob once (a rated game); a second game between them goes on."""
+    done = played_out(session, ann, bob)
+    going_on = create_game(session, bob, "toy-pick", [SeatSpec(user=bob), SeatSpec(user=ann)], {})
+    session.commit()
+    return done, going_on

@@ -75,6 +75,7 @@ def test_openapi_document_is_valid_and_names_every_operation(api):
         "getVacation",
         "startVacation",
         "endVacation",
+        "getPlayer",
     }
     assert api.document["components"]["securitySchemes"]["bearerAuth"]["scheme"] == "bearer"
 

@@ -1,0 +1,106 @@
+"""A player's public profile, shared by the page and the API: what any other
+player may see (name, local time, ratings, games), never an address or a
+setting."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from pbem.models import Game, GameStatus, RatingChange, User, utcnow
+from pbem.services.errors import NotFound
+from pbem.services.game_lists import Page, played_by
+from pbem.services.ratings import RatingHistory, conservative, places, ratings_of
+from pbem.services.replay import engine_game
+
+# Each finished game on a profile is replayed for its result: a short page.
+PROFILE_PAGE_SIZE = 20
+
+
+@dataclass(frozen=True)
+class PlayedGame:
+    """A game on a profile, from the player's side."""
+
+    game: Game
+    outcome: str  # "won", "2nd of 3", "abandoned"...; "" while it goes on
+    change: RatingChange | None  # what it did to the player's rating, if rated
+
+    @property
+    def rating_delta(self) -> float | None:
+        """How much the conservative rating moved, as profiles show it."""
+        if self.change is None:
+            return None
+        before = conservative(self.change.mu_before, self.change.sigma_before)
+        return self.change.rating - before
+
+
+@dataclass(frozen=True)
+class Profile:
+    user: User
+    local_time: datetime  # now, in the player's zone
+    ratings: list[RatingHistory]
+    active: Page
+    active_games: list[PlayedGame]
+    finished: Page
+    finished_games: list[PlayedGame]
+
+
+def profile(
+    session: Session, user_id: int, active_page: int = 1, finished_page: int = 1
+) -> Profile:
+    """The profile of the user with this id; NotFound if there is none."""
+    user = session.get(User, user_id)
+    if user is None:
+        raise NotFound("no such player")
+    active = played_by(session, user, GameStatus.ACTIVE, active_page, PROFILE_PAGE_SIZE)
+    finished = played_by(session, user, GameStatus.FINISHED, finished_page, PROFILE_PAGE_SIZE)
+    changes = _changes(session, user, finished.games)
+    return Profile(
+        user=user,
+        local_time=utcnow().astimezone(ZoneInfo(user.time_zone)),
+        ratings=ratings_of(session, user.id),
+        active=active,
+        active_games=[PlayedGame(game, "", None) for game in active.games],
+        finished=finished,
+        finished_games=[
+            PlayedGame(game, outcome_for(game, user.id), changes.get(game.id))
+            for game in finished.games
+        ],
+    )
+
+
+def _changes(session: Session, user: User, games: list[Game]) -> dict[int, RatingChange]:
+    rows = session.scalars(
+        select(RatingChange).where(
+            RatingChange.user_id == user.id, RatingChange.game_id.in_([g.id for g in games])
+        )
+    )
+    return {change.game_id: change for change in rows}
+
+
+def outcome_for(game: Game, user_id: int) -> str:
+    """How the game ended for the player, in words: 'won', 'tied 2nd of 4',
+    '3rd of 3, resigned or out on time', 'abandoned'."""
+    if game.abandoned_at is not None:
+        return "abandoned"
+    result = engine_game(game).result()
+    seat = next(seat for seat in game.seats if seat.user_id == user_id)
+    if result is None:  # a finished game always has one; say so rather than fail the page
+        return "no result"
+    ranks = places(result)
+    place = ranks[seat.position]
+    tied = sum(1 for other in ranks.values() if other == place) > 1
+    if place == 1:
+        words = "shared the win" if tied else "won"
+    else:
+        words = f"{'tied ' if tied else ''}{ordinal(place)} of {len(game.seats)}"
+    return words + (", left the game" if seat.resigned_at is not None else "")
+
+
+def ordinal(number: int) -> str:
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(number % 10 if number % 100 not in (11, 12, 13) else 0)
+    return f"{number}{suffix or 'th'}"

@@ -11,7 +11,8 @@ Withdrawn entrants (resigned, or forfeited on time) need nothing here: the
 engine's ranking already puts them last, so their game is a loss. Abandoned
 games have no result and are simply not passed in.
 
-The order: points, then total game score, then head-to-head among the tied
+The order: points, then total game score (one number per seat and game,
+which game_score takes from the engine's score dict), then head-to-head among the tied
 entrants only: in each game where two or more of them met, each gets 1 for
 every tied entrant it finished ahead of and 1/2 for every one it tied with (the
 default table applied to the game's ranking cut down to them). When that

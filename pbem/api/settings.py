@@ -40,3 +40,16 @@ class Settings(MethodView):
             abort(422, message=str(exc))
         request_session().commit()
         return user
+
+
+@blp.route("/calendar")
+class CalendarAddress(MethodView):
+    @blp.doc(operationId="newCalendarAddress")
+    @blp.response(200, SettingsSchema)
+    @blp.alt_response(401, schema=ErrorSchema, description="No valid API token")
+    def post(self):  # type: ignore[no-untyped-def]
+        """A new secret address for your calendar feed; the old one stops working"""
+        user = api_user()
+        accounts.new_calendar_token(user)
+        request_session().commit()
+        return user

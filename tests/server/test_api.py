@@ -76,6 +76,7 @@ def test_openapi_document_is_valid_and_names_every_operation(api):
         "startVacation",
         "endVacation",
         "getPlayer",
+        "newCalendarAddress",
     }
     assert api.document["components"]["securitySchemes"]["bearerAuth"]["scheme"] == "bearer"
 

@@ -5,6 +5,7 @@ wrong or replaced address is not found."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from urllib.parse import urlsplit
 
 import time_machine
 from icalendar import Calendar
@@ -71,3 +72,16 @@ def test_the_settings_page_links_the_feed_and_replaces_its_secret(
     client = app.test_client()
     assert client.get(f"/calendar/{old}.ics").status_code == 404
     assert client.get(f"/calendar/{new}.ics").status_code == 200
+
+
+def test_the_api_replaces_the_calendar_secret(app, api, token_for, make_user):
+    ann = make_user("Ann")
+    token = token_for(ann)
+    old = api.call("getSettings", token).get_json()["calendar_url"]
+    renewed = api.call("newCalendarAddress", token)
+    assert renewed.status_code == 200
+    new = renewed.get_json()["calendar_url"]
+    assert new != old
+    client = app.test_client()
+    assert client.get(urlsplit(old).path).status_code == 404
+    assert client.get(urlsplit(new).path).status_code == 200

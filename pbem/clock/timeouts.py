@@ -114,23 +114,12 @@ def time_out(session: Session, game: Game, seat: Seat, now: datetime) -> list[in
     )
     notifications.notify_timeout(session, game, seat, to_others, to_late)
     if rule == OnTimeout.BOT:
-        moves = late_decision_moves(engine_game(game), seat.position)
+        # The late decision only: a seat may act again at once in a new
+        # decision (a Java player who passes in a festival auction begins
+        # their own turn), which has a clock of its own and is the player's.
+        moves = bot_turn(engine_game(game), seat.position, TIMEOUT_BOT, one_decision=True)
         return [submit(session, seat, "\n".join(moves), channel="clock").id]
     if rule == OnTimeout.FORFEIT:
         return leave_seat(session, game, seat)
     notifications.notify_organiser_timeout(session, game, seat)
     return []
-
-
-def late_decision_moves(played: engine.Game, position: int) -> list[str]:
-    """A bot's moves for the late decision and no more. A seat may act again
-    at once in a new decision (a Java player who passes in a festival auction
-    begins their own turn); that one has a clock of its own and is the
-    player's to make."""
-    moves = bot_turn(played, position, TIMEOUT_BOT)
-    trial = played.copy()
-    for count, text in enumerate(moves, start=1):
-        trial.play(position, text)
-        if not trial.state.turn_goes_on(position):
-            return moves[:count]
-    return moves

@@ -14,8 +14,12 @@ BOTS: dict[str, type[RandomBot]] = {"random": RandomBot, "kinds": KindsBot}
 SEAT_BOTS = {"bot": "random", "kinds-bot": "kinds"}
 
 
-def bot_turn(game: engine.Game, position: int, bot_name: str = "random") -> list[str]:
-    """The moves a bot makes while it is its turn, chosen on a copy.
+def bot_turn(
+    game: engine.Game, position: int, bot_name: str = "random", *, one_decision: bool = False
+) -> list[str]:
+    """The moves a bot makes while it is its turn, chosen on a copy;
+    `one_decision`: only until the decision it is asked for is made (a seat
+    may act again at once in a new decision, which then is not the bot's).
 
     The bot's randomness comes from the game's seed and the ply, so replaying
     a game reproduces the bots' choices too.
@@ -26,4 +30,6 @@ def bot_turn(game: engine.Game, position: int, bot_name: str = "random") -> list
     while position in trial.state.to_act() and len(texts) < MAX_BOT_MOVES:
         trial.push(position, bot.choose(trial.state, position))
         texts.append(trial.log[-1].text)
+        if one_decision and not trial.state.turn_goes_on(position):
+            break
     return texts

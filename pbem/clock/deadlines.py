@@ -14,7 +14,7 @@ loses the running time it spent past its deadline: what is used is gone.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -119,13 +119,14 @@ def _deadline_and_timeout(session: Session, seat: Seat) -> tuple[datetime | None
     game = seat.game
     if game.days_per_move is None or seat.asked_at is None or seat.user is None:
         return None, None
+    stops = _seat_stops(session, seat, seat.asked_at)  # read once for every step below
     days = game.days_per_move * DAY + seat.extra_seconds
-    own = advance(seat.asked_at, days, _stop_list(session, seat, seat.asked_at))
-    deadline = None if own is None else _when_player_can_act(session, seat, own)
+    own = advance(seat.asked_at, days, stops(seat.asked_at))
+    deadline = None if own is None else _when_player_can_act(seat, own, stops)
     if deadline is None:
         return None, None
-    timeout = advance(deadline, seat.bank_seconds, _stop_list(session, seat, deadline))
-    return deadline, None if timeout is None else _when_player_can_act(session, seat, timeout)
+    timeout = advance(deadline, seat.bank_seconds, stops(deadline))
+    return deadline, None if timeout is None else _when_player_can_act(seat, timeout, stops)
 
 
 def reminder_at(asked_at: datetime, timeout_at: datetime, user: User) -> datetime | None:
@@ -139,13 +140,15 @@ def reminder_at(asked_at: datetime, timeout_at: datetime, user: User) -> datetim
     return out_of_quiet_hours(max(before, asked_at + (timeout_at - asked_at) / 2), user)
 
 
-def _when_player_can_act(session: Session, seat: Seat, moment: datetime) -> datetime | None:
+def _when_player_can_act(
+    seat: Seat, moment: datetime, stops: Callable[[datetime], Iterator[Stop]]
+) -> datetime | None:
     """The first moment from `moment` on outside the player's quiet hours and
     the seat's stops: the end of quiet hours may fall in a weekend off (Friday
     23:00 becomes Saturday 08:00) and a weekend may end in quiet hours (Monday
     00:00), and no deadline should fall in either. None: an open stop."""
     while True:
-        running = advance(moment, 0, _stop_list(session, seat, moment))
+        running = advance(moment, 0, stops(moment))
         if running is None:
             return None
         settled = out_of_quiet_hours(running, seat.user)
@@ -182,6 +185,14 @@ def out_of_quiet_hours(moment: datetime, user: User) -> datetime:
 
 def _stop_list(session: Session, seat: Seat, since: datetime) -> Iterator[Stop]:
     """The seat's stops from `since` on, in order; with weekends off, endless."""
+    return _seat_stops(session, seat, since)(since)
+
+
+def _seat_stops(
+    session: Session, seat: Seat, since: datetime
+) -> Callable[[datetime], Iterator[Stop]]:
+    """The seat's stops from any moment after `since` on (its vacations and the
+    game's pauses read once), for the several walks one deadline takes."""
     rows = session.scalars(
         select(ClockStop)
         .where(
@@ -191,6 +202,11 @@ def _stop_list(session: Session, seat: Seat, since: datetime) -> Iterator[Stop]:
         .order_by(ClockStop.started_at)
     ).all()
     recorded = [(row.started_at, row.ended_at) for row in rows]
-    if seat.game.weekends_off and seat.user is not None:
-        return merged(recorded, weekends(ZoneInfo(seat.user.time_zone), since))
-    return merged(recorded)
+    zone = ZoneInfo(seat.user.time_zone) if seat.game.weekends_off and seat.user else None
+
+    def from_moment(moment: datetime) -> Iterator[Stop]:
+        if zone is None:
+            return merged(recorded)
+        return merged(recorded, weekends(zone, moment))
+
+    return from_moment

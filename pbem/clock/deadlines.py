@@ -31,6 +31,7 @@ from pbem.clock.calendar import (
     quiet_until,
     weekends,
 )
+from pbem.db import lock_game
 from pbem.models import (
     ClockStop,
     Game,
@@ -158,11 +159,23 @@ def _when_player_can_act(
 
 
 def recompute_user(session: Session, user: User) -> None:
-    """After the user's vacation, zone or quiet hours changed."""
+    """After the user's vacation, zone or quiet hours changed: new deadlines
+    for every decision they owe, under each game's lock (the pipeline changes
+    seats under it; the lock also tells the games' pages something changed)."""
+    session.flush()
+    game_ids = session.scalars(
+        select(Game.id)
+        .join(Seat, Seat.game_id == Game.id)
+        .where(Seat.user_id == user.id, Game.status == GameStatus.ACTIVE)
+        .distinct()
+        .order_by(Game.id)
+    ).all()
+    for game_id in game_ids:
+        lock_game(session, game_id)
     for seat in session.scalars(
         select(Seat)
         .where(Seat.user_id == user.id, Seat.asked_at.is_not(None))
-        .execution_options(populate_existing=True)  # as they are now, under the caller's locks
+        .execution_options(populate_existing=True)  # as they are now, under the locks
     ):
         recompute(session, seat)
 

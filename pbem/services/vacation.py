@@ -22,8 +22,8 @@ from sqlalchemy.orm import Session
 from pbem.clock.calendar import DAY, local_midnight
 from pbem.clock.deadlines import recompute_user
 from pbem.clock.display import local_time
-from pbem.db import lock_game, lock_user
-from pbem.models import ClockStop, Game, GameStatus, Seat, User
+from pbem.db import lock_user
+from pbem.models import ClockStop, User
 from pbem.services.errors import Conflict, Invalid
 
 
@@ -115,7 +115,7 @@ def start(session: Session, user: User, days: int, allowance: int, now: datetime
         raise Invalid(f"a vacation lasts 1 to {left} days (you have {left} left this year)")
     vacation = ClockStop(user_id=user.id, started_at=now, ended_at=now + timedelta(days=days))
     session.add(vacation)
-    _recompute_clocks(session, user)
+    recompute_user(session, user)
     return vacation
 
 
@@ -126,22 +126,5 @@ def end(session: Session, user: User, now: datetime) -> ClockStop:
     if going_on is None:
         raise Conflict("you are not on vacation")
     going_on.ended_at = max(now, going_on.started_at)
-    _recompute_clocks(session, user)
-    return going_on
-
-
-def _recompute_clocks(session: Session, user: User) -> None:
-    """New deadlines for every decision the user owes, under each game's lock
-    (the pipeline changes seats under it); the lock also tells the games'
-    pages that something changed."""
-    session.flush()
-    game_ids = session.scalars(
-        select(Game.id)
-        .join(Seat, Seat.game_id == Game.id)
-        .where(Seat.user_id == user.id, Game.status == GameStatus.ACTIVE)
-        .distinct()
-        .order_by(Game.id)
-    ).all()
-    for game_id in game_ids:
-        lock_game(session, game_id)
     recompute_user(session, user)
+    return going_on

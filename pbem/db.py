@@ -12,7 +12,7 @@ from sqlalchemy import Engine, create_engine, event, select, update
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
-from pbem.models import Game, User
+from pbem.models import Game, Season, User
 
 EXTENSION = "pbem.db"
 
@@ -66,6 +66,20 @@ def lock_game(session: Session, game_id: int) -> Game:
     )
     return session.execute(
         select(Game).where(Game.id == game_id).execution_options(populate_existing=True)
+    ).scalar_one()
+
+
+def lock_season(session: Session, season_id: int) -> Season:
+    """Serialise the season-wide steps (a round's start, the season's end) so
+    the last of several games finishing at once sees the others finished.
+    Taken after a game's lock, never before one."""
+    if session.get_bind().dialect.name == "sqlite":
+        # SQLite's write lock, taken by a write that changes nothing.
+        session.execute(update(Season).where(Season.id == season_id).values(number=Season.number))
+    else:
+        session.execute(select(Season.id).where(Season.id == season_id).with_for_update())
+    return session.execute(
+        select(Season).where(Season.id == season_id).execution_options(populate_existing=True)
     ).scalar_one()
 
 

@@ -149,6 +149,8 @@ class ApiToken(Base):
 
 class Game(Base):
     __tablename__ = "games"
+    # A round of a season is made once, however many finishing games race to make it.
+    __table_args__ = (UniqueConstraint("season_id", "division", "round", "number"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     public_id: Mapped[str] = mapped_column(String(16), unique=True, default=public_id)
@@ -174,6 +176,22 @@ class Game(Base):
     paused_at: Mapped[datetime | None]
     # Set when the organiser abandoned the game (it is then finished, without a result).
     abandoned_at: Mapped[datetime | None]
+    # What people call the game (pages, lists, mail subjects); a league game's
+    # says where it stands in its season (pbem.leagues.seasons.game_title).
+    title: Mapped[str] = mapped_column(String(200), default="", server_default="")
+    # The engine's result (engine.Result.to_json) once the game is over, kept so
+    # tables and profiles need no replay; None while it goes on or if abandoned.
+    result: Mapped[dict[str, Any] | None]
+    # A league game: its season, division (1 is the top), round and number in
+    # the round; all None for a game outside a league.
+    season_id: Mapped[int | None] = mapped_column(
+        ForeignKey("seasons.id", ondelete="CASCADE"), index=True
+    )
+    division: Mapped[int | None]
+    round: Mapped[int | None]
+    number: Mapped[int | None]
+
+    season: Mapped[Season | None] = relationship(back_populates="games")
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="game", order_by="Seat.position", cascade="all, delete-orphan"
@@ -213,6 +231,11 @@ class Seat(Base):
     extra_seconds: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     reminded_at: Mapped[datetime | None]
     timed_out_at: Mapped[datetime | None]
+    # In a league game: the season entrant whose result this seat is, whoever
+    # plays it now (a replacement, or a bot after a withdrawal).
+    entrant_id: Mapped[int | None] = mapped_column(
+        ForeignKey("season_entrants.id", ondelete="SET NULL"), index=True
+    )
 
     game: Mapped[Game] = relationship(back_populates="seats")
     user: Mapped[User | None] = relationship(back_populates="seats")
@@ -368,6 +391,134 @@ class RatingChange(Base):
     rated_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     game: Mapped[Game] = relationship()
+
+
+class League(Base):
+    """A club's competition in one game: who organises it, who enters, and
+    what every season's games are made of."""
+
+    __tablename__ = "leagues"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    public_id: Mapped[str] = mapped_column(String(16), unique=True, default=public_id)
+    name: Mapped[str] = mapped_column(String(100))
+    ruleset: Mapped[str] = mapped_column(String(40))
+    players_per_game: Mapped[int]
+    options: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    # TimeControl.to_json() for every game, or None: no clock.
+    time_control: Mapped[dict[str, Any] | None]
+    # League points per place, best first (texts like "1/2"); None: the defaults.
+    points_table: Mapped[list[str] | None] = mapped_column(JSON)
+    # Anyone with the league's link may join; else only those invited.
+    open: Mapped[bool] = mapped_column(Boolean, default=False)
+    divisions: Mapped[int] = mapped_column(Integer, default=1)
+    # How many move up and down between divisions at a season's end.
+    promotion: Mapped[int] = mapped_column(Integer, default=0)
+    created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    organisers: Mapped[list[LeagueOrganiser]] = relationship(
+        back_populates="league", cascade="all, delete-orphan"
+    )
+    entrants: Mapped[list[Entrant]] = relationship(
+        back_populates="league", order_by="Entrant.id", cascade="all, delete-orphan"
+    )
+    seasons: Mapped[list[Season]] = relationship(
+        back_populates="league", order_by="Season.number", cascade="all, delete-orphan"
+    )
+
+    @validates("name")
+    def _header_safe_name(self, _key: str, name: str) -> str:
+        """League names go into game titles and mail subjects."""
+        return refuse_control_characters(name)
+
+
+class LeagueOrganiser(Base):
+    __tablename__ = "league_organisers"
+    __table_args__ = (UniqueConstraint("league_id", "user_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+
+    league: Mapped[League] = relationship(back_populates="organisers")
+    user: Mapped[User] = relationship()
+
+
+class Entrant(Base):
+    """A player entered in a league (or invited by address, `user_id` None until
+    they accept), in a division; `left_at` once they left the league."""
+
+    __tablename__ = "entrants"
+    __table_args__ = (
+        UniqueConstraint("league_id", "user_id"),
+        UniqueConstraint("league_id", "invited_email", name="uq_entrants_league_id_email"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"))
+    user_id: Mapped[int | None] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), index=True
+    )
+    invited_email: Mapped[str | None] = mapped_column(String(320))
+    division: Mapped[int] = mapped_column(Integer, default=1)
+    joined_at: Mapped[datetime | None]
+    left_at: Mapped[datetime | None]
+
+    league: Mapped[League] = relationship(back_populates="entrants")
+    user: Mapped[User | None] = relationship()
+
+
+class Season(Base):
+    """One season of a league: its schedule (per division, rounds of games of
+    season entrant ids in seat order) and how its rounds are paced."""
+
+    __tablename__ = "seasons"
+    __table_args__ = (UniqueConstraint("league_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"))
+    number: Mapped[int]  # 1, 2, ... within the league
+    ruleset_version: Mapped[int]  # pinned for the whole season
+    seed: Mapped[str] = mapped_column(String(64))
+    legs: Mapped[int] = mapped_column(Integer, default=1)
+    # "all": every game at once; "rounds": a round starts when the previous
+    # one of its division ends or, with round_days, at most that many days
+    # after the previous one started.
+    pacing: Mapped[str] = mapped_column(String(8), default="all")
+    round_days: Mapped[int | None]
+    # {"<division>": [[[entrant id, ...], ...], ...]}: rounds of games.
+    schedule: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    started_at: Mapped[datetime] = mapped_column(default=utcnow)
+    finished_at: Mapped[datetime | None]
+
+    league: Mapped[League] = relationship(back_populates="seasons")
+    entrants: Mapped[list[SeasonEntrant]] = relationship(
+        back_populates="season", order_by="SeasonEntrant.id", cascade="all, delete-orphan"
+    )
+    games: Mapped[list[Game]] = relationship(
+        back_populates="season", order_by=lambda: (Game.division, Game.round, Game.number)
+    )
+
+
+class SeasonEntrant(Base):
+    """A league entrant's place in one season: a row of its division's table.
+    `user_id` is who plays it now (the organiser may replace the player);
+    `withdrawn_at` once it left the season (bots play its games on)."""
+
+    __tablename__ = "season_entrants"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    season_id: Mapped[int] = mapped_column(ForeignKey("seasons.id", ondelete="CASCADE"), index=True)
+    entrant_id: Mapped[int] = mapped_column(ForeignKey("entrants.id", ondelete="CASCADE"))
+    division: Mapped[int]
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    name: Mapped[str] = mapped_column(String(100))
+    withdrawn_at: Mapped[datetime | None]
+
+    season: Mapped[Season] = relationship(back_populates="entrants")
+    entrant: Mapped[Entrant] = relationship()
+    user: Mapped[User | None] = relationship()
 
 
 class Outbox(Base):

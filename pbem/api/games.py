@@ -35,6 +35,7 @@ from pbem.services import games as game_service
 from pbem.services.bots import SEAT_BOTS
 from pbem.services.errors import Conflict, Forbidden, Invalid, NotFound, ServiceError
 from pbem.services.events import events_of
+from pbem.services.game_organisers import organises
 from pbem.services.replay import engine_game
 from pbem.services.resign import resign
 from pbem.services.submissions import preview, refuse_while_waiting, submit
@@ -102,7 +103,7 @@ def game_json(game: Game, user: User) -> dict[str, Any]:
         "finished_at": game.finished_at,
         "paused_at": game.paused_at,
         "abandoned_at": game.abandoned_at,
-        "organiser": game.created_by_id == user.id,
+        "organiser": organises(game, user),
         "time_control": control.to_json() if control else None,
     }
 

@@ -13,12 +13,13 @@ from sqlalchemy.orm import Session, selectinload
 import engine
 from pbem.clock.time_control import TimeControl
 from pbem.db import lock_game
-from pbem.models import Game, GameStatus, Seat, User
+from pbem.models import Game, GameStatus, Season, Seat, User, utcnow
 from pbem.render.colours import SEAT_COLOURS
 from pbem.services.accounts import normalise_email
 from pbem.services.bots import BOTS
 from pbem.services.errors import Conflict, Invalid, NotFound
 from pbem.services.game_lists import NEWEST_FIRST, visible_to
+from pbem.services.game_organisers import organises
 from pbem.services.pipeline import after_change
 from pbem.services.replay import engine_game
 
@@ -31,6 +32,15 @@ class SeatSpec:
     user: User | None = None
     bot: str | None = None
     invite: str | None = None
+    # In a league game: the season entrant the seat plays for; `withdrawn`: it
+    # left the season, so a bot plays the seat in its `name` and it ranks last.
+    entrant: int | None = None
+    withdrawn: bool = False
+    name: str | None = None
+
+
+# A league game's place: its season, division, round and number in the round.
+LeaguePlace = tuple[Season, int, int, int]
 
 
 def create_game(
@@ -42,6 +52,8 @@ def create_game(
     version: int | None = None,
     seed: str | None = None,
     time_control: TimeControl | None = None,
+    title: str = "",
+    place: LeaguePlace | None = None,
 ) -> Game:
     """A new game; it starts at once when no seat is left open.
 
@@ -65,16 +77,21 @@ def create_game(
         seed=seed or secrets.token_hex(16),
         created_by_id=creator.id if creator else None,
         status=GameStatus.OPEN,
+        title=title or default_title(rules.title, creator),
     )
+    if place is not None:
+        game.season, game.division, game.round, game.number = place
     for position, spec in enumerate(seats):
         game.seats.append(
             Seat(
                 position=position,
                 colour=SEAT_COLOURS[position % len(SEAT_COLOURS)],
                 user_id=spec.user.id if spec.user else None,
-                name=_seat_name(position, spec.user, spec.bot),
+                name=spec.name or _seat_name(position, spec.user, spec.bot),
                 bot=spec.bot,
                 invited_email=normalise_email(spec.invite) if spec.invite else None,
+                entrant_id=spec.entrant,
+                resigned_at=utcnow() if spec.withdrawn else None,
             )
         )
     if time_control is not None:
@@ -83,6 +100,11 @@ def create_game(
     session.flush()
     _start_if_full(session, game)
     return game
+
+
+def default_title(ruleset_title: str, creator: User | None) -> str:
+    """A game's title when its creator gives none: "Taluva, Alice's game"."""
+    return f"{ruleset_title}, {creator.name}'s game" if creator else ruleset_title
 
 
 def _seat_name(position: int, user: User | None, bot: str | None) -> str:
@@ -135,7 +157,7 @@ def may_see(game: Game, user: User | None) -> bool:
     invitation is nobody else's business."""
     if user is None:
         return False
-    if _has_seat(game, user) or game.created_by_id == user.id:
+    if _has_seat(game, user) or organises(game, user):
         return True
     return game.status == GameStatus.OPEN and bool(open_seats_for(game, user))
 

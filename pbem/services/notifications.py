@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session
 
 import engine
 from pbem.models import Game, MovedMail, Outbox, Seat, Submission, User
+from pbem.services.game_organisers import organiser_ids
 from pbem.services.seat_address import NEW_ADDRESS
 
 YOUR_TURN = "your_turn"
@@ -175,17 +176,17 @@ def notify_timeout(session: Session, game: Game, late: Seat, outcome: str, to_la
 
 
 def notify_organiser_timeout(session: Session, game: Game, late: Seat) -> None:
-    """A game whose timeouts wait for the organiser: its creator decides."""
-    if game.created_by_id is None:
-        return
-    session.add(
-        Outbox(
-            recipient_id=game.created_by_id,
-            game_id=game.id,
-            kind=ORGANISER_TIMEOUT,
-            payload={"game": game.public_id, "name": late.name, "ruleset": game.ruleset},
+    """A game whose timeouts wait for the organiser: its creator (or its
+    league's organisers) decides."""
+    for organiser_id in sorted(organiser_ids(game)):
+        session.add(
+            Outbox(
+                recipient_id=organiser_id,
+                game_id=game.id,
+                kind=ORGANISER_TIMEOUT,
+                payload={"game": game.public_id, "name": late.name, "ruleset": game.ruleset},
+            )
         )
-    )
 
 
 def notify_organiser_event(

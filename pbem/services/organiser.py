@@ -20,11 +20,13 @@ from pbem.clock.calendar import DAY
 from pbem.clock.deadlines import ask, follow_to_act, recompute, recompute_game
 from pbem.clock.display import duration
 from pbem.db import lock_game
+from pbem.leagues.seasons import game_ended
 from pbem.models import ClockStop, Game, GameEvent, GameStatus, Seat, User, utcnow
 from pbem.services import notifications
 from pbem.services.accounts import user_by_email, user_for_sign_in
 from pbem.services.errors import Conflict, Forbidden, Invalid, NotFound
 from pbem.services.events import record_event
+from pbem.services.game_organisers import organises
 from pbem.services.games import visible_game
 from pbem.services.resign import leave_seat
 from pbem.services.seat_address import renew_address
@@ -42,12 +44,14 @@ class Done:
 
 
 def organising(session: Session, game_public_id: str, user: User) -> Game:
-    """The game if `user` created it (unlocked, to show a page). Strangers get
+    """The game if `user` organises it (unlocked, to show a page). Strangers get
     'not found' like for any game they cannot see; its players are told it is
     not theirs to do."""
     game = visible_game(session, game_public_id, user)
-    if game.created_by_id != user.id:
-        raise Forbidden("only the game's organiser (the player who created it) may do this")
+    if not organises(game, user):
+        raise Forbidden(
+            "only the game's organiser (the player who created it, or its league's) may do this"
+        )
     return game
 
 
@@ -182,10 +186,12 @@ def abandon(session: Session, organiser: User, game_public_id: str) -> Done:
     follow_to_act(session, game, ())  # no decision is owed any more
     text = f"{_by(organiser)} abandoned the game: it ends without a result."
     if not was_open:
-        return Done(_announce(session, game, organiser, "abandon", text, "game abandoned"))
-    for user_id in _waiting_players(session, game, organiser):
-        notifications.notify_organiser_notice(session, game, user_id, text, "game abandoned")
-    return Done(record_event(session, game, "abandon", text, actor=organiser))
+        event = _announce(session, game, organiser, "abandon", text, "game abandoned")
+    else:
+        for user_id in _waiting_players(session, game, organiser):
+            notifications.notify_organiser_notice(session, game, user_id, text, "game abandoned")
+        event = record_event(session, game, "abandon", text, actor=organiser)
+    return Done(event, game_ended(session, game))
 
 
 def _by(organiser: User) -> str:

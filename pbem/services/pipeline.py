@@ -25,6 +25,7 @@ from pbem.services import notifications
 from pbem.services.bots import bot_turn
 from pbem.services.ratings import rate_game
 from pbem.services.replay import engine_game
+from pbem.services.results import keep_result
 from pbem.services.submissions import ABANDONED, pending_submission, submission_lines, submit
 
 
@@ -121,11 +122,16 @@ def after_change(
     newly = newly_to_act(played, already_waiting)
     if result is not None:
         game.status, game.finished_at = GameStatus.FINISHED, utcnow()
+        keep_result(game, result)
         rate_game(session, game, result)
     follow_to_act(session, game, newly)
     if result is not None:
         notifications.notify_game_over(session, game, result)
-        return []
+        # Imported here: a league game's end may start the next round, whose
+        # games start through this very function (seasons -> games -> pipeline).
+        from pbem.leagues.seasons import game_ended
+
+        return game_ended(session, game)
     notifications.notify_turn(session, game, newly, ply=len(played.log))
     return queue_bot_submissions(session, game, played)
 

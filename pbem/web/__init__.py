@@ -9,6 +9,7 @@ from flask_wtf.csrf import CSRFError, CSRFProtect
 
 from pbem.clock.time_control import time_control_words
 from pbem.render.colours import css_colour
+from pbem.services.game_organisers import organises
 from pbem.web.common import error_page, site
 
 csrf = CSRFProtect()
@@ -58,6 +59,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["css_colour"] = css_colour  # seat dots in the pictures' colours
     app.jinja_env.filters["time_control"] = time_control_words
     app.jinja_env.globals["record_url"] = records.record_url
+    app.jinja_env.globals["organises"] = organises
     clock.init_app(app)
 
 

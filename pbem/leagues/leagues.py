@@ -1,0 +1,149 @@
+"""Leagues: making one, its organisers, and its entrants (invited by address,
+or joining an open league through its link)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+import engine
+from pbem.clock.time_control import TimeControl
+from pbem.leagues import notices
+from pbem.leagues.standings import points_table
+from pbem.models import Entrant, League, LeagueOrganiser, User, utcnow
+from pbem.services.accounts import normalise_email, user_for_sign_in
+from pbem.services.errors import Conflict, Forbidden, Invalid, NotFound
+from pbem.services.names import checked_name
+
+MAX_DIVISIONS = 10
+
+
+def create_league(
+    session: Session,
+    creator: User,
+    name: str,
+    ruleset: str,
+    players_per_game: int,
+    options: Mapping[str, Any] | None = None,
+    time_control: TimeControl | None = None,
+    points: Sequence[Any] | None = None,
+    open_to_all: bool = False,
+    divisions: int = 1,
+    promotion: int = 0,
+) -> League:
+    """A new league; its creator is its first organiser. The game's options
+    and player count are checked by the engine now, not when a season starts."""
+    try:
+        rules = engine.get_ruleset(ruleset)
+        state = rules.new(players_per_game, "check", options)
+    except engine.EngineError as exc:
+        raise Invalid(str(exc)) from None
+    if players_per_game not in range(2, 5):
+        raise Invalid("a league game has 2, 3 or 4 players")
+    if divisions not in range(1, MAX_DIVISIONS + 1):
+        raise Invalid(f"a league has 1 to {MAX_DIVISIONS} divisions")
+    if promotion < 0 or (divisions == 1 and promotion):
+        raise Invalid("promotion needs two divisions or more, and cannot be negative")
+    table = None if points is None else [str(p) for p in points_table(points, players_per_game)]
+    league = League(
+        name=checked_name(name),
+        ruleset=rules.name,
+        players_per_game=players_per_game,
+        options=dict(state.options),
+        time_control=time_control.to_json() if time_control else None,
+        points_table=table,
+        open=open_to_all,
+        divisions=divisions,
+        promotion=promotion,
+        created_by_id=creator.id,
+    )
+    league.organisers.append(LeagueOrganiser(user_id=creator.id))
+    session.add(league)
+    session.flush()
+    return league
+
+
+def league_time_control(league: League) -> TimeControl | None:
+    return TimeControl(**league.time_control) if league.time_control else None
+
+
+def find_league(session: Session, league_public_id: str) -> League:
+    league = session.scalar(select(League).where(League.public_id == league_public_id))
+    if league is None:
+        raise NotFound("no such league")
+    return league
+
+
+def is_organiser(league: League, user: User | None) -> bool:
+    return user is not None and any(o.user_id == user.id for o in league.organisers)
+
+
+def organised_league(session: Session, league_public_id: str, user: User) -> League:
+    """The league, for one of its organisers only."""
+    league = find_league(session, league_public_id)
+    if not is_organiser(league, user):
+        raise Forbidden("only the league's organisers may do that")
+    return league
+
+
+def add_organiser(session: Session, league: League, email: str) -> User:
+    """Another organiser, with every power of the creator's."""
+    user = user_for_sign_in(session, email)
+    if is_organiser(league, user):
+        raise Conflict(f"{user.email} organises this league already")
+    league.organisers.append(LeagueOrganiser(user_id=user.id))
+    session.flush()
+    return user
+
+
+def invite_entrant(
+    session: Session, league: League, organiser: User, email: str, link: str
+) -> Entrant:
+    """Keep a place for the person at `email` and mail them the league's link;
+    they are an entrant once they accept (join_league). `link`: the league's page."""
+    address = normalise_email(email)
+    for entrant in league.entrants:
+        if entrant.left_at is None and address in (
+            entrant.invited_email,
+            entrant.user.email if entrant.user else None,
+        ):
+            raise Conflict(f"{address} is invited to this league already")
+    entrant = _entrant_of(league, address) or Entrant(league=league)
+    entrant.invited_email, entrant.left_at = address, None
+    entrant.division = entrant.division or league.divisions
+    session.add(entrant)
+    session.flush()
+    notices.invitation(session, league, user_for_sign_in(session, address), organiser, link)
+    return entrant
+
+
+def join_league(session: Session, league_public_id: str, user: User) -> Entrant:
+    """Enter the league: accepting an invitation, or, in an open league, by its
+    link. Newcomers start in the lowest division."""
+    league = find_league(session, league_public_id)
+    entrant = next((e for e in league.entrants if e.user_id == user.id), None)
+    if entrant is not None and entrant.left_at is None:
+        raise Conflict("you are an entrant of this league already")
+    entrant = entrant or _entrant_of(league, user.email)
+    if entrant is None:
+        if not league.open:
+            raise Forbidden("this league takes only the players its organisers invite")
+        entrant = Entrant(league=league, division=league.divisions)
+        session.add(entrant)
+    entrant.user_id, entrant.invited_email = user.id, user.email
+    entrant.joined_at, entrant.left_at = utcnow(), None
+    session.flush()
+    return entrant
+
+
+def _entrant_of(league: League, address: str) -> Entrant | None:
+    return next((e for e in league.entrants if e.invited_email == address), None)
+
+
+def current_entrants(league: League) -> list[Entrant]:
+    """Those who accepted and have not left, by division then name."""
+    playing = [e for e in league.entrants if e.user is not None and e.left_at is None]
+    return sorted(playing, key=lambda e: (e.division, e.user.name.casefold(), e.id))

@@ -1,0 +1,39 @@
+"""League mail queued in the outbox: an invitation, a season's start (each
+player's games), a division's final table, and the weekly league digest
+(pbem.leagues.digest decides when). The mail itself is written when sent,
+from the league as it is then (pbem.mail.league_text)."""
+
+from __future__ import annotations
+
+from sqlalchemy.orm import Session
+
+from pbem.models import League, Outbox, Season, User
+
+LEAGUE_INVITE = "league_invite"
+SEASON_START = "season_start"
+SEASON_OVER = "season_over"
+LEAGUE_DIGEST = "league_digest"
+
+
+def invitation(session: Session, league: League, invitee: User, organiser: User, link: str) -> None:
+    payload = {"league": league.public_id, "from": organiser.name, "link": link}
+    session.add(Outbox(recipient_id=invitee.id, kind=LEAGUE_INVITE, payload=payload))
+
+
+def season_started(session: Session, season: Season) -> None:
+    """Every player of the season hears of it, with the games they have now."""
+    for entrant in season.entrants:
+        if entrant.user_id is not None and entrant.withdrawn_at is None:
+            _queue(session, entrant.user_id, SEASON_START, season, entrant.division)
+
+
+def season_over(session: Session, season: Season) -> None:
+    """Every player who took part gets their division's final table."""
+    for entrant in season.entrants:
+        if entrant.user_id is not None:
+            _queue(session, entrant.user_id, SEASON_OVER, season, entrant.division)
+
+
+def _queue(session: Session, user_id: int, kind: str, season: Season, division: int) -> None:
+    payload = {"league": season.league.public_id, "season": season.number, "division": division}
+    session.add(Outbox(recipient_id=user_id, kind=kind, payload=payload))

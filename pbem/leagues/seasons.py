@@ -1,0 +1,227 @@
+"""Seasons: starting one (its schedule and games), starting each round when
+it is due, and ending the season (final tables, promotion and relegation).
+
+The schedule is made once, when the season starts, and kept on the season;
+a round's games are created when the round starts, from who holds each
+entrant's place then (a replacement, or a bot for an entrant who withdrew).
+Rounds move on when a division's games of the round are all over, or, with
+`round_days`, on a date at the latest; the sweep starts rounds that are due by
+date, and the last game of a round to end starts the next one itself.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections import defaultdict
+from datetime import datetime, timedelta
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+import engine
+from pbem.db import lock_season
+from pbem.leagues import notices
+from pbem.leagues.leagues import current_entrants, league_time_control
+from pbem.leagues.schedule import LEGS, schedule
+from pbem.leagues.tables import division_table
+from pbem.models import Entrant, Game, GameStatus, League, Season, SeasonEntrant, utcnow
+from pbem.services.errors import Conflict, Invalid
+from pbem.services.games import SeatSpec, create_game
+from pbem.services.resign import RESIGN_BOT
+from pbem.services.submissions import pending_submission_ids
+
+PACINGS = ("all", "rounds")
+ROUND_DAYS = range(1, 61)
+
+
+def start_season(
+    session: Session,
+    league: League,
+    legs: int = 1,
+    pacing: str = "all",
+    round_days: int | None = None,
+    seed: str | None = None,
+) -> tuple[Season, list[int]]:
+    """The league's next season with its first games (all of them, when
+    `pacing` is "all"), and the bots' first submissions for the caller to
+    hand on after committing. The ruleset's newest version is pinned for it."""
+    running = next((s for s in league.seasons if s.finished_at is None), None)
+    if running is not None:
+        raise Conflict(f"season {running.number} is still going on")
+    if legs not in LEGS:
+        raise Invalid("a season has 1 or 2 legs")
+    if pacing not in PACINGS:
+        raise Invalid(f"pacing must be one of {', '.join(PACINGS)}, not {pacing!r}")
+    if round_days is not None and (pacing != "rounds" or round_days not in ROUND_DAYS):
+        raise Invalid("days per round go with rounds, from 1 to 60")
+    divisions = _divisions(league, current_entrants(league))
+    season = Season(
+        league=league,
+        number=len(league.seasons) + 1,
+        ruleset_version=engine.get_ruleset(league.ruleset).version,
+        seed=seed or secrets.token_hex(16),
+        legs=legs,
+        pacing=pacing,
+        round_days=round_days,
+        started_at=utcnow(),
+    )
+    session.add(season)
+    plan: dict[str, list] = {}
+    for division, entrants in divisions.items():
+        places = [
+            SeasonEntrant(entrant=e, division=division, user_id=e.user_id, name=e.user.name)
+            for e in entrants
+            if e.user is not None
+        ]
+        season.entrants.extend(places)
+        session.flush()
+        made = schedule(len(places), league.players_per_game, legs, f"{season.seed} {division}")
+        plan[str(division)] = [
+            [[places[e].id for e in game] for game in round_] for round_ in made.rounds
+        ]
+    season.schedule = plan
+    follow_up = advance(session, season, season.started_at)
+    notices.season_started(session, season)
+    return season, follow_up
+
+
+def _divisions(league: League, entrants: list[Entrant]) -> dict[int, list[Entrant]]:
+    """Entrants by division, each division checked to have enough of them for
+    a season; empty divisions are left out of it."""
+    by_division: dict[int, list[Entrant]] = defaultdict(list)
+    for entrant in entrants:
+        by_division[min(entrant.division, league.divisions)].append(entrant)
+    if not by_division:
+        raise Invalid("the league has no entrants yet")
+    need = league.players_per_game
+    for division, members in sorted(by_division.items()):
+        if len(members) < need:
+            raise Invalid(
+                f"division {division} has {len(members)} entrant(s): a season of "
+                f"{need}-player games needs at least {need} in each division"
+            )
+    return dict(sorted(by_division.items()))
+
+
+def game_ended(session: Session, game: Game) -> list[int]:
+    """A league game ended (or was abandoned): start what is now due, under
+    the season's lock. Returns the new games' bot submissions."""
+    if game.season_id is None:
+        return []
+    return advance(session, lock_season(session, game.season_id), utcnow())
+
+
+def advance(session: Session, season: Season, now: datetime) -> list[int]:
+    """Start every round that is due, then end the season if all is played.
+    The caller holds the season's lock (or has just made the season)."""
+    if season.finished_at is not None:
+        return []
+    follow_up: list[int] = []
+    for key, rounds in season.schedule.items():
+        division = int(key)
+        made = [g for g in season.games if g.division == division]
+        current = max((g.round or 0 for g in made), default=0)
+        while current < len(rounds) and _round_due(season, made, current, now):
+            current += 1
+            for game in _create_round(session, season, division, current):
+                made.append(game)
+                follow_up += pending_submission_ids(session, game.id)
+    if _all_played(season):
+        _finish(session, season, now)
+    return follow_up
+
+
+def _round_due(season: Season, made: list[Game], current: int, now: datetime) -> bool:
+    if current == 0 or season.pacing == "all":
+        return True
+    if all(g.status == GameStatus.FINISHED for g in made if g.round == current):
+        return True
+    return season.round_days is not None and now >= round_start(season, current + 1)
+
+
+def round_start(season: Season, round_number: int) -> datetime:
+    """The date a round starts at the latest (with `round_days`)."""
+    assert season.round_days is not None
+    return season.started_at + timedelta(days=season.round_days * (round_number - 1))
+
+
+def _create_round(session: Session, season: Season, division: int, round_number: int) -> list[Game]:
+    league = season.league
+    places = {place.id: place for place in season.entrants}
+    games = []
+    for number, seating in enumerate(season.schedule[str(division)][round_number - 1], start=1):
+        seats = [_seat_spec(places[place_id]) for place_id in seating]
+        game = create_game(
+            session,
+            None,
+            league.ruleset,
+            seats,
+            options=league.options,
+            version=season.ruleset_version,
+            seed=secrets.token_hex(16),
+            time_control=league_time_control(league),
+            title=game_title(season, division, round_number, number),
+            place=(season, division, round_number, number),
+        )
+        games.append(game)
+    return games
+
+
+def _seat_spec(place: SeasonEntrant) -> SeatSpec:
+    """Who sits for the entrant: its player, or a bot in its name once it withdrew."""
+    if place.withdrawn_at is not None or place.user is None:
+        return SeatSpec(bot=RESIGN_BOT, entrant=place.id, withdrawn=True, name=place.name)
+    return SeatSpec(user=place.user, entrant=place.id)
+
+
+def game_title(season: Season, division: int, round_number: int, number: int) -> str:
+    """Like "Club – Season 2 – Round 3 – Game 4" (with the division when there are several)."""
+    parts = [season.league.name, f"Season {season.number}"]
+    if season.league.divisions > 1:
+        parts.append(f"Division {division}")
+    parts += [f"Round {round_number}", f"Game {number}"]
+    return " – ".join(parts)
+
+
+def rounds_in(season: Season, division: int) -> int:
+    return len(season.schedule.get(str(division), []))
+
+
+def _all_played(season: Season) -> bool:
+    made = len(season.games)
+    planned = sum(len(round_) for rounds in season.schedule.values() for round_ in rounds)
+    return made == planned and all(g.status == GameStatus.FINISHED for g in season.games)
+
+
+def _finish(session: Session, season: Season, now: datetime) -> None:
+    """The season is over: its tables are final, and between divisions the top
+    `promotion` move up and the bottom `promotion` move down for the next one.
+    Entrants who withdrew go down like the others; those who left the league
+    are not in the next season anyway."""
+    season.finished_at = now
+    league = season.league
+    moves = league.promotion
+    for division in sorted({place.division for place in season.entrants}):
+        rows = division_table(session, season, division)
+        if not moves:
+            continue
+        places = [row.place for row in rows]
+        up = places[:moves] if division > 1 else []
+        down = places[max(len(up), len(places) - moves) :] if division < league.divisions else []
+        for place in up:
+            place.entrant.division = division - 1
+        for place in down:
+            place.entrant.division = division + 1
+    notices.season_over(session, season)
+
+
+def due_rounds(session: Session, now: datetime) -> list[int]:
+    """For the sweep: start rounds whose date has come in every running season."""
+    follow_up: list[int] = []
+    ids = session.scalars(
+        select(Season.id).where(Season.finished_at.is_(None), Season.pacing == "rounds")
+    ).all()
+    for season_id in ids:
+        follow_up += advance(session, lock_season(session, season_id), now)
+        session.commit()
+    return follow_up

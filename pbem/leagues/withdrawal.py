@@ -1,0 +1,120 @@
+"""An entrant leaving a season: withdrawn (bots play its games to the end and
+its results count as losses, since a seat that was left ranks last), or
+replaced by another player who takes over its place, its table row and its
+games under way."""
+
+from __future__ import annotations
+
+from sqlalchemy.orm import Session
+
+from pbem.models import Entrant, Game, GameStatus, League, Season, SeasonEntrant, Seat, User, utcnow
+from pbem.services import organiser as game_organiser
+from pbem.services.accounts import user_for_sign_in
+from pbem.services.errors import Conflict, NotFound
+from pbem.services.resign import resign
+
+
+def season_place(season: Season, place_id: int) -> SeasonEntrant:
+    for place in season.entrants:
+        if place.id == place_id:
+            return place
+    raise NotFound("no such entrant in this season")
+
+
+def current_season(league: League) -> Season | None:
+    return next((s for s in league.seasons if s.finished_at is None), None)
+
+
+def withdraw(session: Session, season: Season, place: SeasonEntrant, by: User) -> list[int]:
+    """The entrant leaves the season (asked by its player, or done by an
+    organiser): every game of it under way goes on with a bot in its seat,
+    and the rounds still to come seat a bot for it. Returns the bots'
+    submissions to hand on after committing."""
+    _require_going_on(season, place)
+    place.withdrawn_at = utcnow()
+    follow_up: list[int] = []
+    for game, seat in _seats_in_play(season, place):
+        if seat.user_id == by.id:
+            follow_up += resign(session, seat)
+        else:
+            follow_up += game_organiser.hand_to_bot(
+                session, by, game.public_id, seat.position
+            ).follow_up
+    return follow_up
+
+
+def leave_league(session: Session, league: League, user: User) -> list[int]:
+    """The player leaves the league, withdrawing from the season under way."""
+    entrant = next((e for e in league.entrants if e.user_id == user.id and e.left_at is None), None)
+    if entrant is None:
+        raise NotFound("you are not an entrant of this league")
+    entrant.left_at = utcnow()
+    season = current_season(league)
+    place = (
+        next(
+            (p for p in season.entrants if p.entrant_id == entrant.id and p.withdrawn_at is None),
+            None,
+        )
+        if season
+        else None
+    )
+    if season is None or place is None:
+        return []
+    return withdraw(session, season, place, user)
+
+
+def replace(
+    session: Session,
+    season: Season,
+    place: SeasonEntrant,
+    organiser: User,
+    email: str,
+    invitation_link: game_organiser.InvitationLink,
+) -> list[int]:
+    """The player at `email` takes over the entrant's place for the rest of the
+    season (its points so far included) and enters the league in its
+    division; the player replaced leaves the league."""
+    _require_going_on(season, place)
+    newcomer = user_for_sign_in(session, email)
+    if any(p.user_id == newcomer.id for p in season.entrants):
+        raise Conflict(f"{newcomer.email} plays in this season already")
+    league = season.league
+    old = place.entrant
+    entrant = next((e for e in league.entrants if e.user_id == newcomer.id), None)
+    if entrant is None:
+        entrant = Entrant(league=league)
+        session.add(entrant)
+    entrant.user_id, entrant.invited_email = newcomer.id, newcomer.email
+    entrant.division, entrant.joined_at, entrant.left_at = old.division, utcnow(), None
+    old.left_at = utcnow()
+    place.entrant, place.user_id, place.name = entrant, newcomer.id, newcomer.name
+    follow_up: list[int] = []
+    for game, seat in _seats_in_play(season, place):
+        done = game_organiser.replace(
+            session, organiser, game.public_id, seat.position, newcomer.email, invitation_link
+        )
+        follow_up += done.follow_up
+    return follow_up
+
+
+def _require_going_on(season: Season, place: SeasonEntrant) -> None:
+    if season.finished_at is not None:
+        raise Conflict("the season is over")
+    if place.withdrawn_at is not None:
+        raise Conflict(f"{place.name} has withdrawn from the season already")
+
+
+def _seats_in_play(season: Season, place: SeasonEntrant) -> list[tuple[Game, Seat]]:
+    """The entrant's games under way where its player still holds the seat."""
+    found = []
+    for game in season.games:
+        if game.status != GameStatus.ACTIVE:
+            continue
+        for seat in game.seats:
+            if seat.entrant_id == place.id and _held(seat):
+                found.append((game, seat))
+    return found
+
+
+def _held(seat: Seat) -> bool:
+    return seat.user_id is not None and seat.bot is None and seat.resigned_at is None

@@ -1,0 +1,107 @@
+"""A season from start to end in the services: schedule, rounds started as
+the previous round ends, the table, promotion and relegation, withdrawal."""
+
+from __future__ import annotations
+
+from pbem.leagues.leagues import create_league, invite_entrant, join_league
+from pbem.leagues.seasons import start_season
+from pbem.leagues.tables import division_table
+from pbem.leagues.withdrawal import withdraw
+from pbem.models import Game, GameStatus
+from pbem.services.pipeline import process_submission
+from pbem.services.submissions import pending_submission_ids, submit
+from tests import toy_game  # noqa: F401  (registers the toy ruleset)
+
+
+def league_of(session, make_user, names, **settings):
+    owner = make_user("Organiser")
+    league = create_league(session, owner, "Club", "toy-pick", 2, {"target": 3}, **settings)
+    players = [make_user(name) for name in names]
+    for player in players:
+        invite_entrant(session, league, owner, player.email, "https://pbem.test/league")
+        join_league(session, league.public_id, player)
+    session.commit()
+    return owner, league, players
+
+
+def play_out(session, game: Game, winner_user_id: int) -> None:
+    """The winner's seat picks 3 and the other 1 until the game is over; the
+    bots' turns are judged here, as the worker would."""
+    while game.status == GameStatus.ACTIVE:
+        for submission_id in pending_submission_ids(session, game.id):
+            process_submission(session, submission_id)
+        session.refresh(game)
+        for seat in game.seats:
+            if seat.position in game.to_act and seat.bot is None and game.status == "active":
+                pick = 3 if seat.user_id == winner_user_id else 1
+                submission = submit(session, seat, f"pick {pick}", channel="api")
+                session.commit()
+                process_submission(session, submission.id)
+        session.refresh(game)
+
+
+def test_a_season_in_rounds_runs_to_its_final_table(session, make_user):
+    _, league, players = league_of(session, make_user, ["Ann", "Bob", "Cem", "Dan"])
+    season, _ = start_season(session, league, pacing="rounds")
+    session.commit()
+    assert len(season.games) == 2  # round 1 of 3: two games of two
+    assert season.games[0].title == "Club – Season 1 – Round 1 – Game 1"
+    order = {p.id: rank for rank, p in enumerate(players)}  # Ann beats everyone, Bob all but Ann
+    for round_number in (1, 2, 3):
+        for game in [g for g in season.games if g.round == round_number]:
+            best = min((s.user_id for s in game.seats), key=order.__getitem__)
+            play_out(session, game, best)
+        session.refresh(season)
+    assert len(season.games) == 6
+    assert season.finished_at is not None
+    table = division_table(session, season, 1)
+    assert [row.place.name for row in table] == ["Ann", "Bob", "Cem", "Dan"]
+    assert [row.row.points for row in table] == [3, 2, 1, 0]
+    assert all(row.row.played == 3 for row in table)
+
+
+def test_promotion_and_relegation_move_entrants_for_the_next_season(session, make_user):
+    _, league, players = league_of(
+        session, make_user, ["Ann", "Bob", "Cem", "Dan"], divisions=2, promotion=1
+    )
+    ann, bob, cem, dan = players
+    for entrant in league.entrants:
+        entrant.division = 1 if entrant.user_id in (ann.id, bob.id) else 2
+    season, _ = start_season(session, league)
+    session.commit()
+    assert {g.title for g in season.games} == {
+        "Club – Season 1 – Division 1 – Round 1 – Game 1",
+        "Club – Season 1 – Division 2 – Round 1 – Game 1",
+    }
+    for game in season.games:
+        loser = bob.id if game.division == 1 else cem.id  # Bob is last of 1, Dan first of 2
+        play_out(session, game, next(s.user_id for s in game.seats if s.user_id != loser))
+    session.refresh(season)
+    assert season.finished_at is not None
+    divisions = {e.user_id: e.division for e in league.entrants}
+    assert divisions == {ann.id: 1, dan.id: 1, bob.id: 2, cem.id: 2}
+    second, _ = start_season(session, league)
+    session.commit()
+    assert second.number == 2
+    one = next(g for g in second.games if g.division == 1)
+    assert {s.user_id for s in one.seats} == {ann.id, dan.id}
+
+
+def test_a_withdrawn_entrant_loses_its_games_played_out_by_bots(session, make_user):
+    _, league, players = league_of(session, make_user, ["Ann", "Bob", "Cem"])
+    ann, _, cem = players
+    season, _ = start_season(session, league, pacing="rounds")
+    session.commit()
+    place = next(p for p in season.entrants if p.user_id == cem.id)
+    withdraw(session, season, place, cem)
+    session.commit()
+    for _ in range(3):
+        for game in [g for g in season.games if g.status == GameStatus.ACTIVE]:
+            humans = [s.user_id for s in game.seats if s.bot is None]
+            play_out(session, game, min(humans, key=lambda u: u != ann.id))
+        session.refresh(season)
+    assert season.finished_at is not None
+    table = division_table(session, season, 1)
+    assert [row.place.name for row in table] == ["Ann", "Bob", "Cem"]
+    assert table[-1].row.points == 0 and table[-1].withdrawn
+    assert table[-1].row.played == 2

@@ -25,6 +25,7 @@ def init_app(app: Flask) -> None:
         calendar_feed,
         chat,
         clock,
+        leagues,
         lobby,
         organiser,
         play,
@@ -53,6 +54,7 @@ def init_app(app: Flask) -> None:
         vacation,
         calendar_feed,
         profiles,
+        leagues,
     ):
         app.register_blueprint(module.bp)
     app.register_error_handler(CSRFError, _csrf_error)

@@ -105,3 +105,16 @@ def test_a_withdrawn_entrant_loses_its_games_played_out_by_bots(session, make_us
     assert [row.place.name for row in table] == ["Ann", "Bob", "Cem"]
     assert table[-1].row.points == 0 and table[-1].withdrawn
     assert table[-1].row.played == 2
+
+
+def test_the_season_page_shows_the_table_with_links_to_games(app, session, make_user):
+    _, league, players = league_of(session, make_user, ["Ann", "Bob"])
+    season, _ = start_season(session, league)
+    session.commit()
+    client = app.test_client()
+    with client.session_transaction() as cookie:
+        cookie["_user_id"] = str(players[0].id)
+    page = client.get(f"/leagues/{league.public_id}/seasons/1").get_data(as_text=True)
+    assert "Ann" in page and "Bob" in page
+    assert f"/games/{season.games[0].public_id}" in page
+    assert "Season 1" in client.get(f"/leagues/{league.public_id}").get_data(as_text=True)

@@ -3,6 +3,7 @@ the previous round ends, the table, promotion and relegation, withdrawal."""
 
 from __future__ import annotations
 
+from pbem.leagues.balance import division_balance
 from pbem.leagues.leagues import create_league, invite_entrant, join_league
 from pbem.leagues.seasons import start_season
 from pbem.leagues.tables import division_table
@@ -118,3 +119,11 @@ def test_the_season_page_shows_the_table_with_links_to_games(app, session, make_
     assert "Ann" in page and "Bob" in page
     assert f"/games/{season.games[0].public_id}" in page
     assert "Season 1" in client.get(f"/leagues/{league.public_id}").get_data(as_text=True)
+
+
+def test_the_balance_of_a_division_is_that_of_its_schedule(session, make_user):
+    _, league, _ = league_of(session, make_user, ["Ann", "Bob", "Cem", "Dan", "Eve"])
+    season, _ = start_season(session, league, legs=2)
+    session.commit()
+    balance = division_balance(season, 1)
+    assert balance.games == (8, 8) and balance.meetings == (2, 2) and balance.seats == (4, 4)

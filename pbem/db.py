@@ -77,7 +77,11 @@ def lock_season(session: Session, season_id: int) -> Season:
         # SQLite's write lock, taken by a write that changes nothing.
         session.execute(update(Season).where(Season.id == season_id).values(number=Season.number))
     else:
-        session.execute(select(Season.id).where(Season.id == season_id).with_for_update())
+        # FOR NO KEY UPDATE: serialises these steps without waiting for the key
+        # share locks that inserting or changing rows which refer to the season take.
+        session.execute(
+            select(Season.id).where(Season.id == season_id).with_for_update(key_share=True)
+        )
     return session.execute(
         select(Season).where(Season.id == season_id).execution_options(populate_existing=True)
     ).scalar_one()

@@ -90,6 +90,14 @@ def forget_queue(queue: str) -> None:
 
 
 @pytest.fixture
+def postgres_only(app: Flask) -> Flask:
+    """The app, on PostgreSQL only: races need a database that serves clients at once."""
+    if app.extensions["pbem.db"].is_sqlite:
+        pytest.skip("the race needs a database that serves clients at once")
+    return app
+
+
+@pytest.fixture
 def session(app: Flask) -> Iterator[Session]:
     """A session outside any app context, so each test request gets its own."""
     with app.extensions["pbem.db"].session() as db_session:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import threading
 from datetime import datetime, timedelta
 
-import pytest
 from flask import Flask
 from sqlalchemy import func, select
 
@@ -24,13 +23,6 @@ from tests.server.clock.helpers import (
 )
 
 GAMES = 3
-
-
-@pytest.fixture
-def postgres_only(app):  # type: ignore[no-untyped-def]
-    if app.extensions["pbem.db"].is_sqlite:
-        pytest.skip("the race needs a database that serves clients at once")
-    return app
 
 
 def racing_sweeps(app: Flask, now: datetime) -> list[SweepReport]:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
-import pytest
 from sqlalchemy import func, select
 
 from pbem.models import Move, Submission
@@ -16,13 +15,6 @@ from tests.server.conftest import drain
 from tests.server.pipeline_helpers import java_ann_first
 
 CLIENTS = 50
-
-
-@pytest.fixture
-def postgres_only(app):  # type: ignore[no-untyped-def]
-    if app.extensions["pbem.db"].is_sqlite:
-        pytest.skip("the race needs a database that serves clients at once")
-    return app
 
 
 def stored_and_applied(session, game) -> tuple[int, int]:  # type: ignore[no-untyped-def]

@@ -22,6 +22,7 @@ from pbem.services import accounts
 from pbem.services.bots import BOTS
 from pbem.services.errors import ServiceError
 from pbem.services.games import SeatSpec, create_game
+from pbem.services.rating_rebuild import rebuild_all
 from pbem.services.replay import engine_game
 
 
@@ -241,6 +242,23 @@ def user_token(email: str, label: str) -> None:
         token = accounts.issue_api_token(session, found, label)
         session.commit()
     click.echo(token)
+
+
+@main.group()
+def ratings() -> None:
+    """Player ratings."""
+
+
+@ratings.command("rebuild")
+@with_appcontext
+def ratings_rebuild() -> None:
+    """Recompute every rating from all finished games, in the order they ended.
+
+    For games that ended before ratings existed or after a change of the
+    rating rules; running it again gives the same ratings."""
+    with get_db().session() as session:
+        for done in rebuild_all(session):
+            click.echo(str(done))
 
 
 @main.command()

@@ -13,6 +13,7 @@ from pbem.api.auth import api_user
 from pbem.api.games import service_error
 from pbem.api.schemas import PlayerQuerySchema, PlayerSchema
 from pbem.db import request_session
+from pbem.leagues.player_leagues import LeagueStanding
 from pbem.numbers import ID_CONVERTER
 from pbem.services.errors import ServiceError
 from pbem.services.game_lists import Page
@@ -31,7 +32,8 @@ class Player(MethodView):
     @blp.alt_response(404, schema=ErrorSchema, description="No such player")
     def get(self, query: dict[str, int], user_id: int):  # type: ignore[no-untyped-def]
         """A player's profile: name, local time, ratings per game with their
-        history, games going on and finished games (pages of 20, newest first)"""
+        history, the leagues they entered with their place, games going on and
+        finished games (pages of 50, newest first)"""
         api_user()
         shown = profile(request_session(), user_id, query["active_page"], query["finished_page"])
         return {
@@ -57,9 +59,20 @@ class Player(MethodView):
                 }
                 for history in shown.ratings
             ],
+            "leagues": [_league_json(standing) for standing in shown.leagues],
             "active": _page_json(shown.active, shown.active_games),
             "finished": _page_json(shown.finished, shown.finished_games),
         }
+
+
+def _league_json(standing: LeagueStanding) -> dict[str, Any]:
+    return {
+        "id": standing.league.public_id,
+        "name": standing.league.name,
+        "season": standing.season.number if standing.season else None,
+        "division": standing.division,
+        "place": standing.place,
+    }
 
 
 def _page_json(page: Page, games: list[PlayedGame]) -> dict[str, Any]:
@@ -83,4 +96,7 @@ def _played_json(played: PlayedGame) -> dict[str, Any]:
         "rating_change": played.rating_delta,
         "against_bots": change.against_bots if change else None,
         "forfeit": change.forfeit if change else None,
+        "title": game.title,
+        "league": game.season.league.public_id if game.season else None,
+        "season": game.season.number if game.season else None,
     }

@@ -442,7 +442,40 @@ class PlayedGameSchema(ma.Schema):
     )
     forfeit = ma.fields.Boolean(
         allow_none=True,
-        metadata={"description": "rated, and a seat left the game (resigned or out on time)"},
+        metadata={
+            "description": "rated, and a seat left the game (resigned, out on time, "
+            "or a league entrant who withdrew)"
+        },
+    )
+    title = ma.fields.String(
+        required=True,
+        metadata={
+            "description": "what people call the game; a league game's says where it "
+            "stands in its season"
+        },
+    )
+    league = ma.fields.String(
+        allow_none=True, metadata={"description": "a league game's league id; null outside"}
+    )
+    season = ma.fields.Integer(
+        allow_none=True, metadata={"description": "a league game's season number; null outside"}
+    )
+
+
+class PlayerLeagueSchema(ma.Schema):
+    id = ma.fields.String(required=True, metadata={"description": "the league's id"})
+    name = ma.fields.String(required=True)
+    season = ma.fields.Integer(
+        allow_none=True,
+        metadata={"description": "the newest season the player plays in; null before one"},
+    )
+    division = ma.fields.Integer(required=True, metadata={"description": "1 is the top"})
+    place = ma.fields.String(
+        required=True,
+        metadata={
+            "description": "the player's place in that season's division table "
+            "('2', or '2=' when tied); '' before a season"
+        },
     )
 
 
@@ -466,5 +499,10 @@ class PlayerSchema(ma.Schema):
         required=True, metadata={"description": "the player's time now, with their UTC offset"}
     )
     ratings = ma.fields.List(ma.fields.Nested(PlayerRatingSchema), required=True)
+    leagues = ma.fields.List(
+        ma.fields.Nested(PlayerLeagueSchema),
+        required=True,
+        metadata={"description": "the leagues the player entered and has not left, by name"},
+    )
     active = ma.fields.Nested(PlayedGamePageSchema, required=True)
     finished = ma.fields.Nested(PlayedGamePageSchema, required=True)

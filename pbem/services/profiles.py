@@ -1,6 +1,6 @@
 """A player's public profile, shared by the page and the API: what any other
-player may see (name, local time, ratings, games), never an address or a
-setting."""
+player may see (name, local time, ratings, leagues, games), never an address
+or a setting."""
 
 from __future__ import annotations
 
@@ -11,14 +11,17 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from pbem.leagues.player_leagues import LeagueStanding, leagues_of
 from pbem.models import Game, GameStatus, RatingChange, User, utcnow
 from pbem.services.errors import NotFound
 from pbem.services.game_lists import Page, played_by
 from pbem.services.ratings import RatingHistory, conservative, places, ratings_of
-from pbem.services.replay import engine_game
+from pbem.services.results import game_result
 
-# Each finished game on a profile is replayed for its result: a short page.
-PROFILE_PAGE_SIZE = 20
+# A finished game's result is read from the game (no replay), so a page may be
+# long; games that ended before results were kept are replayed until
+# `pbem ratings rebuild` stores theirs.
+PROFILE_PAGE_SIZE = 50
 
 
 @dataclass(frozen=True)
@@ -43,6 +46,7 @@ class Profile:
     user: User
     local_time: datetime  # now, in the player's zone
     ratings: list[RatingHistory]
+    leagues: list[LeagueStanding]
     active: Page
     active_games: list[PlayedGame]
     finished: Page
@@ -63,6 +67,7 @@ def profile(
         user=user,
         local_time=utcnow().astimezone(ZoneInfo(user.time_zone)),
         ratings=ratings_of(session, user.id),
+        leagues=leagues_of(session, user),
         active=active,
         active_games=[PlayedGame(game, "", None) for game in active.games],
         finished=finished,
@@ -87,7 +92,7 @@ def outcome_for(game: Game, user_id: int) -> str:
     '3rd of 3, resigned or out on time', 'abandoned'."""
     if game.abandoned_at is not None:
         return "abandoned"
-    result = engine_game(game).result()
+    result = game_result(game)
     seat = next(seat for seat in game.seats if seat.user_id == user_id)
     if result is None:  # a finished game always has one; say so rather than fail the page
         return "no result"

@@ -16,7 +16,12 @@ are left out: only the people's order among themselves counts (a bot that
 finished between two players changes nothing for them), and the rows say
 `against_bots` so a profile can tell such games apart. A seat whose player
 resigned or lost it on time ranks last, as the engine's result already says;
-the rows say `forfeit`.
+the rows say `forfeit`. League games are rated the same way: a league entrant
+who withdrew is a forfeit too, whether it left a game under way (its player
+resigned the seat) or its bot sat down for it from the start (a seat with no
+player, marked resigned when the game was made; the bot itself is left out).
+`pbem ratings rebuild` (pbem.services.rating_rebuild) recomputes everything
+from the games in the order they finished.
 """
 
 from __future__ import annotations
@@ -80,7 +85,7 @@ def rate_game(session: Session, game: Game, result: engine.Result) -> list[Ratin
         ranks=[ranks[seat.position] for seat in humans],
     )
     against_bots = any(seat.user_id is None for seat in game.seats)
-    forfeit = any(seat.resigned_at is not None for seat in humans)
+    forfeit = any(seat.resigned_at is not None for seat in game.seats)
     now = utcnow()
     changes = []
     for seat, rating, (after,) in zip(humans, ratings, new, strict=True):
@@ -95,7 +100,7 @@ def rate_game(session: Session, game: Game, result: engine.Result) -> list[Ratin
             rating=after.ordinal(),
             against_bots=against_bots,
             forfeit=forfeit,
-            rated_at=now,
+            rated_at=game.finished_at or now,  # a rebuild keeps the history in game order
         )
         rating.mu, rating.sigma, rating.games, rating.updated_at = (
             after.mu,

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from sqlalchemy import delete
 
+from pbem.models import Move
 from pbem.services import accounts
 from tests.server.openapi_client import OpenApiClient
 from tests.server.pipeline_helpers import rivals
@@ -46,3 +48,19 @@ def test_unknown_players_are_404_bad_pages_422_and_no_token_401(api, session, ma
     assert api.call("getPlayer", None, user_id=ann.id).status_code == 401
     bad_page = api.call("getPlayer", ann_token, user_id=f"{ann.id}?finished_page=0")
     assert bad_page.status_code == 422
+
+
+def test_finished_games_show_their_stored_result_without_a_replay(api, session, make_user):
+    """Honest check that no finished game is replayed: with its moves deleted,
+    a replay would find the game not over ('no result'); the stored result
+    still says who won."""
+    ann, bob = make_user("Ann"), make_user("Bob")
+    done, _ = rivals(session, ann, bob)
+    assert done.result["ranking"] == [[0], [1]]
+    session.execute(delete(Move).where(Move.game_id == done.id))
+    session.commit()
+    body = api.call("getPlayer", token(session, bob), user_id=ann.id).get_json()
+    [won] = body["finished"]["games"]
+    assert (won["id"], won["outcome"]) == (done.public_id, "won")
+    assert (won["title"], won["league"], won["season"]) == (done.title, None, None)
+    assert body["leagues"] == []

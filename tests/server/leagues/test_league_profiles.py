@@ -1,0 +1,39 @@
+"""A player's profile shows their leagues with their place, and league games
+with their title and a link to their season; the API says the same."""
+
+from __future__ import annotations
+
+from pbem.leagues.seasons import start_season
+from tests.server.leagues.test_seasons import league_of, play_out
+from tests.server.test_players_api import api, token  # noqa: F401  (fixture)
+
+
+def test_the_profile_shows_leagues_places_and_league_games(app, session, make_user, api):  # noqa: F811
+    _, league, (ann, bob, cem) = league_of(session, make_user, ["Ann", "Bob", "Cem"])
+    season, _ = start_season(session, league)
+    session.commit()
+    ann_vs_bob = next(g for g in season.games if {s.user_id for s in g.seats} == {ann.id, bob.id})
+    play_out(session, ann_vs_bob, ann.id)
+
+    # Bob lost his one game; Cem has played none: both have no points, tied 2nd.
+    body = api.call("getPlayer", token(session, cem), user_id=bob.id).get_json()
+    assert body["leagues"] == [
+        {"id": league.public_id, "name": "Club", "season": 1, "division": 1, "place": "2="}
+    ]
+    [lost] = body["finished"]["games"]
+    assert (lost["id"], lost["outcome"]) == (ann_vs_bob.public_id, "2nd of 2")
+    assert (lost["title"], lost["league"], lost["season"]) == (
+        ann_vs_bob.title,
+        league.public_id,
+        1,
+    )
+    ann_first = api.call("getPlayer", token(session, cem), user_id=ann.id).get_json()
+    assert [entry["place"] for entry in ann_first["leagues"]] == ["1"]
+
+    client = app.test_client()
+    with client.session_transaction() as cookie:
+        cookie["_user_id"] = str(cem.id)
+    page = client.get(f"/players/{bob.id}").get_data(as_text=True)
+    season_page = f'href="/leagues/{league.public_id}/seasons/1"'
+    assert ann_vs_bob.title in page and page.count(season_page) >= 2  # the game and the league
+    assert 'class="league-place">place 2=<' in page

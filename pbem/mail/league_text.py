@@ -9,7 +9,6 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 import engine
@@ -17,6 +16,7 @@ from pbem.clock.display import local_time
 from pbem.config import base_url
 from pbem.leagues import notices
 from pbem.leagues.balance import division_balance
+from pbem.leagues.digest import playing_now
 from pbem.leagues.leagues import find_league, league_time_control
 from pbem.leagues.links import season_link
 from pbem.leagues.seasons import rounds_in
@@ -177,20 +177,6 @@ def _table_text(rows: list[TableRow], marked: int | None = None) -> str:
             f"  {points_text(r.row.points):>6}  {points_text(r.row.score):>5}"
         )
     return "\n".join(lines)
-
-
-def playing_now(session: Session, user: User) -> list[SeasonEntrant]:
-    """The user's places in seasons under way (not withdrawn), by league name."""
-    places = session.scalars(
-        select(SeasonEntrant)
-        .join(Season, Season.id == SeasonEntrant.season_id)
-        .where(
-            SeasonEntrant.user_id == user.id,
-            SeasonEntrant.withdrawn_at.is_(None),
-            Season.finished_at.is_(None),
-        )
-    ).all()
-    return sorted(places, key=lambda p: (p.season.league.name.casefold(), p.season.id))
 
 
 def _digest(session: Session, mail: Mail, user: User, config: Mapping[str, Any]) -> str:

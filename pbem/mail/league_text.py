@@ -21,7 +21,7 @@ from pbem.leagues.leagues import find_league, league_time_control
 from pbem.leagues.links import season_link
 from pbem.leagues.seasons import rounds_in
 from pbem.leagues.tables import TableRow, division_table
-from pbem.models import Game, GameStatus, Outbox, Season, SeasonEntrant, User
+from pbem.models import Game, GameStatus, League, Outbox, Season, SeasonEntrant, Seat, User
 from pbem.services.errors import NotFound
 
 if TYPE_CHECKING:
@@ -71,7 +71,7 @@ def points_text(value: Fraction) -> str:
     return f"{whole or ''}{mark}" if mark and whole >= 0 else f"{float(value):g}"
 
 
-def _invitation(mail: Mail, league: Any, payload: Mapping[str, Any]) -> str:
+def _invitation(mail: Mail, league: League, payload: Mapping[str, Any]) -> str:
     rules = engine.get_ruleset(league.ruleset)
     control = league_time_control(league)
     mail.para(f"{payload['from']} invites you to the league {league.name} on pbem.")
@@ -107,12 +107,13 @@ def _season_start(
     return f"{name} has started"
 
 
-def _seat_of(game: Game, place: SeasonEntrant) -> Any:
+def _seat_of(game: Game, place: SeasonEntrant) -> Seat | None:
     return next((s for s in game.seats if s.entrant_id == place.id), None)
 
 
 def _game_line(game: Game, place: SeasonEntrant, config: Mapping[str, Any]) -> str:
     seat = _seat_of(game, place)
+    assert seat is not None  # only the place's own games are listed
     others = ", ".join(s.name for s in game.seats if s is not seat)
     return (
         f"{game.title}: against {others}, you play seat {seat.position + 1}:"

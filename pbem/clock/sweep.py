@@ -29,7 +29,7 @@ class SweepReport:
     def __str__(self) -> str:
         return (
             f"{self.reminders} reminders sent, {self.digests} digests sent,"
-            f" {self.timeouts} timeouts applied, {self.league_digests} league digests sent"
+            f" {self.league_digests} league digests sent, {self.timeouts} timeouts applied"
         )
 
 

@@ -115,6 +115,8 @@ def test_the_weekly_digest_shows_the_table_and_whose_turn_with_local_deadlines(
     now = datetime.now(UTC)
     local = now.astimezone(ZoneInfo(NEW_YORK))  # the digest is due now in Ann's zone
     ann.league_digest_day, ann.league_digest_hour = local.weekday(), local.hour
+    eve = players[4]  # in UTC, last of the four tied behind Ann by name
+    eve.league_digest_day, eve.league_digest_hour = now.weekday(), now.hour
     session.commit()
     assert send_league_digests(session, now) >= 1
     text = mail_to(rig, ann, "Your leagues this week")
@@ -128,3 +130,5 @@ def test_the_weekly_digest_shows_the_table_and_whose_turn_with_local_deadlines(
         assert f"  {game.title}: waiting for " in text and f"you (due {due}" in text
         assert f"/games/{game.public_id}" in text
     assert f"/leagues/{league.public_id}/seasons/1" in text
+    eves = mail_to(rig, eve, "Your leagues this week").split("\n\n")[1].splitlines()[1:]
+    assert len(eves) == 4 and eves[-1].startswith("*") and "Eve" in eves[-1].split()

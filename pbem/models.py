@@ -114,6 +114,11 @@ class User(Base):
     # A daily digest at this local hour instead of a mail per turn; None: per turn.
     digest_hour: Mapped[int | None] = mapped_column(Integer)
     digest_sent_on: Mapped[date | None]  # the local day the last digest went out
+    # The weekly league digest: on this local weekday (0 Monday .. 6 Sunday; None: off)
+    # at this local hour, for players with a league season under way.
+    league_digest_day: Mapped[int | None] = mapped_column(Integer, default=0, server_default="0")
+    league_digest_hour: Mapped[int] = mapped_column(Integer, default=18, server_default="18")
+    league_digest_sent_on: Mapped[date | None]  # the local day the last one went out
     # The secret of the player's iCalendar feed of deadlines.
     calendar_token: Mapped[str] = mapped_column(String(40), unique=True, default=seat_token)
 

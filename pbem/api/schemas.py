@@ -282,6 +282,18 @@ class SettingsSchema(ma.Schema):
             " time zone listing every game waiting for you; null: a mail for each turn"
         },
     )
+    league_digest_day = ma.fields.Integer(
+        allow_none=True,
+        validate=validate.Range(0, 6),
+        metadata={
+            "description": "the weekday (0 Monday .. 6 Sunday) of the weekly mail about your"
+            " league seasons under way; null: none"
+        },
+    )
+    league_digest_hour = ma.fields.Integer(
+        validate=validate.Range(DIGEST_HOURS.start, DIGEST_HOURS.stop - 1),
+        metadata={"description": "the hour of your time zone the weekly league mail comes at"},
+    )
     calendar_url = ma.fields.Function(
         calendar_url,
         dump_only=True,

@@ -37,3 +37,8 @@ def season_over(session: Session, season: Season) -> None:
 def _queue(session: Session, user_id: int, kind: str, season: Season, division: int) -> None:
     payload = {"league": season.league.public_id, "season": season.number, "division": division}
     session.add(Outbox(recipient_id=user_id, kind=kind, payload=payload))
+
+
+def weekly_digest(session: Session, user_id: int) -> None:
+    """Written when sent, from the user's seasons under way then."""
+    session.add(Outbox(recipient_id=user_id, kind=LEAGUE_DIGEST, payload={}))

@@ -20,6 +20,7 @@ from pbem.config import base_url
 from pbem.mail import addresses
 from pbem.mail.clock_text import clock_text
 from pbem.mail.game_text import SeatPicture, result_text, seat_picture, seed_text
+from pbem.mail.league_text import LEAGUE_KINDS, league_mail
 from pbem.models import Game, Outbox, Seat, User
 from pbem.services import notifications
 from pbem.services.game_lists import seats_to_act
@@ -100,7 +101,10 @@ class Mail:
 
 
 def compose(session: Session, row: Outbox, config: Mapping[str, Any]) -> EmailMessage:
-    if row.kind in ACCOUNT_KINDS:
+    if row.kind in LEAGUE_KINDS:
+        league = Mail()
+        message = league.message(league_mail(session, league, row, config))
+    elif row.kind in ACCOUNT_KINDS:
         message = _account_mail(session, row, config)
     else:
         message = _game_mail(session, row, config)
@@ -222,9 +226,9 @@ def _game_mail(session: Session, row: Outbox, config: Mapping[str, Any]) -> Emai
         mail.link("Game record", f"{_game_url(config, game)}/record.json")
     if row.kind == notifications.MOVED:
         mail.link("Fewer mails? Change your settings", f"{base_url(config)}/settings")
-    message = mail.message(
-        f"{played.ruleset.title} {game.public_id}, move {picture.ply + 1}: {phrase}"
-    )
+    # Games made before titles (migration 0011) have none: the ruleset and id name them.
+    name = game.title or f"{played.ruleset.title} {game.public_id}"
+    message = mail.message(f"{name}, move {picture.ply + 1}: {phrase}")
     _thread_headers(message, game, seat, picture.ply, row, config)
     return message
 

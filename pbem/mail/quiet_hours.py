@@ -16,12 +16,14 @@ from sqlalchemy import event
 from sqlalchemy.orm import Session
 
 from pbem.clock.deadlines import out_of_quiet_hours
+from pbem.leagues import notices
 from pbem.models import Outbox, User, utcnow
 from pbem.services import notifications
 
 AT_ONCE = {
     notifications.SIGN_IN,
     notifications.INVITE,
+    notices.LEAGUE_INVITE,
     notifications.MAIL_ANSWER,
     notifications.ACCEPTED,
     notifications.REJECTED,

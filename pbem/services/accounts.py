@@ -22,6 +22,7 @@ from pbem.services.names import NAME_LENGTH, checked_name
 TOKEN_PREFIX = "pbem_"
 REMINDER_HOURS = range(1, MAX_REMINDER_HOURS + 1)
 DIGEST_HOURS = range(24)
+WEEKDAY_NUMBERS = range(7)  # the weekly league digest's day, 0 Monday .. 6 Sunday
 # No spaces or control characters: the address goes into the To header.
 EMAIL = re.compile(r"^[^@\s\x00-\x1f\x7f]+@[^@\s\x00-\x1f\x7f]+\.[^@\s\x00-\x1f\x7f]+$")
 LANGUAGES = ("en", "de", "fr")
@@ -83,6 +84,8 @@ def update_settings(
     quiet_hours: str | Keep | None = KEEP,
     reminder_hours: int | Keep | None = KEEP,
     digest_hour: int | Keep | None = KEEP,
+    league_digest_day: int | Keep | None = KEEP,
+    league_digest_hour: int | None = None,
 ) -> None:
     """Change the settings given (None keeps the first four, KEEP the others,
     for which None means off); nothing changes if one is invalid. A new zone
@@ -102,6 +105,9 @@ def update_settings(
         _check_reminder_hours(reminder_hours)
     digest = user.digest_hour if digest_hour is KEEP else digest_hour
     _check_digest_hour(digest, quiet)
+    weekday = user.league_digest_day if league_digest_day is KEEP else league_digest_day
+    weekly_hour = user.league_digest_hour if league_digest_hour is None else league_digest_hour
+    _check_league_digest(weekday, weekly_hour)
     moves_deadlines = time_zone not in (None, user.time_zone) or quiet != old_quiet
     changes = {"name": name, "time_zone": time_zone, "language": language, "moved_mail": moved_mail}
     for field, value in changes.items():
@@ -111,6 +117,7 @@ def update_settings(
     if reminder_hours is not KEEP:
         user.reminder_hours = reminder_hours
     user.digest_hour = digest
+    user.league_digest_day, user.league_digest_hour = weekday, weekly_hour
     if moves_deadlines:
         recompute_user(session, user)
 
@@ -151,6 +158,14 @@ def _check_digest_hour(hour: int | None, quiet: tuple[str | None, str | None]) -
             f"a daily digest at {hour:02}:00 would fall in your quiet hours ({start} to {end}),"
             " when no mail is sent: choose another hour, or change the quiet hours"
         )
+
+
+def _check_league_digest(day: int | None, hour: int) -> None:
+    """Any hour will do: one in the quiet hours waits for their end, as all mail does."""
+    if day is not None and day not in WEEKDAY_NUMBERS:
+        raise Invalid(f"the league digest's day is 0 (Monday) to 6 (Sunday), not {day}")
+    if hour not in DIGEST_HOURS:
+        raise Invalid(f"the league digest's hour must be from 0 to 23, not {hour}")
 
 
 def new_calendar_token(user: User) -> None:

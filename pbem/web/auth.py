@@ -12,6 +12,7 @@ from zoneinfo import available_timezones
 from flask import Flask, current_app, redirect, render_template, request, url_for
 from flask_login import LoginManager, login_user, logout_user
 
+from pbem.leagues.digest import WEEKDAYS
 from pbem.models import MovedMail, User
 from pbem.services import accounts, notifications
 from pbem.services.errors import Invalid
@@ -131,6 +132,7 @@ def _settings_form(first_visit: bool):  # type: ignore[no-untyped-def]
         "languages": accounts.LANGUAGES,
         "moved_choices": MOVED_CHOICES,
         "digest_hours": accounts.DIGEST_HOURS,
+        "weekdays": WEEKDAYS,
         "calendar_url": calendar_url(user),
         "first_visit": first_visit,
         "next": next_page,
@@ -158,7 +160,7 @@ def _settings_form(first_visit: bool):  # type: ignore[no-untyped-def]
 
 
 def _mail_times(form: Mapping[str, str]) -> dict[str, Any]:
-    """Quiet hours, reminders and the digest as the form has them; a group
+    """Quiet hours, reminders and the digests as the form has them; a group
     the form does not hold stays as it is. An unticked box sends nothing, so
     quiet hours are off when the times are there but the box is not."""
     values: dict[str, Any] = {}
@@ -173,6 +175,10 @@ def _mail_times(form: Mapping[str, str]) -> dict[str, Any]:
         digest = form["turn_mail"] == "digest"
         hour = form.get("digest_hour", "")
         values["digest_hour"] = _whole_number(hour, "daily mail's hour") if digest else None
+    if "league_digest_day" in form:  # empty: off
+        values["league_digest_day"] = _whole_number(form["league_digest_day"], "weekly day")
+        hour = form.get("league_digest_hour", "")
+        values["league_digest_hour"] = _whole_number(hour, "weekly league mail's hour")
     return values
 
 

@@ -8,9 +8,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from flask import current_app, request, url_for
+from flask import current_app, has_request_context, request, url_for
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
+from pbem.config import base_url
 from pbem.models import Seat, User
 
 SIGN_IN = "pbem.sign-in"
@@ -30,6 +31,9 @@ def _serializer(purpose: str) -> URLSafeTimedSerializer:
 def absolute_url(endpoint: str, **values: Any) -> str:
     """A link for a mail: from PBEM_BASE_URL, never from a request's Host header
     when that is set (production requires it)."""
+    if not has_request_context():  # a mail the worker writes
+        path = current_app.url_map.bind("pbem").build(endpoint, values)
+        return base_url(current_app.config).rstrip("/") + path
     base = current_app.config.get("PBEM_BASE_URL") or request.host_url
     return base.rstrip("/") + url_for(endpoint, **values)
 

@@ -40,7 +40,7 @@ def test_samurai_opening_choice_stays_secret_in_the_others_moved_mail(rig, sessi
     assert [str(m["To"]) for m in moved] == [f"Bob <{bob.email}>"]  # not Ann, not Cy
     mail = moved[0]
     rig.capture.messages.remove(mail)
-    assert str(mail["Subject"]) == f"Samurai {game.public_id}, move 2: Ann moved"
+    assert str(mail["Subject"]) == "Samurai, Ann's game, move 2: Ann moved"
     text, html = text_of(mail), mail.get_body(("html",)).get_content()
     played.play(0, choice)
     hidden = played.view(1)["history"][0]["move"]

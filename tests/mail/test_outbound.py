@@ -50,7 +50,7 @@ def test_your_turn_mail_holds_board_news_private_info_moves_and_link(rig, sessio
     game = start_game(rig.app, session, "taluva", [ann, bob])
     mail = first_mail(rig, game, ann)
     seat = game.seats[0]
-    assert str(mail["Subject"]) == f"Taluva {game.public_id}, move 1: your turn"
+    assert str(mail["Subject"]) == "Taluva, Ann's game, move 1: your turn"
     assert str(mail["Reply-To"]) == f"play+{seat.token}@{DOMAIN}"
     root = f"<pbem.{game.public_id}.0.0.thread@{DOMAIN}>"
     assert re.fullmatch(rf"<pbem\.{game.public_id}\.0\.0\.\d+@{DOMAIN}>", str(mail["Message-ID"]))

@@ -317,6 +317,8 @@ def test_settings_are_read_and_changed_through_the_api(api, make_user, token_for
         "quiet_hours": None,  # the tests' users have none
         "reminder_hours": 24,
         "digest_hour": None,
+        "league_digest_day": 0,  # Monday
+        "league_digest_hour": 18,
         "calendar_url": f"http://localhost/calendar/{ann.calendar_token}.ics",
     }
     changed = api.call("updateSettings", token, {"time_zone": "Asia/Tokyo", "moved_mail": "never"})

@@ -1,0 +1,214 @@
+"""League mail, written when it is sent from the league as it is then: an
+invitation, a season's start (the player's games), a division's final table
+and the weekly league digest. None of them is about one game, so none has a
+board or a seat's Reply-To; each links to the league's pages."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy.orm import Session
+
+import engine
+from pbem.clock.display import local_time
+from pbem.config import base_url
+from pbem.leagues import notices
+from pbem.leagues.balance import division_balance
+from pbem.leagues.digest import playing_now
+from pbem.leagues.leagues import find_league, league_time_control
+from pbem.leagues.links import season_link
+from pbem.leagues.seasons import rounds_in
+from pbem.leagues.tables import TableRow, division_table
+from pbem.models import Game, GameStatus, League, Outbox, Season, SeasonEntrant, Seat, User
+from pbem.services.errors import NotFound
+
+if TYPE_CHECKING:
+    from pbem.mail.compose import Mail
+
+LEAGUE_KINDS = {
+    notices.LEAGUE_INVITE,
+    notices.SEASON_START,
+    notices.SEASON_OVER,
+    notices.LEAGUE_DIGEST,
+}
+FRACTIONS = {
+    Fraction(1, 4): "¼",
+    Fraction(1, 3): "⅓",
+    Fraction(1, 2): "½",
+    Fraction(2, 3): "⅔",
+    Fraction(3, 4): "¾",
+}
+DIGEST_TOP = 3  # table lines a digest shows above the player's own
+
+
+def league_mail(session: Session, mail: Mail, row: Outbox, config: Mapping[str, Any]) -> str:
+    """Write the row's mail into `mail`; returns its subject."""
+    user = row.recipient
+    if user is None:
+        raise ValueError(f"a {row.kind} mail goes to a player, not to an address")
+    if row.kind == notices.LEAGUE_DIGEST:
+        return _digest(session, mail, user, config)
+    league = find_league(session, row.payload["league"])
+    if row.kind == notices.LEAGUE_INVITE:
+        return _invitation(mail, league, row.payload)
+    season = next((s for s in league.seasons if s.number == row.payload["season"]), None)
+    if season is None:
+        raise NotFound(f"league {league.public_id} has no season {row.payload['season']}")
+    place = _place(season, user, row.payload["division"])
+    if row.kind == notices.SEASON_START:
+        return _season_start(mail, season, place, config)
+    return _season_over(session, mail, season, place)
+
+
+def points_text(value: Fraction) -> str:
+    """Points and scores as tables show them: 2, ½, 1½, 2⅓ (shared places split points)."""
+    whole, rest = divmod(value, 1)
+    if not rest:
+        return str(whole)
+    mark = FRACTIONS.get(rest)
+    return f"{whole or ''}{mark}" if mark and whole >= 0 else f"{float(value):g}"
+
+
+def _invitation(mail: Mail, league: League, payload: Mapping[str, Any]) -> str:
+    rules = engine.get_ruleset(league.ruleset)
+    control = league_time_control(league)
+    mail.para(f"{payload['from']} invites you to the league {league.name} on pbem.")
+    mail.para(
+        f"Its game: {rules.title}, {league.players_per_game} players a game."
+        f"\nTime control: {control.describe() if control else 'no clock'}."
+    )
+    mail.link("Join the league", payload["link"])
+    return f"{payload['from']} invites you to the league {league.name}"
+
+
+def _place(season: Season, user: User, division: int) -> SeasonEntrant:
+    for place in season.entrants:
+        if place.user_id == user.id and place.division == division:
+            return place
+    raise NotFound(f"{user.name} has no place in division {division} of this season")
+
+
+def _season_start(
+    mail: Mail, season: Season, place: SeasonEntrant, config: Mapping[str, Any]
+) -> str:
+    name = f"{season.league.name} – Season {season.number}"
+    mail.para(f"{name} has started.")
+    mine = [g for g in season.games if _seat_of(g, place) is not None]
+    if mine:
+        mail.listing("Your games now:", [_game_line(g, place, config) for g in mine])
+    later = _later_rounds(season, place)
+    if later:
+        mail.listing("Your games in later rounds:", later)
+    mail.para(_pacing(season, place.division))
+    mail.para(division_balance(season, place.division).describe())
+    mail.link("The season's tables", season_link(season))
+    return f"{name} has started"
+
+
+def _seat_of(game: Game, place: SeasonEntrant) -> Seat | None:
+    return next((s for s in game.seats if s.entrant_id == place.id), None)
+
+
+def _game_line(game: Game, place: SeasonEntrant, config: Mapping[str, Any]) -> str:
+    seat = _seat_of(game, place)
+    assert seat is not None  # only the place's own games are listed
+    others = ", ".join(s.name for s in game.seats if s is not seat)
+    return (
+        f"{game.title}: against {others}, you play seat {seat.position + 1}:"
+        f" {base_url(config)}/games/{game.public_id}"
+    )
+
+
+def _later_rounds(season: Season, place: SeasonEntrant) -> list[str]:
+    """The schedule's games of rounds not started yet, opponents by name."""
+    names = {p.id: p.name for p in season.entrants}
+    started = max((g.round or 0 for g in season.games if g.division == place.division), default=0)
+    lines = []
+    rounds = season.schedule.get(str(place.division), [])
+    for number, round_ in enumerate(rounds[started:], start=started + 1):
+        for seating in round_:
+            if place.id in seating:
+                others = ", ".join(names[p] for p in seating if p != place.id)
+                lines.append(
+                    f"Round {number}: against {others}, seat {seating.index(place.id) + 1}"
+                )
+    return lines
+
+
+def _pacing(season: Season, division: int) -> str:
+    if season.pacing == "all":
+        return "Every game of the season starts now: play them in any order."
+    text = (
+        f"The season has {rounds_in(season, division)} rounds; the next round starts"
+        " when every game of the one before is over"
+    )
+    if season.round_days:
+        text += f", or {season.round_days} days after it started at the latest"
+    return text + "."
+
+
+def _season_over(session: Session, mail: Mail, season: Season, place: SeasonEntrant) -> str:
+    name = f"{season.league.name} – Season {season.number}"
+    table = division_table(session, season, place.division)
+    several = season.league.divisions > 1
+    mail.para(f"{name} is over. The final table{' of your division' if several else ''}:")
+    mail.pre(_table_text(table))
+    own = next(r for r in table if r.place.id == place.id)
+    mail.para(f"You finished {own.row.place} of {len(table)}.")
+    moved = place.entrant.division
+    if moved < place.division:
+        mail.para(f"You go up to division {moved} next season.")
+    elif moved > place.division:
+        mail.para(f"You go down to division {moved} next season.")
+    mail.link("The season's tables", season_link(season))
+    return f"{name}: the final table"
+
+
+def _table_text(rows: list[TableRow], marked: int | None = None) -> str:
+    """A plain-text table, one row a line; `marked`: the reader's place id."""
+    width = max([len(r.place.name) for r in rows] + [4])
+    lines = [f"     {'Name':<{width}}  Played  Points  Score"]
+    for r in rows:
+        mark = "*" if r.place.id == marked else " "
+        name = r.place.name + (" (withdrew)" if r.withdrawn else "")
+        lines.append(
+            f"{mark}{r.row.place:>3}  {name:<{width}}  {r.row.played:>6}"
+            f"  {points_text(r.row.points):>6}  {points_text(r.row.score):>5}"
+        )
+    return "\n".join(lines)
+
+
+def _digest(session: Session, mail: Mail, user: User, config: Mapping[str, Any]) -> str:
+    """For each season the user plays in now: the top of their division's
+    table with their own line, and who must move in each of their games."""
+    places = playing_now(session, user)
+    for place in places:
+        season = place.season
+        mail.para(f"{season.league.name} – Season {season.number}, division {place.division}:")
+        table = division_table(session, season, place.division)
+        shown = [r for i, r in enumerate(table) if i < DIGEST_TOP or r.place.id == place.id]
+        mail.pre(_table_text(shown, marked=place.id))
+        games = [g for g in season.games if g.status == GameStatus.ACTIVE and _seat_of(g, place)]
+        if games:
+            mail.listing("Your games:", [_turn_line(g, user, config) for g in games])
+        mail.link("The season's tables", season_link(season))
+    if not places:
+        mail.para("None of your league seasons is under way any more.")
+    mail.link("Change when this mail comes", f"{base_url(config)}/settings")
+    return "Your leagues this week"
+
+
+def _turn_line(game: Game, user: User, config: Mapping[str, Any]) -> str:
+    """Whose turn it is, with each deadline in the reader's zone."""
+    waiting = []
+    for seat in game.seats:
+        if seat.position not in game.to_act:
+            continue
+        who = "you" if seat.user_id == user.id else seat.name
+        if seat.timeout_at is not None:
+            who += f" (due {local_time(seat.timeout_at, user.time_zone)})"
+        waiting.append(who)
+    turn = f"waiting for {', '.join(waiting)}" if waiting else "no one to move"
+    return f"{game.title}: {turn}: {base_url(config)}/games/{game.public_id}"

@@ -211,3 +211,21 @@ def test_only_the_leagues_one_may_see_are_listed(session, make_user, signed_in_a
     assert "Open club" in listed and "Closed club" not in listed
     assert "Closed club" in text(signed_in_as(owner).get("/leagues"))
     assert session.scalar(select(League).where(League.name == "Open club")).open
+
+
+def test_leaving_the_league_withdraws_from_the_season_after_confirming(
+    session, make_user, signed_in_as
+):
+    _, league, (_ann, bob, _cem) = league_of(session, make_user, ["Ann", "Bob", "Cem"])
+    start_season(session, league)
+    session.commit()
+    url = f"/leagues/{league.public_id}"
+    player = signed_in_as(bob)
+    assert "Leave the league" in text(player.get(url))
+    assert "count as losses" in text(player.get(f"{url}/leave"))
+    assert player.post(f"{url}/leave").status_code == 302
+    session.expire_all()
+    entrant = session.scalar(select(Entrant).where(Entrant.user_id == bob.id))
+    place = session.scalar(select(SeasonEntrant).where(SeasonEntrant.user_id == bob.id))
+    assert entrant.left_at is not None and place.withdrawn_at is not None
+    assert player.get(f"{url}/leave").status_code == 404

@@ -179,6 +179,8 @@ def test_a_league_game_page_shows_its_title_and_season(session, make_user, signe
     page = text(signed_in_as(ann).get(f"/games/{game.public_id}"))
     assert f"<h1>{game.title}</h1>" in page
     assert f'/leagues/{league.public_id}/seasons/1">Club – Season 1</a>' in page
+    watched = text(signed_in_as(make_user("Eve")).get(f"/games/{game.public_id}/watch"))
+    assert f"<h1>Watching {game.title}</h1>" in watched and "Toy Pick" in watched
 
 
 def test_my_games_are_grouped_by_league_season(session, make_user, signed_in_as):

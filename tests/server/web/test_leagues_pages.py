@@ -8,7 +8,9 @@ import csv
 import io
 import re
 import zipfile
+from fractions import Fraction
 
+import pytest
 from sqlalchemy import select
 
 import engine
@@ -16,6 +18,7 @@ from pbem.leagues.leagues import create_league, find_league
 from pbem.leagues.seasons import start_season
 from pbem.models import Entrant, Game, League, Season, SeasonEntrant
 from pbem.services.replay import engine_game
+from pbem.web.leagues import points_words
 from tests.server.leagues.test_seasons import league_of, play_out
 
 LEAGUE_URL = re.compile(r"/leagues/([\w-]+)$")
@@ -231,3 +234,19 @@ def test_leaving_the_league_withdraws_from_the_season_after_confirming(
     place = session.scalar(select(SeasonEntrant).where(SeasonEntrant.user_id == bob.id))
     assert entrant.left_at is not None and place.withdrawn_at is not None
     assert player.get(f"{url}/leave").status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("points", "shown"),
+    [
+        ("0", "0"),
+        ("3", "3"),
+        ("1/2", "½"),
+        ("3/2", "1½"),
+        ("8/3", "2⅔"),
+        ("2/5", "2/5"),
+        ("12/5", "2 2/5"),
+    ],
+)
+def test_points_are_shown_exactly(points, shown):
+    assert points_words(Fraction(points)) == shown

@@ -80,6 +80,7 @@ def init_app(app: Flask) -> PbemApi:
     from pbem.api import auth
     from pbem.api.events import blp as events_blp
     from pbem.api.games import blp as games_blp
+    from pbem.api.league_exports import blp as league_exports_blp
     from pbem.api.organiser import blp as organiser_blp
     from pbem.api.players import blp as players_blp
     from pbem.api.records import blp as records_blp
@@ -99,5 +100,6 @@ def init_app(app: Flask) -> PbemApi:
     api.register_blueprint(settings_blp, url_prefix=f"{API_PREFIX}/v1/settings")
     api.register_blueprint(vacation_blp, url_prefix=f"{API_PREFIX}/v1/vacation")
     api.register_blueprint(players_blp, url_prefix=f"{API_PREFIX}/v1/players")
+    api.register_blueprint(league_exports_blp, url_prefix=f"{API_PREFIX}/v1/leagues")
     app.extensions["pbem.api"] = api
     return api

@@ -13,7 +13,7 @@ import engine
 from pbem.clock.time_control import TimeControl
 from pbem.leagues import notices
 from pbem.leagues.standings import points_table
-from pbem.models import Entrant, League, LeagueOrganiser, User, utcnow
+from pbem.models import Entrant, League, LeagueOrganiser, Season, User, utcnow
 from pbem.services.accounts import normalise_email, user_for_sign_in
 from pbem.services.errors import Conflict, Forbidden, Invalid, NotFound
 from pbem.services.names import checked_name
@@ -147,3 +147,12 @@ def current_entrants(league: League) -> list[Entrant]:
     """Those who accepted and have not left, by division then name."""
     playing = [e for e in league.entrants if e.user is not None and e.left_at is None]
     return sorted(playing, key=lambda e: (e.division, e.user.name.casefold(), e.id))
+
+
+def find_season(session: Session, league_public_id: str, number: int) -> Season:
+    """Season `number` of the league, for its pages and exports."""
+    league = find_league(session, league_public_id)
+    found = next((s for s in league.seasons if s.number == number), None)
+    if found is None:
+        raise NotFound("no such season")
+    return found

@@ -1,37 +1,332 @@
-"""League pages: a league (its settings, organisers, entrants and seasons) and
-a season (its divisions' tables and games). Readable by anyone signed in: a
-club's table is not secret; addresses of invitees are shown to organisers only."""
+"""League pages: the list of leagues, a new league, a league (its settings,
+organisers, entrants and seasons, with the organisers' forms) and a season
+(its divisions' balance, tables, rounds and exports). Readable by anyone
+signed in: a club's table is not secret; addresses of invitees are shown to
+organisers only. Leaving a season cannot be undone, so its GET asks to confirm."""
 
 from __future__ import annotations
 
-from flask import abort, render_template
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
 
-from pbem.leagues.leagues import find_league, is_organiser, league_time_control
+from flask import redirect, render_template, request, url_for
+from sqlalchemy import or_, select
+
+from pbem.dispatch import enqueue_submissions
+from pbem.leagues import exports
+from pbem.leagues.balance import division_balance
+from pbem.leagues.leagues import (
+    add_organiser,
+    create_league,
+    find_league,
+    find_season,
+    invite_entrant,
+    is_organiser,
+    join_league,
+    league_time_control,
+    organised_league,
+)
+from pbem.leagues.links import league_link
+from pbem.leagues.seasons import round_start, start_season
 from pbem.leagues.tables import division_table
-from pbem.web.common import db, me, page_blueprint, signed_in
+from pbem.leagues.withdrawal import leave_league, replace, season_place, withdraw
+from pbem.models import Entrant, League, LeagueOrganiser, Season, SeasonEntrant, User
+from pbem.services.errors import Forbidden, Invalid, NotFound
+from pbem.web.clock_form import CLOCK_DEFAULTS, CLOCK_FIELDS, time_control_from_form
+from pbem.web.common import attachment, db, me, page_blueprint, signed_in
+from pbem.web.league_form import LeagueForm, season_settings
+from pbem.web.links import take_over_url
+from pbem.web.lobby import newest_rulesets, titles
 
 bp = page_blueprint("leagues")
+SEASON_URL = "/leagues/<league_id>/seasons/<int:number>"
+VULGAR = {
+    Fraction(1, 2): "½",
+    Fraction(1, 3): "⅓",
+    Fraction(2, 3): "⅔",
+    Fraction(1, 4): "¼",
+    Fraction(3, 4): "¾",
+}
+
+
+@bp.app_template_filter("points")
+def points_words(points: Fraction) -> str:
+    """League points exactly, as people write them: 1½, ⅔, 2 2/5."""
+    whole, part = divmod(points, 1)
+    if not part:
+        return str(whole)
+    shown = VULGAR.get(part) or (f" {part}" if whole else str(part))
+    return f"{whole or ''}{shown}"
+
+
+def _me() -> User:
+    user = me()
+    assert user is not None  # @signed_in
+    return user
+
+
+@bp.route("/leagues")
+@signed_in
+def leagues():  # type: ignore[no-untyped-def]
+    user = _me()
+    mine = select(LeagueOrganiser.league_id).where(LeagueOrganiser.user_id == user.id)
+    entered = select(Entrant.league_id).where(Entrant.user_id == user.id, Entrant.left_at.is_(None))
+    found = (
+        db()
+        .scalars(
+            select(League)
+            .where(or_(League.id.in_(mine), League.id.in_(entered), League.open.is_(True)))
+            .order_by(League.name, League.id)
+        )
+        .all()
+    )
+    own = [league for league in found if is_organiser(league, user) or _entrant(league, user)]
+    others = [league for league in found if league not in own]
+    return render_template("leagues.html", own=own, others=others, titles=titles())
+
+
+@bp.route("/leagues/new", methods=["GET", "POST"])
+@signed_in
+def new_league():  # type: ignore[no-untyped-def]
+    rulesets = newest_rulesets()
+    rules = rulesets.get(request.values.get("game", ""))
+    if rules is None:
+        return render_template("new_league_choose.html", rulesets=rulesets.values())
+    if request.method == "GET":
+        defaults = {f"option-{option.name}": option.default for option in rules.option_spec}
+        return _new_league_page(rules, {**CLOCK_DEFAULTS, **defaults})
+    form = request.form
+    try:
+        asked = LeagueForm.read(rules, form)
+        league = create_league(
+            db(),
+            _me(),
+            asked.name,
+            rules.name,
+            asked.players,
+            asked.options,
+            time_control=time_control_from_form(form),
+            points=asked.points,
+            open_to_all=asked.open,
+            divisions=asked.divisions,
+            promotion=asked.promotion,
+        )
+    except Invalid as exc:
+        db().rollback()
+        return _new_league_page(rules, form, error=str(exc)), 422
+    db().commit()
+    return redirect(url_for("leagues.league", league_id=league.public_id))
+
+
+def _new_league_page(rules: Any, form: Any, error: str | None = None) -> str:
+    return render_template(
+        "new_league.html", rules=rules, form=form, clock=CLOCK_FIELDS, error=error
+    )
 
 
 @bp.route("/leagues/<league_id>")
 @signed_in
 def league(league_id: str):  # type: ignore[no-untyped-def]
     found = find_league(db(), league_id)
+    user = _me()
+    entrant = _entrant(found, user)
+    invited = entrant is None and any(
+        e.invited_email == user.email and e.user_id is None and e.left_at is None
+        for e in found.entrants
+    )
     return render_template(
         "league.html",
         league=found,
-        organiser=is_organiser(found, me()),
+        organiser=is_organiser(found, user),
         time_control=league_time_control(found),
+        entrant=entrant,
+        may_join=entrant is None and (found.open or invited),
+        share_link=league_link(found),
+        titles=titles(),
     )
 
 
-@bp.route("/leagues/<league_id>/seasons/<int:number>")
+def _entrant(league: League, user: User) -> Entrant | None:
+    """The user's entry in the league, while they have not left it."""
+    return next((e for e in league.entrants if e.user_id == user.id and e.left_at is None), None)
+
+
+def _to_league(league_id: str, follow_up: Sequence[int] = ()):  # type: ignore[no-untyped-def]
+    db().commit()
+    enqueue_submissions(follow_up)
+    return redirect(url_for("leagues.league", league_id=league_id))
+
+
+@bp.route("/leagues/<league_id>/join", methods=["POST"])
+@signed_in
+def join(league_id: str):  # type: ignore[no-untyped-def]
+    join_league(db(), league_id, _me())
+    return _to_league(league_id)
+
+
+@bp.route("/leagues/<league_id>/leave", methods=["GET", "POST"])
+@signed_in
+def leave(league_id: str):  # type: ignore[no-untyped-def]
+    found = find_league(db(), league_id)
+    if request.method == "GET":
+        if _entrant(found, _me()) is None:
+            raise NotFound("you are not an entrant of this league")
+        return render_template("league_confirm.html", league=found, action="leave")
+    return _to_league(league_id, leave_league(db(), found, _me()))
+
+
+@bp.route("/leagues/<league_id>/invite", methods=["POST"])
+@signed_in
+def invite(league_id: str):  # type: ignore[no-untyped-def]
+    found = organised_league(db(), league_id, _me())
+    invite_entrant(db(), found, _me(), request.form.get("email", ""), league_link(found))
+    return _to_league(league_id)
+
+
+@bp.route("/leagues/<league_id>/organisers", methods=["POST"])
+@signed_in
+def organisers(league_id: str):  # type: ignore[no-untyped-def]
+    found = organised_league(db(), league_id, _me())
+    add_organiser(db(), found, request.form.get("email", ""))
+    return _to_league(league_id)
+
+
+@bp.route("/leagues/<league_id>/seasons", methods=["POST"])
+@signed_in
+def new_season(league_id: str):  # type: ignore[no-untyped-def]
+    found = organised_league(db(), league_id, _me())
+    season, follow_up = start_season(db(), found, **season_settings(request.form))
+    db().commit()
+    enqueue_submissions(follow_up)
+    return redirect(url_for("leagues.season", league_id=league_id, number=season.number))
+
+
+@bp.route(SEASON_URL)
 @signed_in
 def season(league_id: str, number: int):  # type: ignore[no-untyped-def]
-    found = find_league(db(), league_id)
-    chosen = next((s for s in found.seasons if s.number == number), None)
-    if chosen is None:
-        abort(404)
+    chosen = find_season(db(), league_id, number)
     divisions = sorted({place.division for place in chosen.entrants})
-    tables = {d: division_table(db(), chosen, d) for d in divisions}
-    return render_template("season.html", league=found, season=chosen, tables=tables)
+    user = _me()
+    return render_template(
+        "season.html",
+        league=chosen.league,
+        season=chosen,
+        divisions=[_division(chosen, d) for d in divisions],
+        organiser=is_organiser(chosen.league, user),
+        mine=_own_place(chosen, user),
+        titles=titles(),
+    )
+
+
+def _division(season: Season, division: int) -> dict[str, Any]:
+    """What the season page shows of one division."""
+    places = {place.id: place for place in season.entrants}
+    made = {(g.round, g.number): g for g in season.games if g.division == division}
+    rounds = []
+    for index, games in enumerate(season.schedule.get(str(division), []), start=1):
+        rounds.append(
+            {
+                "number": index,
+                "games": [made.get((index, n)) for n in range(1, len(games) + 1)],
+                "pairings": [[places[p].name for p in game] for game in games],
+                "starts": _round_starts(season, index),
+            }
+        )
+    return {
+        "number": division,
+        "balance": division_balance(season, division).describe(),
+        "table": division_table(db(), season, division),
+        "rounds": rounds,
+    }
+
+
+def _round_starts(season: Season, number: int) -> str:
+    """When a round not started yet will start, in words."""
+    ends = f"when round {number - 1} is over"
+    if season.round_days is None:
+        return ends
+    return f"{ends}, or on {round_start(season, number):%Y-%m-%d} at the latest"
+
+
+def _own_place(season: Season, user: User) -> SeasonEntrant | None:
+    """The user's place in the season while they still play for it."""
+    return next(
+        (p for p in season.entrants if p.user_id == user.id and p.withdrawn_at is None), None
+    )
+
+
+def _to_season(season: Season, follow_up: Sequence[int] = ()):  # type: ignore[no-untyped-def]
+    db().commit()
+    enqueue_submissions(follow_up)
+    return redirect(
+        url_for("leagues.season", league_id=season.league.public_id, number=season.number)
+    )
+
+
+@bp.route(f"{SEASON_URL}/withdraw", methods=["GET", "POST"])
+@signed_in
+def withdraw_me(league_id: str, number: int):  # type: ignore[no-untyped-def]
+    """A player leaves the season (staying in the league for the next one)."""
+    chosen = find_season(db(), league_id, number)
+    place = _own_place(chosen, _me())
+    if place is None:
+        raise NotFound("you do not play in this season")
+    if request.method == "GET":
+        return render_template(
+            "league_confirm.html", league=chosen.league, season=chosen, action="withdraw"
+        )
+    return _to_season(chosen, withdraw(db(), chosen, place, _me()))
+
+
+@bp.route(f"{SEASON_URL}/places/<int:place_id>/withdraw", methods=["GET", "POST"])
+@signed_in
+def withdraw_place(league_id: str, number: int, place_id: int):  # type: ignore[no-untyped-def]
+    chosen, place = _organised_place(league_id, number, place_id)
+    if request.method == "GET":
+        return render_template(
+            "league_confirm.html",
+            league=chosen.league,
+            season=chosen,
+            place=place,
+            action="withdraw-place",
+        )
+    return _to_season(chosen, withdraw(db(), chosen, place, _me()))
+
+
+@bp.route(f"{SEASON_URL}/places/<int:place_id>/replace", methods=["POST"])
+@signed_in
+def replace_place(league_id: str, number: int, place_id: int):  # type: ignore[no-untyped-def]
+    chosen, place = _organised_place(league_id, number, place_id)
+    email = request.form.get("email", "")
+    return _to_season(chosen, replace(db(), chosen, place, _me(), email, take_over_url))
+
+
+def _organised_place(league_id: str, number: int, place_id: int) -> tuple[Season, SeasonEntrant]:
+    chosen = find_season(db(), league_id, number)
+    if not is_organiser(chosen.league, _me()):
+        raise Forbidden("only the league's organisers may do that")
+    return chosen, season_place(chosen, place_id)
+
+
+@bp.route(f"{SEASON_URL}/standings.csv")
+@signed_in
+def standings_csv(league_id: str, number: int):  # type: ignore[no-untyped-def]
+    chosen = find_season(db(), league_id, number)
+    return attachment(
+        exports.standings_csv(db(), chosen), "text/csv", f"season-{number}-standings.csv"
+    )
+
+
+@bp.route(f"{SEASON_URL}/standings.json")
+@signed_in
+def standings_json(league_id: str, number: int):  # type: ignore[no-untyped-def]
+    return exports.standings_json(db(), find_season(db(), league_id, number))
+
+
+@bp.route(f"{SEASON_URL}/records.zip")
+@signed_in
+def records_zip(league_id: str, number: int):  # type: ignore[no-untyped-def]
+    chosen = find_season(db(), league_id, number)
+    archive = exports.records_zip(chosen, _me())
+    return attachment(archive, "application/zip", exports.records_zip_name(chosen))

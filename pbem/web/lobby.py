@@ -19,6 +19,7 @@ from pbem.services import games as game_service
 from pbem.services.bots import SEAT_BOTS
 from pbem.services.errors import Invalid, NotFound
 from pbem.services.game_lists import Section, my_games
+from pbem.services.names import refuse_control_characters
 from pbem.web.clock_form import CLOCK_DEFAULTS, CLOCK_FIELDS, time_control_from_form
 from pbem.web.common import SignedIn, db, me, page_blueprint, signed_in
 from pbem.web.links import (
@@ -30,6 +31,8 @@ from pbem.web.links import (
 )
 
 bp = page_blueprint("lobby")
+TITLE_LENGTH = 200  # Game.title's column
+CASUAL = "Casual games"
 SEAT_KINDS = {
     "": "nobody",
     "me": "me",
@@ -68,12 +71,29 @@ def home():  # type: ignore[no-untyped-def]
     names = titles()
     asked = {section: request.args.get(section, 1, type=int) for section in Section}
     sections = {
-        section: (page, [_row(game, user, names) for game in page.games])
+        section: (page, grouped([_row(game, user, names) for game in page.games]))
         for section, page in my_games(db(), user, asked).items()
     }
     return render_template(
-        "home.html", user=user, sections=sections, Section=Section, page_url=_page_url
+        "home.html",
+        user=user,
+        sections=sections,
+        Section=Section,
+        page_url=_page_url,
+        casual=CASUAL,
     )
+
+
+def grouped(rows: list[GameRow]) -> list[tuple[str, list[GameRow]]]:
+    """Rows by league season ("Club – Season 2"), in the order they come;
+    casual games (no season) in a group of their own, last."""
+    groups: dict[str, list[GameRow]] = {}
+    for row in rows:
+        season = row.game.season
+        key = f"{season.league.name} – Season {season.number}" if season else ""
+        groups.setdefault(key, []).append(row)
+    casual = groups.pop("", None)
+    return [*groups.items(), *([(CASUAL, casual)] if casual else [])]
 
 
 def _page_url(section: Section, number: int) -> str:
@@ -111,9 +131,11 @@ def new_game(ruleset: str):  # type: ignore[no-untyped-def]
         return _new_game_page(rules, form)
     try:
         specs = _seat_specs(rules, form)
-        options = _options(rules.option_spec, form)
+        options = options_from_form(rules.option_spec, form)
         clock = time_control_from_form(form)
-        game = game_service.create_game(db(), me(), rules.name, specs, options, time_control=clock)
+        game = game_service.create_game(
+            db(), me(), rules.name, specs, options, time_control=clock, title=_title(form)
+        )
         _send_invitations(game)
     except Invalid as exc:
         db().rollback()
@@ -166,7 +188,7 @@ def _seat_specs(rules: type[engine.State], form: Any) -> list[game_service.SeatS
     return specs
 
 
-def _options(spec: tuple[Option, ...], form: Any) -> dict[str, Any]:
+def options_from_form(spec: tuple[Option, ...], form: Any) -> dict[str, Any]:
     """Check boxes send nothing when off; other fields are coerced by the engine."""
     return {
         option.name: (f"option-{option.name}" in form)
@@ -174,6 +196,14 @@ def _options(spec: tuple[Option, ...], form: Any) -> dict[str, Any]:
         else form.get(f"option-{option.name}", option.default)
         for option in spec
     }
+
+
+def _title(form: Any) -> str:
+    """The title typed, or "" for the default one; it goes into mail subjects."""
+    title = form.get("title", "").strip()
+    if len(title) > TITLE_LENGTH:
+        raise Invalid(f"a title has at most {TITLE_LENGTH} characters")
+    return refuse_control_characters(title, "a title")
 
 
 def _send_invitations(game: Game) -> None:

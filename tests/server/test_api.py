@@ -77,6 +77,9 @@ def test_openapi_document_is_valid_and_names_every_operation(api):
         "endVacation",
         "getPlayer",
         "newCalendarAddress",
+        "getSeasonStandings",
+        "getSeasonStandingsCsv",
+        "getSeasonRecords",
     }
     assert api.document["components"]["securitySchemes"]["bearerAuth"]["scheme"] == "bearer"
 

@@ -1,0 +1,57 @@
+"""Reading the league forms (a new league, a new season) into what the league
+services take, with a clear refusal for what is not a number. The services
+check the ranges themselves."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import engine
+from pbem.numbers import whole_number
+from pbem.services.errors import Invalid
+from pbem.web.lobby import options_from_form
+
+
+@dataclass(frozen=True)
+class LeagueForm:
+    name: str
+    players: int
+    options: dict[str, Any]
+    points: list[str] | None  # None: the default scoring
+    open: bool
+    divisions: int
+    promotion: int
+
+    @classmethod
+    def read(cls, rules: type[engine.State], form: Mapping[str, Any]) -> LeagueForm:
+        points = str(form.get("points", "")).strip()
+        return cls(
+            name=str(form.get("name", "")),
+            players=_number(form, "players", "players per game"),
+            options=options_from_form(rules.option_spec, form),
+            points=re.split(r"[\s,;]+", points) if points else None,
+            open=bool(form.get("open")),
+            divisions=_number(form, "divisions", "divisions"),
+            promotion=_number(form, "promotion", "promotion"),
+        )
+
+
+def season_settings(form: Mapping[str, Any]) -> dict[str, Any]:
+    """start_season's keyword arguments: legs, pacing and days per round (optional)."""
+    days = str(form.get("round-days", "")).strip()
+    return {
+        "legs": _number(form, "legs", "legs"),
+        "pacing": form.get("pacing", "all"),
+        "round_days": _number(form, "round-days", "days per round") if days else None,
+    }
+
+
+def _number(form: Mapping[str, Any], field: str, words: str) -> int:
+    raw = str(form.get(field, "")).strip()
+    number = whole_number(raw)
+    if number is None:
+        raise Invalid(f"{words} must be a whole number, not {raw!r}")
+    return number

@@ -1,0 +1,64 @@
+"""A season's exports through the API, as documented in the OpenAPI document."""
+
+from __future__ import annotations
+
+import csv
+import io
+import zipfile
+
+import pytest
+
+import engine
+from pbem.leagues.seasons import start_season
+from pbem.services import accounts
+from tests.server.leagues.test_seasons import league_of, play_out
+from tests.server.openapi_client import OpenApiClient
+
+
+@pytest.fixture
+def api(app) -> OpenApiClient:
+    return OpenApiClient(app.test_client())
+
+
+def test_standings_and_records_of_a_season(api, session, make_user):
+    _, league, (ann, bob) = league_of(session, make_user, ["Ann", "Bob"])
+    season, _ = start_season(session, league)
+    session.commit()
+    play_out(session, season.games[0], bob.id)
+    token = accounts.issue_api_token(session, ann, "tests")
+    session.commit()
+    where = {"league_id": league.public_id, "season": 1}
+    shown = api.call("getSeasonStandings", token, **where).get_json()
+    assert [(r["player"], r["points"], r["played"]) for r in shown["standings"]] == [
+        ("Bob", "1", 1),
+        ("Ann", "0", 1),
+    ]
+    assert shown["finished"] is True
+    table = api.call("getSeasonStandingsCsv", token, **where)
+    assert table.mimetype == "text/csv"
+    assert [r["player"] for r in csv.DictReader(io.StringIO(table.get_data(as_text=True)))] == [
+        "Bob",
+        "Ann",
+    ]
+    archive = api.call("getSeasonRecords", token, **where)
+    assert archive.mimetype == "application/zip"
+    with zipfile.ZipFile(io.BytesIO(archive.get_data())) as opened:
+        (name,) = opened.namelist()
+        record = engine.Record.loads(opened.read(name).decode())
+    bob_seat = next(s.position for s in season.games[0].seats if s.user_id == bob.id)
+    assert engine.Game.from_record(record).result().winners == (bob_seat,)
+    assert (
+        api.call("getSeasonStandings", token, league_id=league.public_id, season=2).status_code
+        == 404
+    )
+    assert api.call("getSeasonRecords", **where).status_code == 401
+
+
+def test_the_document_gives_each_export_its_content_type(api):
+    paths = api.document["paths"]
+    base = "/api/v1/leagues/{league_id}/seasons/{season}"
+    assert "text/csv" in paths[f"{base}/standings.csv"]["get"]["responses"]["200"]["content"]
+    assert "application/zip" in paths[f"{base}/records.zip"]["get"]["responses"]["200"]["content"]
+    assert (
+        "application/json" in paths[f"{base}/standings.json"]["get"]["responses"]["200"]["content"]
+    )

@@ -102,8 +102,24 @@ class TimeControlSchema(ma.Schema):
     )
 
 
+class LeaguePlaceSchema(ma.Schema):
+    id = ma.fields.String(required=True, metadata={"description": "the league's id"})
+    name = ma.fields.String(required=True)
+    season = ma.fields.Integer(required=True, metadata={"description": "the season's number"})
+    division = ma.fields.Integer(required=True, metadata={"description": "1 is the top"})
+    round = ma.fields.Integer(required=True)
+    number = ma.fields.Integer(required=True, metadata={"description": "the game in its round"})
+
+
 class GameSchema(ma.Schema):
     id = ma.fields.String(required=True)
+    title = ma.fields.String(required=True, metadata={"description": "'' when it has none"})
+    league = ma.fields.Nested(
+        LeaguePlaceSchema,
+        required=True,
+        allow_none=True,
+        metadata={"description": "where a league game stands in its league; null: no league"},
+    )
     ruleset = ma.fields.String(required=True)
     version = ma.fields.Integer(required=True)
     options = ma.fields.Dict(required=True)
@@ -136,6 +152,11 @@ class GameSchema(ma.Schema):
 
 class GameCreateSchema(ma.Schema):
     ruleset = ma.fields.String(required=True, metadata={"example": "taluva"})
+    title = ma.fields.String(
+        load_default="",
+        validate=validate.Length(max=200),
+        metadata={"description": "a name for the game, shown in lists and mail subjects"},
+    )
     version = ma.fields.Integer(metadata={"description": "rules version; newest when left out"})
     options = ma.fields.Dict(load_default=dict)
     seats = ma.fields.List(

@@ -77,6 +77,17 @@ def test_openapi_document_is_valid_and_names_every_operation(api):
         "endVacation",
         "getPlayer",
         "newCalendarAddress",
+        "createLeague",
+        "getLeague",
+        "inviteEntrant",
+        "addLeagueOrganiser",
+        "joinLeague",
+        "leaveLeague",
+        "startSeason",
+        "getSeason",
+        "getStandings",
+        "withdrawEntrant",
+        "replaceEntrant",
     }
     assert api.document["components"]["securitySchemes"]["bearerAuth"]["scheme"] == "bearer"
 

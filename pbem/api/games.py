@@ -39,6 +39,7 @@ from pbem.services.game_organisers import organises
 from pbem.services.names import refuse_control_characters
 from pbem.services.replay import engine_game
 from pbem.services.resign import resign
+from pbem.services.results import game_result
 from pbem.services.submissions import preview, refuse_while_waiting, submit
 
 blp = Blueprint("api_games", __name__, description="Games, seats and moves")
@@ -107,8 +108,14 @@ def game_json(game: Game, user: User) -> dict[str, Any]:
         "paused_at": game.paused_at,
         "abandoned_at": game.abandoned_at,
         "organiser": organises(game, user),
+        "result": _result_json(game),
         "time_control": control.to_json() if control else None,
     }
+
+
+def _result_json(game: Game) -> dict[str, Any] | None:
+    result = game_result(game)
+    return result.to_json() if result else None
 
 
 def _league_place(game: Game) -> dict[str, Any] | None:

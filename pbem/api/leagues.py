@@ -42,8 +42,8 @@ blp = Blueprint("api_leagues", __name__, description="Leagues, their seasons and
 blp.errorhandler(ServiceError)(service_error)
 
 LEAGUE_URL = "/<league_id>"
-SEASON_URL = f"{LEAGUE_URL}/seasons/<{ID_CONVERTER}:number>"
-PLACE_URL = f"{SEASON_URL}/entrants/<{ID_CONVERTER}:entrant_id>"
+SEASON_URL = f"{LEAGUE_URL}/seasons/<{ID_CONVERTER}:season>"
+PLACE_URL = f"{SEASON_URL}/entrants/<{ID_CONVERTER}:entrant>"
 
 
 def _documented(operation_id: str, answers: dict[int, str]):  # type: ignore[no-untyped-def]
@@ -246,22 +246,22 @@ class Seasons(MethodView):
 class SeasonResource(MethodView):
     @blp.response(200, SeasonSchema)
     @_documented("getSeason", {404: "No such league or season"})
-    def get(self, league_id: str, number: int):  # type: ignore[no-untyped-def]
+    def get(self, league_id: str, season: int):  # type: ignore[no-untyped-def]
         """A season: per division the balance of its schedule, its rounds (games
         not started yet by their entrants) and its table"""
         api_user()
         league = league_service.find_league(request_session(), league_id)
-        season = _season(league, number)
+        chosen = _season(league, season)
         return {
-            "id": season.number,
-            "number": season.number,
-            "started_at": season.started_at,
-            "finished_at": season.finished_at,
-            "legs": season.legs,
-            "pacing": season.pacing,
-            "round_days": season.round_days,
+            "id": chosen.number,
+            "number": chosen.number,
+            "started_at": chosen.started_at,
+            "finished_at": chosen.finished_at,
+            "legs": chosen.legs,
+            "pacing": chosen.pacing,
+            "round_days": chosen.round_days,
             "divisions": [
-                _division_json(season, int(key)) for key in sorted(season.schedule, key=int)
+                _division_json(chosen, int(key)) for key in sorted(chosen.schedule, key=int)
             ],
         }
 
@@ -366,20 +366,20 @@ class Withdraw(MethodView):
             409: "The season is over, or the entrant withdrew already",
         },
     )
-    def post(self, league_id: str, number: int, entrant_id: int):  # type: ignore[no-untyped-def]
+    def post(self, league_id: str, season: int, entrant: int):  # type: ignore[no-untyped-def]
         """Withdraw an entrant from the season (its player, or an organiser): bots
         play its games to the end and it loses them; answers its division's table"""
         user = api_user()
         session = request_session()
         league = league_service.find_league(session, league_id)
-        season = _season(league, number)
-        place = season_place(season, entrant_id)
+        played = _season(league, season)
+        place = season_place(played, entrant)
         if place.user_id != user.id and not league_service.is_organiser(league, user):
             raise Forbidden("only the entrant's player or an organiser may withdraw it")
-        follow_up = withdraw(session, season, place, user)
+        follow_up = withdraw(session, played, place, user)
         session.commit()
         enqueue_submissions(follow_up)
-        return _standings_json(season, place.division)
+        return _standings_json(played, place.division)
 
 
 @blp.route(f"{PLACE_URL}/replace")
@@ -395,14 +395,14 @@ class Replace(MethodView):
             422: "Not an e-mail address",
         },
     )
-    def post(self, body: dict[str, str], league_id: str, number: int, entrant_id: int):  # type: ignore[no-untyped-def]
+    def post(self, body: dict[str, str], league_id: str, season: int, entrant: int):  # type: ignore[no-untyped-def]
         """Give an entrant's place (its points and games under way) to the person at
         an address, who is invited by mail; answers its division's table"""
         league = _organised(league_id)
         session = request_session()
-        season = _season(league, number)
-        place = season_place(season, entrant_id)
-        follow_up = replace(session, season, place, api_user(), body["email"], take_over_url)
+        played = _season(league, season)
+        place = season_place(played, entrant)
+        follow_up = replace(session, played, place, api_user(), body["email"], take_over_url)
         session.commit()
         enqueue_submissions(follow_up)
-        return _standings_json(season, place.division)
+        return _standings_json(played, place.division)

@@ -111,6 +111,24 @@ class LeaguePlaceSchema(ma.Schema):
     number = ma.fields.Integer(required=True, metadata={"description": "the game in its round"})
 
 
+class ResultSchema(ma.Schema):
+    """The engine's result of a finished game."""
+
+    ranking = ma.fields.List(
+        ma.fields.List(ma.fields.Integer()),
+        required=True,
+        metadata={"description": "groups of tied 0-based seats, best first"},
+    )
+    winners = ma.fields.List(ma.fields.Integer(), required=True)
+    unranked = ma.fields.List(
+        ma.fields.Integer(), required=True, metadata={"description": "seats sharing last place"}
+    )
+    scores = ma.fields.List(
+        ma.fields.Dict(), required=True, metadata={"description": "each seat's score, seat order"}
+    )
+    reason = ma.fields.String(required=True, metadata={"description": "why the game ended"})
+
+
 class GameSchema(ma.Schema):
     id = ma.fields.String(required=True)
     title = ma.fields.String(required=True, metadata={"description": "'' when it has none"})
@@ -141,6 +159,12 @@ class GameSchema(ma.Schema):
     )
     organiser = ma.fields.Boolean(
         required=True, metadata={"description": "you created it, so you may organise it"}
+    )
+    result = ma.fields.Nested(
+        ResultSchema,
+        required=True,
+        allow_none=True,
+        metadata={"description": "once the game is over; null while it goes on or if abandoned"},
     )
     time_control = ma.fields.Nested(
         TimeControlSchema,

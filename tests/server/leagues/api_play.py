@@ -57,6 +57,32 @@ def play_games(
     raise AssertionError(f"the games did not end within {turns} turns")
 
 
+def play_season(
+    app: Flask,
+    api: OpenApiClient,
+    league_id: str,
+    season: int,
+    watcher: str,
+    tokens: dict[str, str],
+    choose: Choose,
+) -> dict[str, Any]:
+    """Play every game of the season, round after round as each starts, until
+    the season is over. Returns the season's JSON."""
+    for _ in range(20):
+        found = api.call("getSeason", watcher, league_id=league_id, season=season).get_json()
+        if found["finished_at"] is not None:
+            return found
+        started = [
+            game["game"]
+            for division in found["divisions"]
+            for round_ in division["rounds"]
+            for game in round_
+            if game["game"] is not None
+        ]
+        play_games(app, api, started, watcher, tokens, choose)
+    raise AssertionError(f"season {season} did not end")
+
+
 def _move(
     api: OpenApiClient, game: dict[str, Any], position: int, token: str, choose: Choose
 ) -> None:

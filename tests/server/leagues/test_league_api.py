@@ -8,7 +8,7 @@ from sqlalchemy import select
 
 from pbem.models import League
 from tests import toy_game  # noqa: F401  (registers the toy ruleset)
-from tests.server.leagues.api_play import league_with, picks_by_order, play_games
+from tests.server.leagues.api_play import league_with, picks_by_order, play_games, play_season
 from tests.server.test_api import api, token_for  # noqa: F401  (fixtures)
 
 
@@ -153,8 +153,11 @@ def test_a_withdrawn_entrant_ends_with_no_points_and_a_replacement_takes_a_row(
 ):
     olga, players = club
     league_id = league_with(api, olga, players, options={"target": 3})
-    games = api.call("startSeason", olga, {}, league_id=league_id).get_json()["games"]
+    started = api.call("startSeason", olga, {"pacing": "rounds"}, league_id=league_id)
+    choose = picks_by_order(["Ann", "Bob", "Eve", "Cem"])  # Dan loses every game
+    play_games(app, api, started.get_json()["games"], olga, tokens_of(players), choose)
     rows = api.call("getStandings", olga, league_id=league_id).get_json()["rows"]
+    assert sum(row["played"] for row in rows) == 4  # round 1 of 3 is over
     place = {row["name"]: row["entrant"] for row in rows}
     where = {"league_id": league_id, "season": 1}
     refused = api.call("withdrawEntrant", players["Ann"][1], entrant=place["Dan"], **where)
@@ -165,26 +168,48 @@ def test_a_withdrawn_entrant_ends_with_no_points_and_a_replacement_takes_a_row(
     again = api.call("withdrawEntrant", olga, entrant=place["Dan"], **where)
     assert again.status_code == 409
     eve = make_user("Eve")
-    not_organiser = api.call(
-        "replaceEntrant", players["Ann"][1], {"email": eve.email}, entrant=place["Cem"], **where
-    )
+    cem_row = {"entrant": place["Cem"], **where}
+    not_organiser = api.call("replaceEntrant", players["Ann"][1], {"email": eve.email}, **cem_row)
     assert not_organiser.status_code == 403
-    replaced = api.call("replaceEntrant", olga, {"email": eve.email}, entrant=place["Cem"], **where)
+    replaced = api.call("replaceEntrant", olga, {"email": eve.email}, **cem_row)
     assert replaced.status_code == 200
-    assert "Eve" in [r["name"] for r in replaced.get_json()["rows"]]
+    eve_row = next(r for r in replaced.get_json()["rows"] if r["entrant"] == place["Cem"])
+    assert (eve_row["name"], eve_row["player"]) == ("Eve", eve.id)
     assert api.call("withdrawEntrant", olga, entrant=999999, **where).status_code == 404
     tokens = {**tokens_of(players), "Eve": token_for(eve)}
-    play_games(app, api, games, olga, tokens, picks_by_order(["Ann", "Bob", "Eve", "Cem"]))
+    season = play_season(app, api, league_id, 1, olga, tokens, choose)
+    later = [g for r in season["divisions"][0]["rounds"][1:] for g in r if "Dan" in g["seats"]]
+    for listed in later:  # rounds 2 and 3 seat a bot in Dan's name
+        game = api.call("getGame", olga, game_id=listed["game"]).get_json()
+        assert [s["kind"] for s in game["seats"] if s["name"] == "Dan"] == ["bot"]
+    assert len(later) == 2
     table = api.call("getStandings", olga, league_id=league_id).get_json()
     assert table["season"] == 1
     by_name = {row["name"]: row for row in table["rows"]}
     assert [row["name"] for row in table["rows"]] == ["Ann", "Bob", "Eve", "Dan"]
-    assert (by_name["Dan"]["points"], by_name["Dan"]["played"]) == (0, 3)
-    assert by_name["Dan"]["withdrawn"] and by_name["Dan"]["place"] == "4"
+    assert [row["points"] for row in table["rows"]] == [3, 2, 1, 0]
+    assert (by_name["Dan"]["played"], by_name["Dan"]["place"]) == (3, "4")
+    assert by_name["Dan"]["withdrawn"]
     league = api.call("getLeague", olga, league_id=league_id).get_json()
     assert league["seasons"][0]["finished_at"] is not None
     status = {e["name"]: e["status"] for e in league["entrants"]}
     assert (status["Cem"], status["Eve"]) == ("left", "entered")
+
+
+def test_a_player_leaving_the_league_withdraws_from_the_season(api, club):  # noqa: F811
+    olga, players = club
+    league_id = league_with(api, olga, players)
+    api.call("startSeason", olga, {}, league_id=league_id)
+    left = api.call("leaveLeague", players["Cem"][1], league_id=league_id)
+    assert left.status_code == 200
+    assert {e["name"]: e["status"] for e in left.get_json()["entrants"]}["Cem"] == "left"
+    rows = api.call("getStandings", olga, league_id=league_id).get_json()["rows"]
+    assert {row["name"]: row["withdrawn"] for row in rows}["Cem"] is True
+    games = api.call("getSeason", olga, league_id=league_id, season=1).get_json()
+    cem_games = [g for r in games["divisions"][0]["rounds"] for g in r if "Cem" in g["seats"]]
+    for listed in cem_games:
+        game = api.call("getGame", olga, game_id=listed["game"]).get_json()
+        assert [s["kind"] for s in game["seats"] if s["name"] == "Cem"] == ["bot"]
 
 
 def test_a_second_season_after_promotion_and_relegation(app, api, club, session):  # noqa: F811

@@ -30,7 +30,7 @@ from pbem.dispatch import enqueue_submissions
 from pbem.leagues import leagues as league_service
 from pbem.leagues.balance import division_balance
 from pbem.leagues.links import league_link
-from pbem.leagues.seasons import start_season
+from pbem.leagues.seasons import game_title, start_season
 from pbem.leagues.tables import TableRow, division_table
 from pbem.leagues.withdrawal import current_season, leave_league, replace, season_place, withdraw
 from pbem.models import Entrant, League, Season, User
@@ -282,6 +282,7 @@ def _division_json(season: Season, division: int) -> dict[str, Any]:
 
 
 def _rounds_json(season: Season, division: int) -> list[list[dict[str, Any]]]:
+    """Every round's games; those not started yet by the entrants they will seat."""
     names = {place.id: place.name for place in season.entrants}
     made = {(g.round, g.number): g for g in season.games if g.division == division}
     rounds = []
@@ -289,16 +290,20 @@ def _rounds_json(season: Season, division: int) -> list[list[dict[str, Any]]]:
         listed = []
         for number, seating in enumerate(games, start=1):
             game = made.get((round_number, number))
-            listed.append(
-                {
-                    "game": game.public_id if game else None,
-                    "title": game.title if game else f"Round {round_number} – Game {number}",
-                    "status": game.status if game else "scheduled",
-                    "seats": [seat.name for seat in game.seats]
-                    if game
-                    else [names[place] for place in seating],
-                }
-            )
+            if game is None:
+                title = game_title(season, division, round_number, number)
+                seats = [names[place] for place in seating]
+                listed.append({"game": None, "title": title, "status": "scheduled", "seats": seats})
+            else:
+                seats = [seat.name for seat in game.seats]
+                listed.append(
+                    {
+                        "game": game.public_id,
+                        "title": game.title,
+                        "status": game.status,
+                        "seats": seats,
+                    }
+                )
         rounds.append(listed)
     return rounds
 

@@ -128,6 +128,7 @@ def test_a_season_in_rounds_lists_its_rounds_games_and_table(api, club):  # noqa
     assert [g["game"] for g in first] == body["games"]
     assert all(g["game"] is None and g["status"] == "scheduled" for r in later for g in r)
     assert all(len(g["seats"]) == 2 for r in later for g in r)
+    assert later[0][0]["title"] == "Club – Season 1 – Round 2 – Game 1"
     assert [row["points"] for row in division["standings"]] == [0, 0, 0, 0]
     game = api.call("getGame", olga, game_id=body["games"][0]).get_json()
     assert game["title"] == "Club – Season 1 – Round 1 – Game 1"

@@ -157,6 +157,7 @@ class Entrants(MethodView):
             404: "No such league",
             409: "The address is invited already",
             422: "Not an e-mail address",
+            429: "Too many invitations (PBEM_INVITATION_LIMIT)",
         },
     )
     def post(self, body: dict[str, str], league_id: str):  # type: ignore[no-untyped-def]

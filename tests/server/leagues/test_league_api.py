@@ -197,7 +197,7 @@ def test_a_withdrawn_entrant_ends_with_no_points_and_a_replacement_takes_a_row(
     assert (status["Cem"], status["Eve"]) == ("left", "entered")
 
 
-def test_a_player_leaving_the_league_withdraws_from_the_season(api, club):  # noqa: F811
+def test_leaving_the_league_or_an_organiser_withdraws_from_the_season(api, club):  # noqa: F811
     olga, players = club
     league_id = league_with(api, olga, players)
     api.call("startSeason", olga, {}, league_id=league_id)
@@ -206,11 +206,15 @@ def test_a_player_leaving_the_league_withdraws_from_the_season(api, club):  # no
     assert {e["name"]: e["status"] for e in left.get_json()["entrants"]}["Cem"] == "left"
     rows = api.call("getStandings", olga, league_id=league_id).get_json()["rows"]
     assert {row["name"]: row["withdrawn"] for row in rows}["Cem"] is True
+    dan = {row["name"]: row["entrant"] for row in rows}["Dan"]
+    by_organiser = api.call("withdrawEntrant", olga, league_id=league_id, season=1, entrant=dan)
+    assert by_organiser.status_code == 200
     games = api.call("getSeason", olga, league_id=league_id, season=1).get_json()
-    cem_games = [g for r in games["divisions"][0]["rounds"] for g in r if "Cem" in g["seats"]]
-    for listed in cem_games:
-        game = api.call("getGame", olga, game_id=listed["game"]).get_json()
-        assert [s["kind"] for s in game["seats"] if s["name"] == "Cem"] == ["bot"]
+    for name in ("Cem", "Dan"):
+        theirs = [g for r in games["divisions"][0]["rounds"] for g in r if name in g["seats"]]
+        for listed in theirs:
+            game = api.call("getGame", olga, game_id=listed["game"]).get_json()
+            assert [s["kind"] for s in game["seats"] if s["name"] == name] == ["bot"]
 
 
 def test_a_second_season_after_promotion_and_relegation(app, api, club, session):  # noqa: F811

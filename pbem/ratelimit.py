@@ -121,6 +121,16 @@ def init_app(app: Flask) -> Limiter:
             error_message=_message("You have sent too many invitations", "PBEM_INVITATION_LIMIT"),
         ),
     )
+    _limit_view(
+        app,
+        "api_leagues.Entrants",  # each league invitation mails a stranger
+        limiter.limit(
+            _setting("PBEM_INVITATION_LIMIT"),
+            key_func=_api_user,
+            methods=["POST"],
+            error_message=_message("You have sent too many invitations", "PBEM_INVITATION_LIMIT"),
+        ),
+    )
     api_writes = limiter.shared_limit(
         _setting("PBEM_API_WRITE_LIMIT"),
         scope="api-writes",

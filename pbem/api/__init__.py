@@ -20,8 +20,8 @@ SETTINGS = {
     "API_SPEC_OPTIONS": {
         "info": {
             "description": "Play turn-based board games: create, join, view, move, chat, "
-            "resign, organise (extend, pause, resume, hand to a bot, replace, abandon), and "
-            "download a finished game's record. "
+            "resign, organise (extend, pause, resume, hand to a bot, replace, abandon), "
+            "download a finished game's record, and run leagues (seasons, standings). "
             "Seats are numbered from 0 here: `position` in URLs and JSON, `to_act` "
             "and `seat` count from 0 (the engine's seat numbers), while pages and mails "
             "number seats from 1 for people (seat 0 here is seat 1 there)."
@@ -80,6 +80,7 @@ def init_app(app: Flask) -> PbemApi:
     from pbem.api import auth
     from pbem.api.events import blp as events_blp
     from pbem.api.games import blp as games_blp
+    from pbem.api.leagues import blp as leagues_blp
     from pbem.api.league_exports import blp as league_exports_blp
     from pbem.api.organiser import blp as organiser_blp
     from pbem.api.players import blp as players_blp
@@ -100,6 +101,7 @@ def init_app(app: Flask) -> PbemApi:
     api.register_blueprint(settings_blp, url_prefix=f"{API_PREFIX}/v1/settings")
     api.register_blueprint(vacation_blp, url_prefix=f"{API_PREFIX}/v1/vacation")
     api.register_blueprint(players_blp, url_prefix=f"{API_PREFIX}/v1/players")
+    api.register_blueprint(leagues_blp, url_prefix=f"{API_PREFIX}/v1/leagues")
     api.register_blueprint(league_exports_blp, url_prefix=f"{API_PREFIX}/v1/leagues")
     app.extensions["pbem.api"] = api
     return api

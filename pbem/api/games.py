@@ -36,8 +36,10 @@ from pbem.services.bots import SEAT_BOTS
 from pbem.services.errors import Conflict, Forbidden, Invalid, NotFound, ServiceError
 from pbem.services.events import events_of
 from pbem.services.game_organisers import organises
+from pbem.services.names import refuse_control_characters
 from pbem.services.replay import engine_game
 from pbem.services.resign import resign
+from pbem.services.results import game_result
 from pbem.services.submissions import preview, refuse_while_waiting, submit
 
 blp = Blueprint("api_games", __name__, description="Games, seats and moves")
@@ -93,6 +95,8 @@ def game_json(game: Game, user: User) -> dict[str, Any]:
     control = TimeControl.of(game)
     return {
         "id": game.public_id,
+        "title": game.title,
+        "league": _league_place(game),
         "ruleset": game.ruleset,
         "version": game.ruleset_version,
         "options": game.options,
@@ -104,7 +108,27 @@ def game_json(game: Game, user: User) -> dict[str, Any]:
         "paused_at": game.paused_at,
         "abandoned_at": game.abandoned_at,
         "organiser": organises(game, user),
+        "result": _result_json(game),
         "time_control": control.to_json() if control else None,
+    }
+
+
+def _result_json(game: Game) -> dict[str, Any] | None:
+    result = game_result(game)
+    return result.to_json() if result else None
+
+
+def _league_place(game: Game) -> dict[str, Any] | None:
+    if game.season is None:
+        return None
+    league = game.season.league
+    return {
+        "id": league.public_id,
+        "name": league.name,
+        "season": game.season.number,
+        "division": game.division,
+        "round": game.round,
+        "number": game.number,
     }
 
 
@@ -142,6 +166,7 @@ class Games(MethodView):
             body["options"],
             body.get("version"),
             time_control=TimeControl(**clock) if clock else None,
+            title=refuse_control_characters(body["title"], "a title"),
         )
         session.commit()
         enqueue_pending(session, game.id)

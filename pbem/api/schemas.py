@@ -102,8 +102,42 @@ class TimeControlSchema(ma.Schema):
     )
 
 
+class LeaguePlaceSchema(ma.Schema):
+    id = ma.fields.String(required=True, metadata={"description": "the league's id"})
+    name = ma.fields.String(required=True)
+    season = ma.fields.Integer(required=True, metadata={"description": "the season's number"})
+    division = ma.fields.Integer(required=True, metadata={"description": "1 is the top"})
+    round = ma.fields.Integer(required=True)
+    number = ma.fields.Integer(required=True, metadata={"description": "the game in its round"})
+
+
+class ResultSchema(ma.Schema):
+    """The engine's result of a finished game."""
+
+    ranking = ma.fields.List(
+        ma.fields.List(ma.fields.Integer()),
+        required=True,
+        metadata={"description": "groups of tied 0-based seats, best first"},
+    )
+    winners = ma.fields.List(ma.fields.Integer(), required=True)
+    unranked = ma.fields.List(
+        ma.fields.Integer(), required=True, metadata={"description": "seats sharing last place"}
+    )
+    scores = ma.fields.List(
+        ma.fields.Dict(), required=True, metadata={"description": "each seat's score, seat order"}
+    )
+    reason = ma.fields.String(required=True, metadata={"description": "why the game ended"})
+
+
 class GameSchema(ma.Schema):
     id = ma.fields.String(required=True)
+    title = ma.fields.String(required=True, metadata={"description": "'' when it has none"})
+    league = ma.fields.Nested(
+        LeaguePlaceSchema,
+        required=True,
+        allow_none=True,
+        metadata={"description": "where a league game stands in its league; null: no league"},
+    )
     ruleset = ma.fields.String(required=True)
     version = ma.fields.Integer(required=True)
     options = ma.fields.Dict(required=True)
@@ -126,6 +160,12 @@ class GameSchema(ma.Schema):
     organiser = ma.fields.Boolean(
         required=True, metadata={"description": "you created it, so you may organise it"}
     )
+    result = ma.fields.Nested(
+        ResultSchema,
+        required=True,
+        allow_none=True,
+        metadata={"description": "once the game is over; null while it goes on or if abandoned"},
+    )
     time_control = ma.fields.Nested(
         TimeControlSchema,
         required=True,
@@ -136,6 +176,11 @@ class GameSchema(ma.Schema):
 
 class GameCreateSchema(ma.Schema):
     ruleset = ma.fields.String(required=True, metadata={"example": "taluva"})
+    title = ma.fields.String(
+        load_default="",
+        validate=validate.Length(max=200),
+        metadata={"description": "a name for the game, shown in lists and mail subjects"},
+    )
     version = ma.fields.Integer(metadata={"description": "rules version; newest when left out"})
     options = ma.fields.Dict(load_default=dict)
     seats = ma.fields.List(

@@ -27,12 +27,17 @@ class OpenApiClient:
         self.called: set[str] = set()
 
     def call(
-        self, operation_id: str, token: str | None = None, json: Any = None, **params: Any
+        self,
+        operation_id: str,
+        token: str | None = None,
+        json: Any = None,
+        query: dict[str, Any] | None = None,
+        **params: Any,
     ) -> TestResponse:
         path, method, operation = self.operations[operation_id]
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         response = self.client.open(
-            path.format(**params), method=method, json=json, headers=headers
+            path.format(**params), method=method, json=json, headers=headers, query_string=query
         )
         self._check(operation_id, operation, response)
         self.called.add(operation_id)

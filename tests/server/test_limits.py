@@ -15,6 +15,7 @@ from sqlalchemy import func, select
 from pbem import create_app, migrate
 from pbem.config import ConfigError
 from pbem.db import get_db
+from pbem.leagues.leagues import create_league
 from pbem.models import Game, InboundMessage, Outbox, User
 from pbem.services import accounts
 from tests.server.conftest import REDIS_URL, forget_queue
@@ -168,6 +169,20 @@ def test_api_writes_are_limited_per_user_with_a_json_reason(limited):
     assert client.get("/api/v1/games", headers=auth).status_code == 200
     # Without a valid token a write is refused as before, not counted for anybody.
     assert client.post("/api/v1/games", json=body).status_code == 401
+
+
+def test_league_invitations_through_the_api_are_limited_per_user(limited):
+    with limited.extensions["pbem.db"].session() as session:
+        someone = accounts.create_user(session, fresh_email(), "Ann")
+        league = create_league(session, someone, "Club", "taluva", 2)
+        token = accounts.issue_api_token(session, someone, "tests")
+        session.commit()
+        url = f"/api/v1/leagues/{league.public_id}/entrants"
+    client = limited.test_client()
+    auth = {"Authorization": f"Bearer {token}"}
+    answers = [client.post(url, json={"email": fresh_email()}, headers=auth) for _ in range(3)]
+    assert [a.status_code for a in answers] == [201, 201, 429]
+    assert answers[-1].get_json()["message"].startswith("You have sent too many invitations")
 
 
 def test_the_http_mail_door_is_limited_per_client(limited):

@@ -80,8 +80,8 @@ def init_app(app: Flask) -> PbemApi:
     from pbem.api import auth
     from pbem.api.events import blp as events_blp
     from pbem.api.games import blp as games_blp
-    from pbem.api.leagues import blp as leagues_blp
     from pbem.api.league_exports import blp as league_exports_blp
+    from pbem.api.leagues import blp as leagues_blp
     from pbem.api.organiser import blp as organiser_blp
     from pbem.api.players import blp as players_blp
     from pbem.api.records import blp as records_blp

@@ -106,13 +106,6 @@ def _organised(league_id: str) -> League:
     return league_service.organised_league(request_session(), league_id, api_user())
 
 
-def _season(league: League, number: int) -> Season:
-    found = next((s for s in league.seasons if s.number == number), None)
-    if found is None:
-        raise NotFound("no such season in this league")
-    return found
-
-
 @blp.route("")
 class Leagues(MethodView):
     @blp.arguments(LeagueCreateSchema)
@@ -252,7 +245,7 @@ class SeasonResource(MethodView):
         not started yet by their entrants) and its table"""
         api_user()
         league = league_service.find_league(request_session(), league_id)
-        chosen = _season(league, season)
+        chosen = league_service.season_of(league, season)
         return {
             "id": chosen.number,
             "number": chosen.number,
@@ -342,7 +335,7 @@ class Standings(MethodView):
         api_user()
         league = league_service.find_league(request_session(), league_id)
         if "season" in query:
-            season = _season(league, query["season"])
+            season = league_service.season_of(league, query["season"])
         elif league.seasons:
             season = current_season(league) or league.seasons[-1]
         else:
@@ -378,7 +371,7 @@ class Withdraw(MethodView):
         user = api_user()
         session = request_session()
         league = league_service.find_league(session, league_id)
-        played = _season(league, season)
+        played = league_service.season_of(league, season)
         place = season_place(played, entrant)
         if place.user_id != user.id and not league_service.is_organiser(league, user):
             raise Forbidden("only the entrant's player or an organiser may withdraw it")
@@ -406,7 +399,7 @@ class Replace(MethodView):
         an address, who is invited by mail; answers its division's table"""
         league = _organised(league_id)
         session = request_session()
-        played = _season(league, season)
+        played = league_service.season_of(league, season)
         place = season_place(played, entrant)
         follow_up = replace(session, played, place, api_user(), body["email"], take_over_url)
         session.commit()

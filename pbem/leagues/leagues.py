@@ -151,8 +151,11 @@ def current_entrants(league: League) -> list[Entrant]:
 
 def find_season(session: Session, league_public_id: str, number: int) -> Season:
     """Season `number` of the league, for its pages and exports."""
-    league = find_league(session, league_public_id)
+    return season_of(find_league(session, league_public_id), number)
+
+
+def season_of(league: League, number: int) -> Season:
     found = next((s for s in league.seasons if s.number == number), None)
     if found is None:
-        raise NotFound("no such season")
+        raise NotFound("no such season in this league")
     return found

@@ -30,7 +30,7 @@ from pbem.dispatch import enqueue_submissions
 from pbem.leagues import leagues as league_service
 from pbem.leagues.balance import division_balance
 from pbem.leagues.links import league_link
-from pbem.leagues.seasons import game_title, start_season
+from pbem.leagues.seasons import division_rounds, start_season
 from pbem.leagues.tables import TableRow, division_table
 from pbem.leagues.withdrawal import current_season, leave_league, replace, season_place, withdraw
 from pbem.models import Entrant, League, Season, User
@@ -277,29 +277,20 @@ def _division_json(season: Season, division: int) -> dict[str, Any]:
 
 def _rounds_json(season: Season, division: int) -> list[list[dict[str, Any]]]:
     """Every round's games; those not started yet by the entrants they will seat."""
-    names = {place.id: place.name for place in season.entrants}
-    made = {(g.round, g.number): g for g in season.games if g.division == division}
-    rounds = []
-    for round_number, games in enumerate(season.schedule[str(division)], start=1):
-        listed = []
-        for number, seating in enumerate(games, start=1):
-            game = made.get((round_number, number))
-            if game is None:
-                title = game_title(season, division, round_number, number)
-                seats = [names[place] for place in seating]
-                listed.append({"game": None, "title": title, "status": "scheduled", "seats": seats})
-            else:
-                seats = [seat.name for seat in game.seats]
-                listed.append(
-                    {
-                        "game": game.public_id,
-                        "title": game.title,
-                        "status": game.status,
-                        "seats": seats,
-                    }
-                )
-        rounds.append(listed)
-    return rounds
+    return [
+        [
+            {
+                "game": fixture.game.public_id if fixture.game else None,
+                "title": fixture.game.title if fixture.game else fixture.title,
+                "status": fixture.game.status if fixture.game else "scheduled",
+                "seats": [seat.name for seat in fixture.game.seats]
+                if fixture.game
+                else list(fixture.names),
+            }
+            for fixture in round_
+        ]
+        for round_ in division_rounds(season, division)
+    ]
 
 
 def _rows_json(season: Season, division: int) -> list[dict[str, Any]]:

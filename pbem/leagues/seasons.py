@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import secrets
 from collections import defaultdict
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sqlalchemy import select
@@ -181,6 +182,39 @@ def game_title(season: Season, division: int, round_number: int, number: int) ->
         parts.append(f"Division {division}")
     parts += [f"Round {round_number}", f"Game {number}"]
     return " – ".join(parts)
+
+
+@dataclass(frozen=True)
+class Fixture:
+    """A game of the schedule: made once its round started (`game`), else
+    still the entrants it will seat, by name, and the title it will have."""
+
+    round: int
+    number: int
+    title: str
+    places: tuple[int, ...]  # season entrant ids in seat order
+    names: tuple[str, ...]
+    game: Game | None
+
+
+def division_rounds(season: Season, division: int) -> list[list[Fixture]]:
+    """The division's rounds, every game in them, made or still to come."""
+    names = {place.id: place.name for place in season.entrants}
+    made = {(g.round, g.number): g for g in season.games if g.division == division}
+    return [
+        [
+            Fixture(
+                round_number,
+                number,
+                game_title(season, division, round_number, number),
+                tuple(seating),
+                tuple(names[place] for place in seating),
+                made.get((round_number, number)),
+            )
+            for number, seating in enumerate(games, start=1)
+        ]
+        for round_number, games in enumerate(season.schedule.get(str(division), []), start=1)
+    ]
 
 
 def rounds_in(season: Season, division: int) -> int:

@@ -19,7 +19,7 @@ from pbem.leagues.balance import division_balance
 from pbem.leagues.digest import playing_now
 from pbem.leagues.leagues import find_league, league_time_control
 from pbem.leagues.links import season_link
-from pbem.leagues.seasons import rounds_in
+from pbem.leagues.seasons import division_rounds, rounds_in
 from pbem.leagues.tables import TableRow, division_table
 from pbem.models import Game, GameStatus, League, Outbox, Season, SeasonEntrant, Seat, User
 from pbem.services.errors import NotFound
@@ -123,18 +123,14 @@ def _game_line(game: Game, place: SeasonEntrant, config: Mapping[str, Any]) -> s
 
 def _later_rounds(season: Season, place: SeasonEntrant) -> list[str]:
     """The schedule's games of rounds not started yet, opponents by name."""
-    names = {p.id: p.name for p in season.entrants}
-    started = max((g.round or 0 for g in season.games if g.division == place.division), default=0)
-    lines = []
-    rounds = season.schedule.get(str(place.division), [])
-    for number, round_ in enumerate(rounds[started:], start=started + 1):
-        for seating in round_:
-            if place.id in seating:
-                others = ", ".join(names[p] for p in seating if p != place.id)
-                lines.append(
-                    f"Round {number}: against {others}, seat {seating.index(place.id) + 1}"
-                )
-    return lines
+    return [
+        f"Round {fixture.round}: against "
+        + ", ".join(n for p, n in zip(fixture.places, fixture.names, strict=True) if p != place.id)
+        + f", seat {fixture.places.index(place.id) + 1}"
+        for round_ in division_rounds(season, place.division)
+        for fixture in round_
+        if fixture.game is None and place.id in fixture.places
+    ]
 
 
 def _pacing(season: Season, division: int) -> str:

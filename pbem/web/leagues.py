@@ -28,7 +28,7 @@ from pbem.leagues.leagues import (
     organised_league,
 )
 from pbem.leagues.links import league_link
-from pbem.leagues.seasons import round_start, start_season
+from pbem.leagues.seasons import division_rounds, round_start, start_season
 from pbem.leagues.tables import division_table
 from pbem.leagues.withdrawal import leave_league, replace, season_place, withdraw
 from pbem.models import Entrant, League, LeagueOrganiser, Season, SeasonEntrant, User
@@ -221,18 +221,15 @@ def season(league_id: str, number: int):  # type: ignore[no-untyped-def]
 
 def _division(season: Season, division: int) -> dict[str, Any]:
     """What the season page shows of one division."""
-    places = {place.id: place for place in season.entrants}
-    made = {(g.round, g.number): g for g in season.games if g.division == division}
-    rounds = []
-    for index, games in enumerate(season.schedule.get(str(division), []), start=1):
-        rounds.append(
-            {
-                "number": index,
-                "games": [made.get((index, n)) for n in range(1, len(games) + 1)],
-                "pairings": [[places[p].name for p in game] for game in games],
-                "starts": _round_starts(season, index),
-            }
-        )
+    rounds = [
+        {
+            "number": index,
+            "games": [fixture.game for fixture in fixtures],
+            "pairings": [fixture.names for fixture in fixtures],
+            "starts": _round_starts(season, index),
+        }
+        for index, fixtures in enumerate(division_rounds(season, division), start=1)
+    ]
     return {
         "number": division,
         "balance": division_balance(season, division).describe(),

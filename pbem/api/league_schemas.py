@@ -57,6 +57,9 @@ class OrganiserSchema(ma.Schema):
 
 
 class EntrantSchema(ma.Schema):
+    id = ma.fields.Integer(
+        required=True, metadata={"description": "the entry's id, to place it in a division"}
+    )
     player = ma.fields.Integer(
         required=True,
         allow_none=True,
@@ -108,6 +111,14 @@ class LeagueSchema(ma.Schema):
 
 class EmailSchema(ma.Schema):
     email = ma.fields.String(required=True, metadata={"example": "ann@example.org"})
+
+
+class DivisionPlacementSchema(ma.Schema):
+    division = ma.fields.Integer(
+        required=True,
+        strict=True,
+        metadata={"description": "1 is the top division", "example": 2},
+    )
 
 
 class SeasonStartSchema(ma.Schema):

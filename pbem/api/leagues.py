@@ -15,6 +15,7 @@ from flask_smorest.error_handler import ErrorSchema
 from pbem.api.auth import api_user
 from pbem.api.games import service_error
 from pbem.api.league_schemas import (
+    DivisionPlacementSchema,
     EmailSchema,
     LeagueCreateSchema,
     LeagueSchema,
@@ -86,6 +87,7 @@ def _entrant_json(entrant: Entrant, organiser: bool) -> dict[str, Any]:
     shown = {"email": entrant.invited_email} if organiser else {}
     name = entrant.user.name if entrant.user else "invited"
     return {
+        "id": entrant.id,
         "player": entrant.user_id,
         "name": name,
         "division": entrant.division,
@@ -160,6 +162,26 @@ class Entrants(MethodView):
         league_service.invite_entrant(
             request_session(), league, api_user(), body["email"], league_link(league)
         )
+        return _league_answer(league)
+
+
+@blp.route(f"{LEAGUE_URL}/entrants/<{ID_CONVERTER}:entrant>/division")
+class EntrantDivision(MethodView):
+    @blp.arguments(DivisionPlacementSchema)
+    @blp.response(200, LeagueSchema)
+    @_documented(
+        "setEntrantDivision",
+        {
+            403: "You do not organise the league",
+            404: "No such league or entrant",
+            422: "Not one of the league's divisions",
+        },
+    )
+    def post(self, body: dict[str, int], league_id: str, entrant: int):  # type: ignore[no-untyped-def]
+        """Place an entrant (its `id` in the league's entrants) in a division for the
+        seasons to come: the first season's divisions, or a correction between seasons"""
+        league = _organised(league_id)
+        league_service.set_division(league, entrant, body["division"])
         return _league_answer(league)
 
 

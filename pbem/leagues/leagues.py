@@ -139,6 +139,18 @@ def join_league(session: Session, league_public_id: str, user: User) -> Entrant:
     return entrant
 
 
+def set_division(league: League, entrant_id: int, division: int) -> Entrant:
+    """Place an entrant in a division for the seasons to come (the first
+    season's divisions, or a correction between seasons)."""
+    entrant = next((e for e in league.entrants if e.id == entrant_id and e.left_at is None), None)
+    if entrant is None:
+        raise NotFound("no such entrant in this league")
+    if division not in range(1, league.divisions + 1):
+        raise Invalid(f"this league's divisions are 1 to {league.divisions}")
+    entrant.division = division
+    return entrant
+
+
 def _entrant_of(league: League, address: str) -> Entrant | None:
     return next((e for e in league.entrants if e.invited_email == address), None)
 

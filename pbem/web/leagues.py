@@ -26,12 +26,14 @@ from pbem.leagues.leagues import (
     join_league,
     league_time_control,
     organised_league,
+    set_division,
 )
 from pbem.leagues.links import league_link
 from pbem.leagues.seasons import division_rounds, round_start, start_season
 from pbem.leagues.tables import division_table
 from pbem.leagues.withdrawal import leave_league, replace, season_place, withdraw
 from pbem.models import Entrant, League, LeagueOrganiser, Season, SeasonEntrant, User
+from pbem.numbers import ID_CONVERTER, whole_number
 from pbem.services.errors import Forbidden, Invalid, NotFound
 from pbem.web.clock_form import CLOCK_DEFAULTS, CLOCK_FIELDS, time_control_from_form
 from pbem.web.common import attachment, db, me, page_blueprint, signed_in
@@ -189,6 +191,18 @@ def invite(league_id: str):  # type: ignore[no-untyped-def]
 def organisers(league_id: str):  # type: ignore[no-untyped-def]
     found = organised_league(db(), league_id, _me())
     add_organiser(db(), found, request.form.get("email", ""))
+    return _to_league(league_id)
+
+
+@bp.route(f"/leagues/<league_id>/entrants/<{ID_CONVERTER}:entrant_id>/division", methods=["POST"])
+@signed_in
+def place_entrant(league_id: str, entrant_id: int):  # type: ignore[no-untyped-def]
+    """An organiser places an entrant in a division for the seasons to come."""
+    found = organised_league(db(), league_id, _me())
+    division = whole_number(request.form.get("division"))
+    if division is None:
+        raise Invalid("choose a division by its number")
+    set_division(found, entrant_id, division)
     return _to_league(league_id)
 
 

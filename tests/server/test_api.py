@@ -80,6 +80,7 @@ def test_openapi_document_is_valid_and_names_every_operation(api):
         "createLeague",
         "getLeague",
         "inviteEntrant",
+        "setEntrantDivision",
         "addLeagueOrganiser",
         "joinLeague",
         "leaveLeague",

@@ -4,9 +4,7 @@ refusals, a withdrawal played out, and a second season after promotion."""
 from __future__ import annotations
 
 import pytest
-from sqlalchemy import select
 
-from pbem.models import League
 from tests import toy_game  # noqa: F401  (registers the toy ruleset)
 from tests.server.leagues.api_play import league_with, picks_by_order, play_games, play_season
 from tests.server.test_api import api, token_for  # noqa: F401  (fixtures)
@@ -217,14 +215,34 @@ def test_leaving_the_league_or_an_organiser_withdraws_from_the_season(api, club)
             assert [s["kind"] for s in game["seats"] if s["name"] == name] == ["bot"]
 
 
-def test_a_second_season_after_promotion_and_relegation(app, api, club, session):  # noqa: F811
+def test_a_second_season_after_promotion_and_relegation(app, api, club):  # noqa: F811
     olga, players = club
     league_id = league_with(api, olga, players, options={"target": 3}, divisions=2, promotion=1)
-    league = session.scalar(select(League).where(League.public_id == league_id))
-    top = {players["Ann"][0].id, players["Bob"][0].id}
-    for entrant in league.entrants:  # no API moves entrants between divisions by hand
-        entrant.division = 1 if entrant.user_id in top else 2
-    session.commit()
+    entrants = api.call("getLeague", olga, league_id=league_id).get_json()["entrants"]
+    assert {e["division"] for e in entrants} == {2}  # newcomers start at the bottom
+    for entrant in entrants:
+        if entrant["name"] in ("Ann", "Bob"):
+            placed = api.call(
+                "setEntrantDivision",
+                olga,
+                {"division": 1},
+                league_id=league_id,
+                entrant=entrant["id"],
+            )
+            assert placed.status_code == 200, placed.get_json()
+    ann_token = players["Ann"][1]
+    refused = api.call(
+        "setEntrantDivision",
+        ann_token,
+        {"division": 1},
+        league_id=league_id,
+        entrant=entrants[0]["id"],
+    )
+    assert refused.status_code == 403
+    beyond = api.call(
+        "setEntrantDivision", olga, {"division": 3}, league_id=league_id, entrant=entrants[0]["id"]
+    )
+    assert beyond.status_code == 422
     games = api.call("startSeason", olga, {}, league_id=league_id).get_json()["games"]
     assert len(games) == 2
     # Ann beats Bob in division 1, Dan beats Cem in division 2.

@@ -14,7 +14,7 @@ import pytest
 from sqlalchemy import select
 
 import engine
-from pbem.leagues.leagues import create_league, find_league
+from pbem.leagues.leagues import create_league, find_league, invite_entrant, join_league
 from pbem.leagues.seasons import start_season
 from pbem.models import Entrant, Game, League, Season, SeasonEntrant
 from pbem.services.replay import engine_game
@@ -250,3 +250,25 @@ def test_leaving_the_league_withdraws_from_the_season_after_confirming(
 )
 def test_points_are_shown_exactly(points, shown):
     assert points_words(Fraction(points)) == shown
+
+
+def test_an_organiser_places_entrants_in_divisions(session, make_user, signed_in_as):
+    owner, ann, bob = (make_user(n) for n in ("Org", "Ann", "Bob"))
+    league = create_league(session, owner, "Club", "toy-pick", 2, {"target": 3}, divisions=2)
+    for player in (ann, bob):
+        invite_entrant(session, league, owner, player.email, "https://pbem.test/league")
+        join_league(session, league.public_id, player)
+    session.commit()
+    url = f"/leagues/{league.public_id}"
+    anns = next(e for e in league.entrants if e.user_id == ann.id)
+    assert anns.division == 2  # newcomers start at the bottom
+    org = signed_in_as(owner)
+    assert "Move</button>" in text(org.get(url))
+    assert org.post(f"{url}/entrants/{anns.id}/division", {"division": "1"}).status_code == 302
+    session.expire_all()
+    assert anns.division == 1
+    assert org.post(f"{url}/entrants/{anns.id}/division", {"division": "3"}).status_code == 422
+    assert org.post(f"{url}/entrants/{anns.id}/division", {"division": "x"}).status_code == 422
+    player = signed_in_as(bob)
+    assert "Move</button>" not in text(player.get(url))
+    assert player.post(f"{url}/entrants/{anns.id}/division", {"division": "2"}).status_code == 403

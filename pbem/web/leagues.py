@@ -34,7 +34,7 @@ from pbem.leagues.tables import division_table
 from pbem.leagues.withdrawal import leave_league, replace, season_place, withdraw
 from pbem.models import Entrant, League, LeagueOrganiser, Season, SeasonEntrant, User
 from pbem.numbers import ID_CONVERTER, whole_number
-from pbem.services.errors import Forbidden, Invalid, NotFound
+from pbem.services.errors import Conflict, Forbidden, Invalid, NotFound, ServiceError
 from pbem.web.clock_form import CLOCK_DEFAULTS, CLOCK_FIELDS, time_control_from_form
 from pbem.web.common import attachment, db, me, page_blueprint, signed_in
 from pbem.web.league_form import LeagueForm, season_settings
@@ -130,14 +130,21 @@ def _new_league_page(rules: Any, form: Any, error: str | None = None) -> str:
 @bp.route("/leagues/<league_id>")
 @signed_in
 def league(league_id: str):  # type: ignore[no-untyped-def]
-    found = find_league(db(), league_id)
+    return _league_page(find_league(db(), league_id))
+
+
+def _league_page(found: League, refusal: ServiceError | None = None):  # type: ignore[no-untyped-def]
+    """The league page; with `refusal`, an organiser's form that was refused,
+    its reason shown above the forms (and its status: 409 or 422)."""
+    if refusal is not None:
+        db().rollback()  # nothing of the refused form is kept, or shown
     user = _me()
     entrant = _entrant(found, user)
     invited = entrant is None and any(
         e.invited_email == user.email and e.user_id is None and e.left_at is None
         for e in found.entrants
     )
-    return render_template(
+    page = render_template(
         "league.html",
         league=found,
         organiser=is_organiser(found, user),
@@ -146,7 +153,11 @@ def league(league_id: str):  # type: ignore[no-untyped-def]
         may_join=entrant is None and (found.open or invited),
         share_link=league_link(found),
         titles=titles(),
+        refusal=str(refusal) if refusal else None,
     )
+    if refusal is None:
+        return page
+    return page, 409 if isinstance(refusal, Conflict) else 422
 
 
 def _entrant(league: League, user: User) -> Entrant | None:
@@ -182,7 +193,10 @@ def leave(league_id: str):  # type: ignore[no-untyped-def]
 @signed_in
 def invite(league_id: str):  # type: ignore[no-untyped-def]
     found = organised_league(db(), league_id, _me())
-    invite_entrant(db(), found, _me(), request.form.get("email", ""), league_link(found))
+    try:
+        invite_entrant(db(), found, _me(), request.form.get("email", ""), league_link(found))
+    except (Invalid, Conflict) as refusal:
+        return _league_page(found, refusal)
     return _to_league(league_id)
 
 
@@ -210,7 +224,10 @@ def place_entrant(league_id: str, entrant_id: int):  # type: ignore[no-untyped-d
 @signed_in
 def new_season(league_id: str):  # type: ignore[no-untyped-def]
     found = organised_league(db(), league_id, _me())
-    season, follow_up = start_season(db(), found, **season_settings(request.form))
+    try:
+        season, follow_up = start_season(db(), found, **season_settings(request.form))
+    except (Invalid, Conflict) as refusal:
+        return _league_page(found, refusal)
     db().commit()
     enqueue_submissions(follow_up)
     return redirect(url_for("leagues.season", league_id=league_id, number=season.number))

@@ -66,7 +66,10 @@ def test_invite_join_organise_and_start_a_season(session, make_user, signed_in_a
     org = signed_in_as(owner)
     for player in (bob, cem):
         assert org.post(f"{url}/invite", {"email": player.email}).status_code == 302
-    assert org.post(f"{url}/invite", {"email": bob.email}).status_code == 409
+    twice = org.post(f"{url}/invite", {"email": bob.email})
+    assert twice.status_code == 409 and "is invited to this league already" in text(twice)
+    too_few = org.post(f"{url}/seasons", {"legs": "1", "pacing": "all"})
+    assert too_few.status_code == 422 and "the league has no entrants yet" in text(too_few)
     assert f"invited: {bob.email}" in text(org.get(url))
     stranger = signed_in_as(eve)
     seen = text(stranger.get(url))

@@ -5,9 +5,10 @@ from the league as it is then (pbem.mail.league_text)."""
 
 from __future__ import annotations
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from pbem.models import League, Outbox, Season, User
+from pbem.models import League, Outbox, OutboxStatus, Season, User
 
 LEAGUE_INVITE = "league_invite"
 SEASON_START = "season_start"
@@ -42,3 +43,19 @@ def _queue(session: Session, user_id: int, kind: str, season: Season, division: 
 def weekly_digest(session: Session, user_id: int) -> None:
     """Written when sent, from the user's seasons under way then."""
     session.add(Outbox(recipient_id=user_id, kind=LEAGUE_DIGEST, payload={}))
+
+
+def forget_unsent(session: Session, user_id: int, season: Season) -> None:
+    """A player replaced in a season: its season mails not sent yet (held by
+    quiet hours, say) would find no place of theirs to write about."""
+    unsent = session.scalars(
+        select(Outbox).where(
+            Outbox.recipient_id == user_id,
+            Outbox.kind.in_((SEASON_START, SEASON_OVER)),
+            Outbox.status == OutboxStatus.PENDING,
+        )
+    )
+    for row in unsent:
+        about = (row.payload.get("league"), row.payload.get("season"))
+        if about == (season.league.public_id, season.number):
+            session.delete(row)

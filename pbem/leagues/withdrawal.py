@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from sqlalchemy.orm import Session
 
+from pbem.leagues import notices
 from pbem.models import Entrant, Game, GameStatus, League, Season, SeasonEntrant, Seat, User, utcnow
 from pbem.services import organiser as game_organiser
 from pbem.services.accounts import user_for_sign_in
@@ -87,6 +88,8 @@ def replace(
     entrant.user_id, entrant.invited_email = newcomer.id, newcomer.email
     entrant.division, entrant.joined_at, entrant.left_at = old.division, utcnow(), None
     old.left_at = utcnow()
+    if place.user_id is not None:
+        notices.forget_unsent(session, place.user_id, season)
     place.entrant, place.user_id, place.name = entrant, newcomer.id, newcomer.name
     follow_up: list[int] = []
     for game, seat in _seats_in_play(season, place):

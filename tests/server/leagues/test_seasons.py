@@ -3,12 +3,17 @@ the previous round ends, the table, promotion and relegation, withdrawal."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy import select
+
 from pbem.leagues.balance import division_balance
 from pbem.leagues.leagues import create_league, invite_entrant, join_league
+from pbem.leagues.notices import SEASON_START
 from pbem.leagues.seasons import start_season
 from pbem.leagues.tables import division_table
-from pbem.leagues.withdrawal import withdraw
-from pbem.models import Game, GameStatus
+from pbem.leagues.withdrawal import replace, withdraw
+from pbem.models import Game, GameStatus, Outbox, OutboxStatus
 from pbem.services.pipeline import process_submission
 from pbem.services.submissions import pending_submission_ids, submit
 from tests import toy_game  # noqa: F401  (registers the toy ruleset)
@@ -127,3 +132,24 @@ def test_the_balance_of_a_division_is_that_of_its_schedule(session, make_user):
     session.commit()
     balance = division_balance(season, 1)
     assert balance.games == (8, 8) and balance.meetings == (2, 2) and balance.seats == (4, 4)
+
+
+def test_a_replaced_player_is_not_sent_the_season_mail_held_for_them(session, make_user):
+    """Cem's season-start mail waits for the end of his quiet hours; replaced
+    meanwhile, he has no place left to be told about, so it is not sent."""
+    now = datetime.now(UTC)
+    quiet = f"{now - timedelta(hours=1):%H:00}-{now + timedelta(hours=2):%H:00}"
+    owner, league, (ann, _) = league_of(session, make_user, ["Ann", "Bob"])
+    cem = make_user("Cem", quiet_hours=quiet)
+    invite_entrant(session, league, owner, cem.email, "https://pbem.test/league")
+    join_league(session, league.public_id, cem)
+    season, _ = start_season(session, league)
+    session.commit()
+    held = select(Outbox).where(Outbox.recipient_id == cem.id, Outbox.kind == SEASON_START)
+    assert session.scalar(held).status == OutboxStatus.PENDING
+    dan = make_user("Dan")
+    place = next(p for p in season.entrants if p.user_id == cem.id)
+    replace(session, season, place, owner, dan.email, lambda seat, email: "https://pbem.test/i")
+    session.commit()
+    assert session.scalar(held) is None
+    assert session.scalar(select(Outbox).where(Outbox.recipient_id == ann.id)) is not None

@@ -1,0 +1,109 @@
+"""Every legal tile placement, from footprints worked out once and a candidate
+set kept up to date tile by tile (issue 12: bots and the legal-move list ask
+for it every turn, and a search of the whole island took milliseconds).
+
+A placement is the tuple (volcano, left, right) of its spaces, so sorting
+tuples sorts moves the way the legal-move list is ordered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from functools import cache
+from typing import TYPE_CHECKING
+
+from engine.core.hexgrid import DIRECTIONS, Hex, neighbors
+from engine.games.taluva.notation import PlaceTile
+from engine.games.taluva.tiles import VOLCANO
+
+if TYPE_CHECKING:
+    from engine.games.taluva.island import Cell, Settlement
+
+Spaces = tuple[Hex, Hex, Hex]
+FIRST_VOLCANO: Hex = (0, 0)
+NOT_COVERED = ("temple", "tower")
+
+# Left and right terrain relative to the volcano, one per direction of the
+# left terrain; the right one is the next space clockwise.
+ORIENTATIONS: tuple[tuple[Hex, Hex], ...] = tuple(
+    (DIRECTIONS[d], DIRECTIONS[(d + 1) % 6]) for d in range(6)
+)
+# The 18 placements holding a space, relative to it: each orientation with
+# the space under the volcano, the left or the right terrain.
+COVERING: tuple[Spaces, ...] = tuple(
+    rotated
+    for left, right in ORIENTATIONS
+    for rotated in (
+        ((0, 0), left, right),
+        ((-left[0], -left[1]), (0, 0), (right[0] - left[0], right[1] - left[1])),
+        ((-right[0], -right[1]), (left[0] - right[0], left[1] - right[1]), (0, 0)),
+    )
+)
+
+
+def _around(space: Hex) -> Iterator[Spaces]:
+    q, r = space
+    for (vq, vr), (lq, lr), (rq, rr) in COVERING:
+        yield (q + vq, r + vr), (q + lq, r + lr), (q + rq, r + rr)
+
+
+def _add_table(table: set[Spaces], cells: Mapping[Hex, Cell], border: Iterable[Hex]) -> None:
+    """Add every placement on empty spaces that holds one of the `border` spaces."""
+    for space in border:
+        for spaces in _around(space):
+            v, left, right = spaces
+            if v not in cells and left not in cells and right not in cells:
+                table.add(spaces)
+
+
+def table_placements(cells: Mapping[Hex, Cell]) -> set[Spaces]:
+    """Placements on the table touching the island: all legal once it has a tile."""
+    table: set[Spaces] = set()
+    _add_table(table, cells, {n for s in cells for n in neighbors(s) if n not in cells})
+    return table
+
+
+def cover(table: set[Spaces], cells: Mapping[Hex, Cell], new: Iterable[Hex]) -> None:
+    """Bring `table` up to date after a tile covered the `new` spaces (already in `cells`)."""
+    new = tuple(new)
+    for space in new:
+        for spaces in _around(space):
+            table.discard(spaces)
+    _add_table(table, cells, {n for s in new for n in neighbors(s) if n not in cells})
+
+
+def eruptions(cells: Mapping[Hex, Cell], settlements: Iterable[Settlement]) -> Iterator[Spaces]:
+    """Every legal placement on top of the island: the checks of
+    `Island.placement_error` for covered spaces, asked of every volcano."""
+    small = [s.spaces for s in settlements if len(s.spaces) <= 2]
+    for (q, r), volcano in cells.items():
+        if volcano.terrain != VOLCANO:
+            continue
+        for (lq, lr), (rq, rr) in ORIENTATIONS:
+            left, right = (q + lq, r + lr), (q + rq, r + rr)
+            a, b = cells.get(left), cells.get(right)
+            if a is None or b is None or not volcano.level == a.level == b.level:
+                continue
+            if volcano.tile == a.tile == b.tile:
+                continue
+            if a.building in NOT_COVERED or b.building in NOT_COVERED:
+                continue
+            if (a.building or b.building) and any(s <= {left, right} for s in small):
+                continue
+            yield (q, r), left, right
+
+
+@cache
+def as_move(spaces: Spaces) -> PlaceTile:
+    return PlaceTile(*spaces)
+
+
+def legal_placements(
+    cells: Mapping[Hex, Cell], table: set[Spaces], settlements: Iterable[Settlement]
+) -> list[PlaceTile]:
+    """Every legal placement in (volcano, left, right) order; `table` as kept by `cover`."""
+    if not cells:
+        found = [(FIRST_VOLCANO, left, right) for left, right in ORIENTATIONS]  # offsets of 0,0
+    else:
+        found = [*table, *eruptions(cells, settlements)]
+    return [as_move(spaces) for spaces in sorted(found)]

@@ -20,6 +20,8 @@ from engine.games.java.board import (
 from engine.games.java.positions import standings
 from engine.games.java.tiles import TILE_SIZE, VILLAGE_FACE, faces
 
+UNREACHED = 1 << 30
+
 
 @dataclass
 class Palace:
@@ -60,6 +62,11 @@ class Land:
     palaces: dict[str, Palace] = field(default_factory=dict)
     irrigation: set[str] = field(default_factory=lambda: set(PRINTED_IRRIGATION))
     scored_ponds: set[str] = field(default_factory=set)
+    # The move costs of the last position asked about, by source, with the
+    # position they hold for (every space, colour, palace and developer).
+    _costs: tuple[tuple[object, ...], dict[str, dict[str, int]]] | None = field(
+        default=None, repr=False, compare=False
+    )
 
     # -- areas ------------------------------------------------------------
 
@@ -220,24 +227,41 @@ class Land:
 
         Paths run over land tiles (levels are free), never over palaces or
         opponents' developers; own developers may be passed but not joined.
+        Searched once per position and source: the legal list, the check
+        and the apply of a move ask the same (issue 12). Treat it as read-only.
         """
-        seat = self.developers[source]
+        key = (
+            tuple(self.level),
+            tuple(self.face.items()),
+            tuple(self.palaces),
+            tuple(self.developers.items()),
+        )
+        if self._costs is None or self._costs[0] != key:
+            self._costs = (key, {})
+        found = self._costs[1]
+        if source not in found:
+            found[source] = self._search_costs(source)
+        return found[source]
+
+    def _search_costs(self, source: str) -> dict[str, int]:
+        """A 0-1 breadth-first search: a step of the same colour is free."""
+        level, face, palaces, developers = self.level, self.face, self.palaces, self.developers
+        seat = developers[source]
         best = {source: 0}
         todo: deque[tuple[int, str]] = deque([(0, source)])
         while todo:
             cost, cell = todo.popleft()
             if cost > best[cell]:
                 continue
+            colour = face[cell]
             for n in NEIGHBORS[cell]:
-                if n not in self.level or n in self.palaces:
+                if n not in level or n in palaces or developers.get(n, seat) != seat:
                     continue
-                if self.developers.get(n, seat) != seat:
-                    continue
-                step = cost + (self.face[n] != self.face[cell])
-                if step < best.get(n, 1 << 30):
+                step = cost if face[n] == colour else cost + 1
+                if step < best.get(n, UNREACHED):
                     best[n] = step
                     if step == cost:
                         todo.appendleft((step, n))
                     else:
                         todo.append((step, n))
-        return {c: v for c, v in best.items() if c not in self.developers}
+        return {c: v for c, v in best.items() if c not in developers}

@@ -10,8 +10,9 @@ the same work; each figure is a median of repeats (the machine is shared).
     (parse, check, apply) at an early and a late ply;
   - Taluva legal tile placements and legal builds, µs per position, medians
     over `--positions` bot positions of each step;
-  - Java `Land.move_costs` per call (every developer of positions along a
-    long game), and replay + one move at move 20 and at a late ply of it.
+  - Java `Land.move_costs` per first and repeat call on a position (every
+    developer of positions along a long game), one developer move, and
+    replay + one move at move 20 and at later plies of that game.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import argparse
 import statistics
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from engine import Game, Record, State, rulesets
@@ -128,14 +130,21 @@ def java_long_game(repeats: int) -> None:
         if ply % 10 == 0:
             states.append(game.state.copy())
         game.play(entry.seat, entry.text)
-    calls = [
-        median_us(lambda land=state.land, cell=cell: land.move_costs(cell), repeats)
-        for state in states
-        for cell in state.land.developers
-    ]
+    fresh = [replace(state.land) for state in states]  # shallow, nothing worked out yet
+    first, again = [], []
+    for land in fresh:
+        for cell in land.developers:
+            started = time.perf_counter()
+            land.move_costs(cell)
+            first.append((time.perf_counter() - started) * 1e6)
+            again.append(median_us(lambda land=land, cell=cell: land.move_costs(cell), repeats))
     print(
-        f"Land.move_costs: median {statistics.median(calls):.0f} µs per call ({len(calls)} calls)"
+        f"Land.move_costs: {statistics.median(first):.0f} µs per first call on a position, "
+        f"{statistics.median(again):.0f} µs per repeat ({len(first)} calls)"
     )
+    walks = [ply for ply, e in enumerate(record.moves) if e.text.startswith("move ")]
+    walk = statistics.median(one_move_us(record, ply, repeats) for ply in walks[::10])
+    print(f"a developer move (parse, check, apply): {walk:.0f} µs ({len(walks[::10])} moves)")
     print(f"{'ply':>6} {'replay + one move ms':>21} {'one move µs':>12} {'legal µs':>9}")
     for ply in (EARLY_PLY, total // 2, total - 30):
         cut = prefix(record, ply + 1)

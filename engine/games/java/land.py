@@ -65,7 +65,7 @@ class Land:
     # The move costs of the last position asked about, by source, with the
     # position they hold for (every space, colour, palace and developer).
     _costs: tuple[tuple[object, ...], dict[str, dict[str, int]]] | None = field(
-        default=None, repr=False, compare=False
+        default=None, init=False, repr=False, compare=False
     )
 
     # -- areas ------------------------------------------------------------

@@ -7,7 +7,6 @@ tile may lie somewhere, and what moving a developer costs.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -19,8 +18,6 @@ from engine.games.java.board import (
 )
 from engine.games.java.positions import standings
 from engine.games.java.tiles import TILE_SIZE, VILLAGE_FACE, faces
-
-UNREACHED = 1 << 30
 
 
 @dataclass
@@ -244,24 +241,29 @@ class Land:
         return found[source]
 
     def _search_costs(self, source: str) -> dict[str, int]:
-        """A 0-1 breadth-first search: a step of the same colour is free."""
-        level, face, palaces, developers = self.level, self.face, self.palaces, self.developers
+        """Breadth-first by colour changes: all that one more change reaches,
+        then flooded over its own colour for free."""
+        face, developers = self.face, self.developers
         seat = developers[source]
+        blocked = {*self.palaces, *(c for c, s in developers.items() if s != seat)}
+        passable = self.level.keys() - blocked
         best = {source: 0}
-        todo: deque[tuple[int, str]] = deque([(0, source)])
-        while todo:
-            cost, cell = todo.popleft()
-            if cost > best[cell]:
-                continue
-            colour = face[cell]
-            for n in NEIGHBORS[cell]:
-                if n not in level or n in palaces or developers.get(n, seat) != seat:
-                    continue
-                step = cost if face[n] == colour else cost + 1
-                if step < best.get(n, UNREACHED):
-                    best[n] = step
-                    if step == cost:
-                        todo.appendleft((step, n))
-                    else:
-                        todo.append((step, n))
+        layer, cost = [source], 0
+        while layer:
+            beyond = []
+            while layer:
+                cell = layer.pop()
+                colour = face[cell]
+                for n in NEIGHBORS[cell]:
+                    if n in passable and n not in best:
+                        if face[n] == colour:
+                            best[n] = cost
+                            layer.append(n)
+                        else:
+                            beyond.append(n)
+            cost += 1
+            for n in beyond:
+                if n not in best:
+                    best[n] = cost
+                    layer.append(n)
         return {c: v for c, v in best.items() if c not in developers}

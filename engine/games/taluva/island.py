@@ -49,8 +49,10 @@ class Island:
     tiles_placed: int = 0
     # Worked out on demand, dropped whenever a tile or a building is placed.
     _settlements: list[Settlement] | None = field(default=None, repr=False, compare=False)
-    # Placements on the table, kept up to date by `place` once worked out.
+    # Placements on the table, kept up to date by `place` once worked out,
+    # and the same sorted, worked out again after each tile on the table.
     _table: set[placements.Spaces] | None = field(default=None, repr=False, compare=False)
+    _table_sorted: list[placements.Spaces] | None = field(default=None, repr=False, compare=False)
 
     # -- tiles --------------------------------------------------------------
 
@@ -136,13 +138,16 @@ class Island:
         self.cells[move.right] = Cell(tile.right, level, number)
         if self._table is not None and new:
             placements.cover(self._table, self.cells, new)
+            self._table_sorted = None
         return crushed
 
     def legal_placements(self) -> list[PlaceTile]:
         """Every legal tile position, in (volcano, left, right) order."""
         if self._table is None:
             self._table = placements.table_placements(self.cells)
-        return placements.legal_placements(self.cells, self._table, self.settlements())
+        if self._table_sorted is None:
+            self._table_sorted = sorted(self._table)
+        return placements.legal_placements(self.cells, self._table_sorted)
 
     # -- buildings -----------------------------------------------------------
 

@@ -17,7 +17,7 @@ from engine.games.taluva.notation import PlaceTile
 from engine.games.taluva.tiles import VOLCANO
 
 if TYPE_CHECKING:
-    from engine.games.taluva.island import Cell, Settlement
+    from engine.games.taluva.island import Cell
 
 Spaces = tuple[Hex, Hex, Hex]
 FIRST_VOLCANO: Hex = (0, 0)
@@ -72,10 +72,9 @@ def cover(table: set[Spaces], cells: Mapping[Hex, Cell], new: Iterable[Hex]) -> 
     _add_table(table, cells, {n for s in new for n in neighbors(s) if n not in cells})
 
 
-def eruptions(cells: Mapping[Hex, Cell], settlements: Iterable[Settlement]) -> Iterator[Spaces]:
+def eruptions(cells: Mapping[Hex, Cell]) -> Iterator[Spaces]:
     """Every legal placement on top of the island: the checks of
     `Island.placement_error` for covered spaces, asked of every volcano."""
-    small = [s.spaces for s in settlements if len(s.spaces) <= 2]
     for (q, r), volcano in cells.items():
         if volcano.terrain != VOLCANO:
             continue
@@ -88,9 +87,29 @@ def eruptions(cells: Mapping[Hex, Cell], settlements: Iterable[Settlement]) -> I
                 continue
             if a.building in NOT_COVERED or b.building in NOT_COVERED:
                 continue
-            if (a.building or b.building) and any(s <= {left, right} for s in small):
+            if (a.building or b.building) and _covers_settlement(cells, left, right):
                 continue
             yield (q, r), left, right
+
+
+def _covers_settlement(cells: Mapping[Hex, Cell], left: Hex, right: Hex) -> bool:
+    """Whether a settlement lies wholly on these two neighbouring spaces."""
+    a, b = cells[left], cells[right]
+    if a.building and b.building and a.owner == b.owner:
+        return _alone(cells, left, right) and _alone(cells, right, left)
+    return bool(
+        (a.building and _alone(cells, left, right)) or (b.building and _alone(cells, right, left))
+    )
+
+
+def _alone(cells: Mapping[Hex, Cell], space: Hex, besides: Hex) -> bool:
+    """Whether no building of the owner of `space` touches it, `besides` aside."""
+    owner = cells[space].owner
+    for n in neighbors(space):
+        other = cells.get(n)
+        if n != besides and other is not None and other.building and other.owner == owner:
+            return False
+    return True
 
 
 @cache
@@ -98,12 +117,12 @@ def as_move(spaces: Spaces) -> PlaceTile:
     return PlaceTile(*spaces)
 
 
-def legal_placements(
-    cells: Mapping[Hex, Cell], table: set[Spaces], settlements: Iterable[Settlement]
-) -> list[PlaceTile]:
-    """Every legal placement in (volcano, left, right) order; `table` as kept by `cover`."""
+def legal_placements(cells: Mapping[Hex, Cell], table: list[Spaces]) -> list[PlaceTile]:
+    """Every legal placement in (volcano, left, right) order; `table` sorted, as
+    kept by `cover` (a sorted run and a short one merge in about linear time)."""
     if not cells:
         found = [(FIRST_VOLCANO, left, right) for left, right in ORIENTATIONS]  # offsets of 0,0
     else:
-        found = [*table, *eruptions(cells, settlements)]
-    return [as_move(spaces) for spaces in sorted(found)]
+        found = table + sorted(eruptions(cells))
+    found.sort()
+    return [as_move(spaces) for spaces in found]

@@ -118,11 +118,11 @@ def as_move(spaces: Spaces) -> PlaceTile:
 
 
 def legal_placements(cells: Mapping[Hex, Cell], table: list[Spaces]) -> list[PlaceTile]:
-    """Every legal placement in (volcano, left, right) order; `table` sorted, as
-    kept by `cover` (a sorted run and a short one merge in about linear time)."""
-    if not cells:
-        found = [(FIRST_VOLCANO, left, right) for left, right in ORIENTATIONS]  # offsets of 0,0
-    else:
-        found = table + sorted(eruptions(cells))
+    """Every legal placement, in (volcano, left, right) order once the island
+    has a tile; `table` sorted, as kept by `cover` (a sorted run and a short
+    one merge in about linear time)."""
+    if not cells:  # the first tile: each turn around 0,0, in the order of the directions
+        return [as_move((FIRST_VOLCANO, left, right)) for left, right in ORIENTATIONS]
+    found = table + sorted(eruptions(cells))
     found.sort()
     return [as_move(spaces) for spaces in found]

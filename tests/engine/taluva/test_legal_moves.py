@@ -20,7 +20,9 @@ from tests.engine.taluva.helpers import island_of
 def every_placement(island: Island) -> list[PlaceTile]:
     """Each tile with its volcano within two spaces of the island (no legal
     one lies further), judged by `placement_error`."""
-    spaces = island.cells or {(0, 0): None}
+    if not island.cells:  # the first tile's turns, listed in the order of the directions
+        return [PlaceTile((0, 0), DIRECTIONS[d], DIRECTIONS[(d + 1) % 6]) for d in range(6)]
+    spaces = island.cells
     qs, rs = [q for q, _ in spaces], [r for _, r in spaces]
     moves = [
         PlaceTile((q, r), add((q, r), DIRECTIONS[d]), add((q, r), DIRECTIONS[(d + 1) % 6]))

@@ -7,7 +7,6 @@ tile may lie somewhere, and what moving a developer costs.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -60,6 +59,11 @@ class Land:
     palaces: dict[str, Palace] = field(default_factory=dict)
     irrigation: set[str] = field(default_factory=lambda: set(PRINTED_IRRIGATION))
     scored_ponds: set[str] = field(default_factory=set)
+    # The move costs of the last position asked about, by source, with the
+    # position they hold for (every space, colour, palace and developer).
+    _costs: tuple[tuple[object, ...], dict[str, dict[str, int]]] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
 
     # -- areas ------------------------------------------------------------
 
@@ -220,24 +224,46 @@ class Land:
 
         Paths run over land tiles (levels are free), never over palaces or
         opponents' developers; own developers may be passed but not joined.
+        Searched once per position and source: the legal list, the check
+        and the apply of a move ask the same (issue 12). Treat it as read-only.
         """
-        seat = self.developers[source]
+        key = (
+            tuple(self.level),
+            tuple(self.face.items()),
+            tuple(self.palaces),
+            tuple(self.developers.items()),
+        )
+        if self._costs is None or self._costs[0] != key:
+            self._costs = (key, {})
+        found = self._costs[1]
+        if source not in found:
+            found[source] = self._search_costs(source)
+        return found[source]
+
+    def _search_costs(self, source: str) -> dict[str, int]:
+        """Breadth-first by colour changes: all that one more change reaches,
+        then flooded over its own colour for free."""
+        face, developers = self.face, self.developers
+        seat = developers[source]
+        blocked = {*self.palaces, *(c for c, s in developers.items() if s != seat)}
+        passable = self.level.keys() - blocked
         best = {source: 0}
-        todo: deque[tuple[int, str]] = deque([(0, source)])
-        while todo:
-            cost, cell = todo.popleft()
-            if cost > best[cell]:
-                continue
-            for n in NEIGHBORS[cell]:
-                if n not in self.level or n in self.palaces:
-                    continue
-                if self.developers.get(n, seat) != seat:
-                    continue
-                step = cost + (self.face[n] != self.face[cell])
-                if step < best.get(n, 1 << 30):
-                    best[n] = step
-                    if step == cost:
-                        todo.appendleft((step, n))
-                    else:
-                        todo.append((step, n))
-        return {c: v for c, v in best.items() if c not in self.developers}
+        layer, cost = [source], 0
+        while layer:
+            beyond = []
+            while layer:
+                cell = layer.pop()
+                colour = face[cell]
+                for n in NEIGHBORS[cell]:
+                    if n in passable and n not in best:
+                        if face[n] == colour:
+                            best[n] = cost
+                            layer.append(n)
+                        else:
+                            beyond.append(n)
+            cost += 1
+            for n in beyond:
+                if n not in best:
+                    best[n] = cost
+                    layer.append(n)
+        return {c: v for c, v in best.items() if c not in developers}

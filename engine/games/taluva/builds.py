@@ -6,8 +6,8 @@ from collections.abc import Iterator
 
 from engine.core.errors import IllegalMove
 from engine.core.hexgrid import Hex, neighbors
-from engine.games.taluva.island import HUT, TEMPLE, Island, Settlement
-from engine.games.taluva.notation import SINGLE_BUILDINGS, Build, BuildAction, Extend
+from engine.games.taluva.island import HUT, TEMPLE, TOWER, Island, Settlement
+from engine.games.taluva.notation import Build, BuildAction, Extend
 from engine.games.taluva.notation import format_hex as fh
 from engine.games.taluva.tiles import TERRAINS, VOLCANO
 
@@ -132,14 +132,41 @@ class Builder:
         return None
 
     def legal(self) -> Iterator[BuildAction]:
-        """Every legal build, lazily, so 'can this player build at all?' stops early."""
-        for space in sorted(self.island.cells):
-            for kind in SINGLE_BUILDINGS:
-                move = Build(kind, space)
-                if self.error(move) is None:
-                    yield move
+        """Every legal build, lazily, so 'can this player build at all?' stops early.
+
+        The checks of `error`, asked of every space with what they need
+        worked out once: the settlements beside each space, each
+        settlement's empty neighbours by terrain."""
+        cells, stock = self.island.cells, self.stock
+        beside: dict[Hex, list[Settlement]] = {}
         for settlement in self.mine:
+            for n in {n for s in settlement.spaces for n in neighbors(s)}:
+                beside.setdefault(n, []).append(settlement)
+        for space in sorted(cells):
+            cell = cells[space]
+            if not cell.empty or cell.terrain == VOLCANO:
+                continue
+            nearby = beside.get(space)
+            if stock[HUT] >= 1 and cell.level == 1 and not nearby:
+                yield Build(HUT, space)
+            if not nearby:
+                continue
+            if stock[TEMPLE] >= 1 and any(
+                len(s.spaces) >= TEMPLE_MIN_SPACES and s.temples == 0 for s in nearby
+            ):
+                yield Build(TEMPLE, space)
+            if (
+                stock[TOWER] >= 1
+                and cell.level >= TOWER_MIN_LEVEL
+                and any(s.towers == 0 for s in nearby)
+            ):
+                yield Build(TOWER, space)
+        for settlement in self.mine:
+            needed: dict[str, int] = {}
+            for n in {n for s in settlement.spaces for n in neighbors(s)}:
+                if self.island.buildable(n):
+                    terrain = cells[n].terrain
+                    needed[terrain] = needed.get(terrain, 0) + cells[n].level
             for terrain in TERRAINS:
-                move = Extend(settlement.key, terrain)
-                if self._extend_error(move) is None:
-                    yield move
+                if terrain in needed and needed[terrain] <= stock[HUT]:
+                    yield Extend(settlement.key, terrain)

@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine.core.errors import IllegalMove
-from engine.core.hexgrid import DIRECTIONS, Hex, add, direction_index, neighbors
+from engine.core.hexgrid import Hex, direction_index, neighbors
+from engine.games.taluva import placements
 from engine.games.taluva.notation import PlaceTile, format_hex
 from engine.games.taluva.tiles import VOLCANO, Tile
 
@@ -30,16 +31,6 @@ class Cell:
         return self.building is None
 
 
-def footprint(volcano: Hex, left_direction: int) -> PlaceTile:
-    """The tile with its left terrain towards DIRECTIONS[left_direction]; the right
-    terrain is the next space clockwise around the volcano."""
-    return PlaceTile(
-        volcano,
-        add(volcano, DIRECTIONS[left_direction]),
-        add(volcano, DIRECTIONS[(left_direction + 1) % 6]),
-    )
-
-
 @dataclass
 class Settlement:
     owner: int
@@ -58,6 +49,10 @@ class Island:
     tiles_placed: int = 0
     # Worked out on demand, dropped whenever a tile or a building is placed.
     _settlements: list[Settlement] | None = field(default=None, repr=False, compare=False)
+    # Placements on the table, kept up to date by `place` once worked out,
+    # and the same sorted, worked out again after each tile on the table.
+    _table: set[placements.Spaces] | None = field(default=None, repr=False, compare=False)
+    _table_sorted: list[placements.Spaces] | None = field(default=None, repr=False, compare=False)
 
     # -- tiles --------------------------------------------------------------
 
@@ -134,31 +129,25 @@ class Island:
         """Lay a tile already judged legal; returns how many huts it crushed."""
         level = self.cells[move.volcano].level + 1 if move.volcano in self.cells else 1
         crushed = sum(self.cells[s].huts for s in (move.left, move.right) if s in self.cells)
+        new = [s for s in (move.volcano, move.left, move.right) if s not in self.cells]
         self.tiles_placed += 1
         self._settlements = None
         number = self.tiles_placed
         self.cells[move.volcano] = Cell(VOLCANO, level, number)
         self.cells[move.left] = Cell(tile.left, level, number)
         self.cells[move.right] = Cell(tile.right, level, number)
+        if self._table is not None and new:
+            placements.cover(self._table, self.cells, new)
+            self._table_sorted = None
         return crushed
 
-    def candidate_placements(self) -> list[PlaceTile]:
-        """Every tile position worth checking: on the table next to the island,
-        or on top of a volcano in each direction."""
-        if not self.cells:
-            return [footprint((0, 0), d) for d in range(6)]
-        found: set[PlaceTile] = set()
-        border = {n for s in self.cells for n in neighbors(s) if n not in self.cells}
-        for space in border:
-            # Every tile covering `space`, with the volcano on any of its three spaces.
-            for d in range(6):
-                corner = (space, add(space, DIRECTIONS[d]), add(space, DIRECTIONS[(d + 1) % 6]))
-                for i in range(3):
-                    found.add(PlaceTile(corner[i], corner[(i + 1) % 3], corner[(i + 2) % 3]))
-        for space, cell in self.cells.items():
-            if cell.terrain == VOLCANO:
-                found.update(footprint(space, d) for d in range(6))
-        return sorted(found, key=lambda m: (m.volcano, m.left, m.right))
+    def legal_placements(self) -> list[PlaceTile]:
+        """Every legal tile position, in (volcano, left, right) order."""
+        if self._table is None:
+            self._table = placements.table_placements(self.cells)
+        if self._table_sorted is None:
+            self._table_sorted = sorted(self._table)
+        return placements.legal_placements(self.cells, self._table_sorted)
 
     # -- buildings -----------------------------------------------------------
 

@@ -86,11 +86,7 @@ class TaluvaState(State):
         if seat != self.current or self.phase == OVER:
             return []
         if self.phase == LAY_TILE:
-            return [
-                m
-                for m in self.island.candidate_placements()
-                if self.island.placement_error(m) is None
-            ]
+            return self.island.legal_placements()
         return list(self._builder(seat).legal())
 
     def parse_syntax(self, seat: int, text: str) -> Move:

@@ -1,0 +1,120 @@
+"""Board pictures: size and drawing cost, and serving board.png twice: prints figures.
+
+    .venv/bin/python benchmarks/pictures.py [--repeats 5] [--players 4]
+
+For each ruleset a bot game is played; its board (a seat's view) is drawn at
+an early and at the last ply: PNG bytes and the median ms to draw. Then the
+game is stored in a scratch SQLite database and `/games/<id>/board.png` is
+asked twice for the same (ply, seat) through the Flask test client: the
+first request draws (or finds a stored picture), the second is the same
+request again, so any reuse shows.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import engine
+from engine.core.selfplay import play_bot_game
+from pbem import create_app, migrate
+from pbem.db import get_db
+from pbem.models import Game, GameStatus, Move, Seat
+from pbem.render import render_png
+from pbem.render.colours import SEAT_COLOURS
+
+EARLY_PLY = 6
+
+
+def median_ms(action: Callable[[], object], repeats: int) -> float:
+    times = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        action()
+        times.append((time.perf_counter() - started) * 1000)
+    return statistics.median(times)
+
+
+def stored_game(played: engine.Game) -> Game:
+    """The bot game as the server keeps it: seats and the move log."""
+    record = played.to_record()
+    game = Game(
+        ruleset=record.ruleset,
+        ruleset_version=record.version,
+        options=dict(record.options),
+        seed=record.seed,
+        status=GameStatus.ACTIVE,
+    )
+    game.seats = [
+        Seat(position=i, colour=SEAT_COLOURS[i], name=name, bot="random")
+        for i, name in enumerate(record.seats)
+    ]
+    game.moves = [
+        Move(ply=n, seat=game.seats[m.seat], text=m.text, channel="api")
+        for n, m in enumerate(record.moves, start=1)
+    ]
+    return game
+
+
+def cut(played: engine.Game, plies: int) -> engine.Game:
+    record = played.to_record()
+    record.moves = record.moves[:plies]
+    return engine.Game.from_record(record)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--players", type=int, default=4)
+    args = parser.parse_args()
+    folder = Path(tempfile.mkdtemp(prefix="pbem-pictures-"))
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "bench",
+            "PBEM_LOG_LEVEL": "WARNING",
+            "PBEM_DATABASE_URL": f"sqlite:///{folder / 'bench.sqlite3'}",
+        }
+    )
+    with app.app_context():
+        migrate.upgrade(get_db().engine)
+    client = app.test_client()
+    print(
+        f"{'game':8} {'ply':>5} {'KB':>7} {'draw ms':>8} | "
+        f"{'board.png 1st ms':>16} {'2nd ms':>8} {'KB':>7}"
+    )
+    for ruleset in engine.rulesets():
+        players = min(args.players, ruleset.max_players)
+        played = play_bot_game(ruleset.name, players, "bench-pictures").game
+        with app.extensions["pbem.db"].session() as session:
+            game = stored_game(played)
+            session.add(game)
+            session.commit()
+            public_id = game.public_id
+        colours = list(SEAT_COLOURS[:players])
+        last = len(played.to_record().moves)
+        for ply in (EARLY_PLY, last):
+            view = cut(played, ply).view(None)
+            png = render_png(view, colours)
+            draw = median_ms(
+                lambda view=view, colours=colours: render_png(view, colours), args.repeats
+            )
+            firsts, seconds = [], []
+            for _ in range(args.repeats):
+                url = f"/games/{public_id}/board.png?ply={ply}"
+                firsts.append(median_ms(lambda url=url: client.get(url), 1))
+                seconds.append(median_ms(lambda url=url: client.get(url), 1))
+                served = client.get(url).get_data()
+            print(
+                f"{ruleset.name:8} {ply:5d} {len(png) / 1024:7.1f} {draw:8.1f} | "
+                f"{statistics.median(firsts):16.1f} {statistics.median(seconds):8.1f} "
+                f"{len(served) / 1024:7.1f}"
+            )
+
+
+if __name__ == "__main__":
+    main()

@@ -12,6 +12,7 @@ from typing import Any
 from pbem.render import java, samurai, taluva
 from pbem.render.colours import seat_colours
 from pbem.render.hexdraw import Colour, Picture, Point
+from pbem.render.palette import palette_png
 
 Renderer = Callable[[Mapping[str, Any], Sequence[Colour]], Picture]
 Centres = Callable[[Mapping[str, Any]], dict[str, Point]]
@@ -40,7 +41,8 @@ def render_picture(
 
 def render_png(view: Mapping[str, Any], colours: Sequence[str | Colour] | None = None) -> bytes:
     """PNG bytes of a seat's view; `colours` (names or #rrggbb) per seat, else the defaults."""
-    return render_picture(view, colours).png()
+    seats = seat_colours(len(view["seats"]), colours)
+    return palette_png(render_picture(view, seats).image, seats)
 
 
 def space_centres(view: Mapping[str, Any]) -> dict[str, tuple[float, float]]:

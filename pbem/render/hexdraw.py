@@ -6,7 +6,6 @@ Everything here speaks in final-picture pixels; the canvas scales internally.
 
 from __future__ import annotations
 
-import io
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -151,12 +150,6 @@ class Picture:
     image: Image.Image
     labels: list[Label] = field(default_factory=list)
     centres: dict[str, Point] = field(default_factory=dict)
-
-    def png(self) -> bytes:
-        """No text chunks or timestamps, fixed compression: equal images, equal bytes."""
-        out = io.BytesIO()
-        self.image.save(out, format="PNG", compress_level=6)
-        return out.getvalue()
 
     def texts(self) -> list[str]:
         return [label.text for label in self.labels]

@@ -1,0 +1,70 @@
+"""Palette PNGs: a board drawn in a few dozen flat colours plus antialiased
+edges needs no 24-bit pixels. Every colour the renderer names, and each seat's
+colour, is kept exactly; an adaptive part covers the blends at edges and text."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterable, Sequence
+
+from PIL import Image
+
+from pbem.render import colours
+from pbem.render.hexdraw import Colour
+
+# Colours for the blends; with the named ones the PNG stays <= 150 KB for a late Java board.
+BLENDS = 64
+# Pillow maps pixels to a palette through a cache of 4x4x4 colour cells; a blend
+# this close to a named colour could take that colour's pixels, so it is left out.
+KEEP_APART = 8
+
+NAMED: tuple[Colour, ...] = tuple(
+    dict.fromkeys(
+        [
+            *colours.NAMED_COLOURS.values(),
+            colours.BACKGROUND,
+            colours.PANEL,
+            colours.INK,
+            colours.MUTED,
+            colours.EDGE,
+            colours.HIGHLIGHT,
+            colours.LAVA,
+            colours.PALACE,
+            colours.FESTIVAL,
+            colours.CARD,
+            (255, 255, 255),
+            *colours.TALUVA_TERRAIN.values(),
+            *colours.SAMURAI_SPACE.values(),
+            *colours.SAMURAI_FIGURE.values(),
+            *colours.JAVA_BOARD.values(),
+            *colours.JAVA_FACE.values(),
+        ]
+    )
+)
+
+
+def palette_png(image: Image.Image, seats: Sequence[Colour]) -> bytes:
+    """No text chunks or timestamps, fixed compression: equal images, equal bytes."""
+    out = io.BytesIO()
+    quantised(image, seats).save(out, format="PNG", compress_level=6)
+    return out.getvalue()
+
+
+def quantised(image: Image.Image, seats: Sequence[Colour]) -> Image.Image:
+    """`image` in palette mode: the named and seat colours exact, blends nearest."""
+    exact = list(dict.fromkeys([*seats, *NAMED]))
+    adaptive = image.reduce(4).quantize(
+        BLENDS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+    )
+    found = adaptive.getpalette() or []
+    blends = [tuple(found[i : i + 3]) for i in range(0, len(found), 3)]
+    chosen = exact + [c for c in blends if not _near(c, exact)][: 256 - len(exact)]
+    palette = Image.new("P", (1, 1))
+    palette.putpalette([value for colour in chosen for value in colour])
+    return image.quantize(palette=palette, dither=Image.Dither.NONE)
+
+
+def _near(colour: Iterable[int], others: Sequence[Colour]) -> bool:
+    return any(
+        max(abs(a - b) for a, b in zip(colour, other, strict=True)) < KEEP_APART for other in others
+    )

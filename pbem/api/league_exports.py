@@ -25,7 +25,7 @@ NOT_FOUND = "No such league or season"
 FILE = {"type": "string", "format": "binary"}
 
 
-class StandingSchema(ma.Schema):
+class SeasonExportRowSchema(ma.Schema):
     division = ma.fields.Integer()
     place = ma.fields.String(metadata={"description": 'Rank, "2=" when tied'})
     player = ma.fields.String()
@@ -36,17 +36,17 @@ class StandingSchema(ma.Schema):
     withdrawn = ma.fields.Boolean()
 
 
-class StandingsSchema(ma.Schema):
+class SeasonExportSchema(ma.Schema):
     league = ma.fields.String()
     season = ma.fields.Integer()
     finished = ma.fields.Boolean()
-    standings = ma.fields.List(ma.fields.Nested(StandingSchema))
+    standings = ma.fields.List(ma.fields.Nested(SeasonExportRowSchema))
 
 
 @blp.route(f"{SEASON}/standings.json")
 class StandingsJson(MethodView):
     @blp.doc(operationId="getSeasonStandings")
-    @blp.response(200, StandingsSchema)
+    @blp.response(200, SeasonExportSchema)
     @blp.alt_response(401, schema=ErrorSchema, description="No valid API token")
     @blp.alt_response(404, schema=ErrorSchema, description=NOT_FOUND)
     def get(self, league_id: str, season: int):  # type: ignore[no-untyped-def]

@@ -1,8 +1,6 @@
 """Engine costs per ruleset and the hot spots of issue 12: prints figures, asserts nothing.
 
-    .venv/bin/python -m benchmarks.engine [--repeats 5] [--positions 1000]
-
-(as a module: run as a script, this file would shadow the engine package).
+    .venv/bin/python benchmarks/engine_speed.py [--repeats 5] [--positions 1000]
 
 Every game and position comes from seeded bot games, so each run measures
 the same work; each figure is a median of repeats (the machine is shared).

@@ -33,7 +33,7 @@ from pbem.leagues.balance import division_balance
 from pbem.leagues.links import league_link
 from pbem.leagues.seasons import division_rounds, start_season
 from pbem.leagues.tables import TableRow, division_table
-from pbem.leagues.withdrawal import current_season, leave_league, replace, season_place, withdraw
+from pbem.leagues.withdrawal import leave_league, replace, season_place, withdraw
 from pbem.models import Entrant, League, Season, User
 from pbem.numbers import ID_CONVERTER
 from pbem.services.errors import Forbidden, NotFound, ServiceError
@@ -350,7 +350,7 @@ class Standings(MethodView):
         if "season" in query:
             season = league_service.season_of(league, query["season"])
         elif league.seasons:
-            season = current_season(league) or league.seasons[-1]
+            season = league_service.current_season(league) or league.seasons[-1]
         else:
             raise NotFound("the league has had no season yet")
         division = query["division"]

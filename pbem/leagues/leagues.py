@@ -171,3 +171,13 @@ def season_of(league: League, number: int) -> Season:
     if found is None:
         raise NotFound("no such season in this league")
     return found
+
+
+def active_entrant(league: League, user: User) -> Entrant | None:
+    """The user's entry in the league, while they have not left it."""
+    return next((e for e in league.entrants if e.user_id == user.id and e.left_at is None), None)
+
+
+def current_season(league: League) -> Season | None:
+    """The season under way, if any."""
+    return next((s for s in league.seasons if s.finished_at is None), None)

@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 import engine
 from pbem.db import lock_season
 from pbem.leagues import notices
-from pbem.leagues.leagues import current_entrants, league_time_control
+from pbem.leagues.leagues import current_entrants, current_season, league_time_control
 from pbem.leagues.schedule import LEGS, schedule
 from pbem.leagues.tables import division_table
 from pbem.models import Entrant, Game, GameStatus, League, Season, SeasonEntrant, utcnow
@@ -46,7 +46,7 @@ def start_season(
     """The league's next season with its first games (all of them, when
     `pacing` is "all"), and the bots' first submissions for the caller to
     hand on after committing. The ruleset's newest version is pinned for it."""
-    running = next((s for s in league.seasons if s.finished_at is None), None)
+    running = current_season(league)
     if running is not None:
         raise Conflict(f"season {running.number} is still going on")
     if legs not in LEGS:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from sqlalchemy.orm import Session
 
 from pbem.leagues import notices
+from pbem.leagues.leagues import active_entrant, current_season
 from pbem.models import Entrant, Game, GameStatus, League, Season, SeasonEntrant, Seat, User, utcnow
 from pbem.services import organiser as game_organiser
 from pbem.services.accounts import user_for_sign_in
@@ -20,10 +21,6 @@ def season_place(season: Season, place_id: int) -> SeasonEntrant:
         if place.id == place_id:
             return place
     raise NotFound("no such entrant in this season")
-
-
-def current_season(league: League) -> Season | None:
-    return next((s for s in league.seasons if s.finished_at is None), None)
 
 
 def withdraw(session: Session, season: Season, place: SeasonEntrant, by: User) -> list[int]:
@@ -46,20 +43,17 @@ def withdraw(session: Session, season: Season, place: SeasonEntrant, by: User) -
 
 def leave_league(session: Session, league: League, user: User) -> list[int]:
     """The player leaves the league, withdrawing from the season under way."""
-    entrant = next((e for e in league.entrants if e.user_id == user.id and e.left_at is None), None)
+    entrant = active_entrant(league, user)
     if entrant is None:
         raise NotFound("you are not an entrant of this league")
     entrant.left_at = utcnow()
     season = current_season(league)
-    place = (
-        next(
-            (p for p in season.entrants if p.entrant_id == entrant.id and p.withdrawn_at is None),
-            None,
-        )
-        if season
-        else None
+    if season is None:
+        return []
+    place = next(
+        (p for p in season.entrants if p.entrant_id == entrant.id and p.withdrawn_at is None), None
     )
-    if season is None or place is None:
+    if place is None:
         return []
     return withdraw(session, season, place, user)
 

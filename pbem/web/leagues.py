@@ -17,6 +17,7 @@ from pbem.dispatch import enqueue_submissions
 from pbem.leagues import exports
 from pbem.leagues.balance import division_balance
 from pbem.leagues.leagues import (
+    active_entrant,
     add_organiser,
     create_league,
     find_league,
@@ -83,7 +84,7 @@ def leagues():  # type: ignore[no-untyped-def]
         )
         .all()
     )
-    own = [league for league in found if is_organiser(league, user) or _entrant(league, user)]
+    own = [league for league in found if is_organiser(league, user) or active_entrant(league, user)]
     others = [league for league in found if league not in own]
     return render_template("leagues.html", own=own, others=others, titles=titles())
 
@@ -139,7 +140,7 @@ def _league_page(found: League, refusal: ServiceError | None = None):  # type: i
     if refusal is not None:
         db().rollback()  # nothing of the refused form is kept, or shown
     user = _me()
-    entrant = _entrant(found, user)
+    entrant = active_entrant(found, user)
     invited = entrant is None and any(
         e.invited_email == user.email and e.user_id is None and e.left_at is None
         for e in found.entrants
@@ -160,11 +161,6 @@ def _league_page(found: League, refusal: ServiceError | None = None):  # type: i
     return page, 409 if isinstance(refusal, Conflict) else 422
 
 
-def _entrant(league: League, user: User) -> Entrant | None:
-    """The user's entry in the league, while they have not left it."""
-    return next((e for e in league.entrants if e.user_id == user.id and e.left_at is None), None)
-
-
 def _to_league(league_id: str, follow_up: Sequence[int] = ()):  # type: ignore[no-untyped-def]
     db().commit()
     enqueue_submissions(follow_up)
@@ -183,7 +179,7 @@ def join(league_id: str):  # type: ignore[no-untyped-def]
 def leave(league_id: str):  # type: ignore[no-untyped-def]
     found = find_league(db(), league_id)
     if request.method == "GET":
-        if _entrant(found, _me()) is None:
+        if active_entrant(found, _me()) is None:
             raise NotFound("you are not an entrant of this league")
         return render_template("league_confirm.html", league=found, action="leave")
     return _to_league(league_id, leave_league(db(), found, _me()))

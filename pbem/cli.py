@@ -17,13 +17,14 @@ from sqlalchemy import select
 from pbem import create_app, migrate
 from pbem.db import EXTENSION, Database, get_db
 from pbem.dispatch import enqueue_pending, enqueue_submissions
-from pbem.models import Game
+from pbem.models import Game, GameStatus
 from pbem.services import accounts
 from pbem.services.bots import BOTS
 from pbem.services.errors import ServiceError
 from pbem.services.games import SeatSpec, create_game
 from pbem.services.rating_rebuild import rebuild_all
-from pbem.services.replay import engine_game
+from pbem.services.replay import engine_game, verify_game
+from pbem.services.snapshots import forget as forget_snapshots
 
 
 @click.group(cls=FlaskGroup, create_app=create_app)
@@ -259,6 +260,44 @@ def ratings_rebuild() -> None:
     with get_db().session() as session:
         for done in rebuild_all(session):
             click.echo(str(done))
+
+
+@main.command()
+@click.argument("games", nargs=-1)
+@click.option("--all", "every", is_flag=True, help="every game that has started")
+@with_appcontext
+def verify(games: tuple[str, ...], every: bool) -> None:
+    """Replay games from their first move and compare with what is stored.
+
+    GAMES are game ids as in their pages' addresses (after `--`, since an id
+    may begin with a dash). A game with a snapshot that
+    disagrees with the replay has its snapshots dropped (the next turn stores a fresh one); other
+    problems are printed, and the exit status is 1 when any was found."""
+    if not games and not every:
+        raise click.UsageError("name the games to verify, or --all")
+    found = False
+    with get_db().session() as session:
+        query = select(Game).where(Game.status != GameStatus.OPEN).order_by(Game.id)
+        if not every:
+            query = query.where(Game.public_id.in_(games))
+            missing = set(games) - set(
+                session.scalars(select(Game.public_id).where(Game.public_id.in_(games)))
+            )
+            if missing:
+                raise click.ClickException(f"no game {', '.join(sorted(missing))}")
+        for game_id in session.scalars(query.with_only_columns(Game.id)).all():
+            game = session.get_one(Game, game_id)
+            problems = verify_game(game)
+            if any(problem.startswith("snapshot") for problem in problems):
+                forget_snapshots(session, game.id)
+                session.commit()
+            for problem in problems:
+                click.echo(f"{game.public_id}: {problem}")
+            found = found or bool(problems)
+            session.expunge_all()  # one game's moves in memory at a time
+            click.echo(f"{game.public_id}: {'problems found' if problems else 'ok'}")
+    if found:
+        raise SystemExit(1)
 
 
 @main.command()

@@ -61,6 +61,7 @@ class Config:
             "PBEM_SIGN_IN_LINK_MINUTES": _int_env("SIGN_IN_LINK_MINUTES", 30),
             "PBEM_CHAT_MAX_CHARS": _int_env("CHAT_MAX_CHARS", 500),
             "PBEM_VACATION_DAYS": _days("VACATION_DAYS", 30),
+            "PBEM_SNAPSHOT_CHECK_PERCENT": _percent("SNAPSHOT_CHECK_PERCENT", 2),
         }
 
     def default_secret_key(self, instance: Path) -> str:
@@ -125,6 +126,13 @@ def _days(name: str, default: int) -> int:
     if days < 0:
         raise ConfigError(f"{ENV_PREFIX}{name} must be 0 or more days, not {days}")
     return days
+
+
+def _percent(name: str, default: int) -> int:
+    percent = _int_env(name, default)
+    if not 0 <= percent <= 100:
+        raise ConfigError(f"{ENV_PREFIX}{name} must be a percentage from 0 to 100, not {percent}")
+    return percent
 
 
 class ProductionConfig(Config):

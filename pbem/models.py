@@ -309,6 +309,27 @@ class Move(Base):
     seat: Mapped[Seat] = relationship()
 
 
+class GameSnapshot(Base):
+    """A game's engine state after its first `ply` moves, pickled and signed, so
+    pages, mails and the pipeline start from it instead of replaying from move 1.
+
+    The move log stays the truth: a snapshot is used only when its engine
+    fingerprint is the running engine's and its log digest matches the stored
+    moves (see pbem.services.snapshots)."""
+
+    __tablename__ = "game_snapshots"
+
+    game_id: Mapped[int] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    ply: Mapped[int] = mapped_column(primary_key=True)
+    fingerprint: Mapped[str] = mapped_column(String(64))  # the engine code it was made by
+    log_digest: Mapped[str] = mapped_column(String(64))  # setup and moves 1..ply
+    signature: Mapped[str] = mapped_column(String(64))  # HMAC of the data
+    data: Mapped[bytes] = mapped_column(LargeBinary)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
 class ChatMessage(Base):
     """What a player wrote to the others, by page, API or mail; kept with the game."""
 

@@ -191,10 +191,17 @@ class Game:
             record.options,
             record.withdrawn,
         )
-        for ply, entry in enumerate(record.moves, start=1):
-            try:
-                game.play(entry.seat, entry.text)
-            except IllegalMove as exc:
-                name = game.seats[entry.seat] if 0 <= entry.seat < len(game.seats) else "?"
-                raise ReplayError(ply, entry.seat, name, entry.text, str(exc)) from None
+        game.replay(record.moves)
         return game
+
+    def replay(self, moves: Iterable[LoggedMove]) -> None:
+        """Play logged moves on from this position; ReplayError names the first
+        that fails, by its ply in the whole log."""
+        for entry in moves:
+            try:
+                self.play(entry.seat, entry.text)
+            except IllegalMove as exc:
+                name = self.seats[entry.seat] if 0 <= entry.seat < len(self.seats) else "?"
+                raise ReplayError(
+                    len(self.log) + 1, entry.seat, name, entry.text, str(exc)
+                ) from None

@@ -21,10 +21,10 @@ import engine
 from pbem.clock.deadlines import follow_to_act
 from pbem.db import lock_game
 from pbem.models import Game, GameStatus, Move, Submission, SubmissionStatus, utcnow
-from pbem.services import notifications
+from pbem.services import notifications, snapshots
 from pbem.services.bots import bot_turn
 from pbem.services.ratings import rate_game
-from pbem.services.replay import engine_game
+from pbem.services.replay import engine_game, setup_of
 from pbem.services.results import keep_result
 from pbem.services.submissions import ABANDONED, pending_submission, submission_lines, submit
 
@@ -77,8 +77,9 @@ def _judge(session: Session, game: Game, submission: Submission) -> list[int]:
             return []
         return queue_bot_submissions(session, game, engine_game(game))
     for ply, entry in enumerate(played.log[first_new:], start=first_new + 1):
-        game.moves.append(
+        session.add(
             Move(
+                game_id=game.id,
                 ply=ply,
                 seat_id=submission.seat_id,
                 text=entry.text,
@@ -86,6 +87,7 @@ def _judge(session: Session, game: Game, submission: Submission) -> list[int]:
                 submission_id=submission.id,
             )
         )
+    snapshots.keep(session, game.id, setup_of(game), played)
     goes_on = played.state.turn_goes_on(position)
     if partly is None:
         submission.status = SubmissionStatus.ACCEPTED

@@ -2,22 +2,44 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from sqlalchemy import select
+from sqlalchemy.orm import object_session
+
 import engine
-from pbem.models import Game, GameStatus, Seat
+from pbem.models import Game, GameStatus, Move, Seat
+from pbem.services import snapshots
 from pbem.services.errors import Conflict
 
 
 def record_of(game: Game) -> engine.Record:
-    positions = {seat.id: seat.position for seat in game.seats}
+    return replace(setup_of(game), moves=_logged_moves(game))
+
+
+def setup_of(game: Game) -> engine.Record:
+    """The game's record without its moves: what a replay starts from."""
     return engine.Record(
         ruleset=game.ruleset,
         version=game.ruleset_version,
         seats=[seat.name for seat in game.seats],
         seed=game.seed,
         options=dict(game.options),
-        moves=[engine.LoggedMove(positions[move.seat_id], move.text) for move in game.moves],
         withdrawn=[seat.position for seat in sorted(_left(game), key=lambda s: s.resigned_at)],
     )
+
+
+def _logged_moves(game: Game) -> list[engine.LoggedMove]:
+    """The log as plain rows unless the game's moves are loaded already:
+    building a thousand ORM objects costs more than replaying from a snapshot."""
+    positions = {seat.id: seat.position for seat in game.seats}
+    session = object_session(game)
+    if "moves" in game.__dict__ or session is None:
+        return [engine.LoggedMove(positions[move.seat_id], move.text) for move in game.moves]
+    rows = session.execute(
+        select(Move.seat_id, Move.text).where(Move.game_id == game.id).order_by(Move.ply)
+    )
+    return [engine.LoggedMove(positions[seat_id], text) for seat_id, text in rows]
 
 
 def _left(game: Game) -> list[Seat]:
@@ -25,19 +47,23 @@ def _left(game: Game) -> list[Seat]:
     return [seat for seat in game.seats if seat.resigned_at is not None]
 
 
-def engine_game(game: Game) -> engine.Game:
-    """Replay the stored log: the database's moves are the game's truth.
-    Linear in the game's length; no snapshot cache is needed at these sizes."""
+def engine_game(game: Game, ply: int | None = None) -> engine.Game:
+    """The game after its first `ply` moves (all when None): the stored log is
+    the truth, replayed on from the nearest snapshot (pbem.services.snapshots)."""
     if game.status == GameStatus.OPEN:
         raise Conflict("the game has not started: it is waiting for players")
-    return engine.Game.from_record(record_of(game))
+    record = record_of(game)
+    last = len(record.moves)
+    return snapshots.replayed(object_session(game), game.id, record, last if ply is None else ply)
 
 
 def verify_game(game: Game) -> list[str]:
     """Replay the whole log from scratch and compare it with what the pipeline
-    stored beside it (the turn cache, the status): the problems found, if any."""
+    stored beside it (the turn cache, the status, the snapshots): the
+    problems found, if any."""
+    record = record_of(game)
     try:
-        played = engine_game(game)
+        played = snapshots.from_scratch(record, len(record.moves))
     except engine.ReplayError as exc:
         return [f"the log does not replay: {exc}"]
     problems = []
@@ -53,4 +79,7 @@ def verify_game(game: Game) -> list[str]:
     for move, entry in zip(game.moves, played.log, strict=True):
         if move.text != entry.text:
             problems.append(f"move {move.ply} is stored as {move.text!r}, not {entry.text!r}")
+    session = object_session(game)
+    if session is not None:
+        problems += snapshots.verify(session, game.id, record)
     return problems

@@ -10,7 +10,7 @@ import engine
 from pbem.models import Game
 from pbem.numbers import whole_number
 from pbem.services.errors import NotFound
-from pbem.services.replay import record_of
+from pbem.services.replay import engine_game
 
 
 @dataclass(frozen=True)
@@ -26,13 +26,11 @@ class Position:
 
 def position_at(game: Game, ply: int | None) -> Position:
     """The game after its first `ply` moves (all of them when None)."""
-    record = record_of(game)
-    last = len(record.moves)
+    last = len(game.moves)
     ply = last if ply is None else ply
     if not 0 <= ply <= last:
         raise NotFound("no such move in this game")
-    record.moves = record.moves[:ply]
-    return Position(engine.Game.from_record(record), ply, last)
+    return Position(engine_game(game, ply), ply, last)
 
 
 def ply_argument(raw: str | None) -> int | None:

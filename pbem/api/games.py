@@ -37,7 +37,7 @@ from pbem.services.errors import Conflict, Forbidden, Invalid, NotFound, Service
 from pbem.services.events import events_of
 from pbem.services.game_organisers import organises
 from pbem.services.names import refuse_control_characters
-from pbem.services.replay import engine_game
+from pbem.services.replay import engine_game, moves_stored
 from pbem.services.resign import resign
 from pbem.services.results import game_result
 from pbem.services.submissions import preview, refuse_while_waiting, submit
@@ -281,7 +281,7 @@ def _submission_url(submission: Submission) -> str:
 
 
 def _refuse_if_moved_on(seat: Seat, chosen_at: int | None) -> None:
-    played = len(seat.game.moves)
+    played = moves_stored(seat.game)
     if chosen_at is not None and chosen_at != played:
         abort(
             409,

@@ -20,7 +20,7 @@ from pbem.models import GameStatus, Seat, utcnow
 from pbem.services import chat, vacation
 from pbem.services.errors import ServiceError
 from pbem.services.events import events_by_ply, events_of
-from pbem.services.replay import engine_game
+from pbem.services.replay import engine_game, moves_stored
 from pbem.services.resign import resign
 from pbem.services.seat_address import NEW_ADDRESS, renew_address
 from pbem.services.submissions import check_size, preview, submission_lines, submit
@@ -127,7 +127,7 @@ def _moves(
         answer.paragraphs.append(f"Nothing was played: {exc.reason}.")
         answer.outcome = "refused"
         return
-    current = len(game.moves)
+    current = moves_stored(game)
     if seen_ply is not None and seen_ply < current:
         try:
             preview(seat, "\n".join(moves))

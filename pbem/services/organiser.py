@@ -28,6 +28,7 @@ from pbem.services.errors import Conflict, Forbidden, Invalid, NotFound
 from pbem.services.events import record_event
 from pbem.services.game_organisers import organises
 from pbem.services.games import visible_game
+from pbem.services.replay import moves_stored
 from pbem.services.resign import leave_seat
 from pbem.services.seat_address import renew_address
 from pbem.services.submissions import pending_submission
@@ -161,7 +162,7 @@ def replace(
     session.flush()
     if seat.position in game.to_act:
         ask(session, seat, utcnow())  # the newcomer's decision starts now
-        notifications.notify_turn(session, game, [seat.position], ply=len(game.moves))
+        notifications.notify_turn(session, game, [seat.position], ply=moves_stored(game))
     event = _announce(session, game, organiser, "replace", text, "new player", seat, [seat])
     link = invitation_link(seat, newcomer.email)
     notifications.notify_invite(session, seat, newcomer, link, organiser.name, replaces=old_name)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import object_session
 
 import engine
@@ -40,6 +40,13 @@ def _logged_moves(game: Game) -> list[engine.LoggedMove]:
         select(Move.seat_id, Move.text).where(Move.game_id == game.id).order_by(Move.ply)
     )
     return [engine.LoggedMove(positions[seat_id], text) for seat_id, text in rows]
+
+
+def moves_stored(game: Game) -> int:
+    session = object_session(game)
+    if "moves" in game.__dict__ or session is None:
+        return len(game.moves)
+    return session.scalar(select(func.count()).where(Move.game_id == game.id)) or 0
 
 
 def _left(game: Game) -> list[Seat]:

@@ -24,6 +24,7 @@ from pbem.services import games as game_service
 from pbem.services.errors import BadForm, Conflict, NotFound
 from pbem.services.events import events_by_ply, events_of
 from pbem.services.notifications import notify_new_address
+from pbem.services.replay import moves_stored
 from pbem.services.resign import resign
 from pbem.services.seat_address import renew_address
 from pbem.services.submissions import pending_submission, preview
@@ -150,7 +151,7 @@ def _form() -> tuple[str, int]:
 def _check(seat: Seat, text: str, drawn_at: int) -> engine.Trial:
     """The moves tried on a copy that conceals chance; IllegalMove explains a
     refusal, naming a position that moved on since the page was drawn."""
-    current = len(seat.game.moves)
+    current = moves_stored(seat.game)
     try:
         return preview(seat, text)
     except engine.IllegalMove as exc:
@@ -179,7 +180,7 @@ def preview_page(game_id: str):  # type: ignore[no-untyped-def]
         title=titles().get(seat.game.ruleset, seat.game.ruleset),
         moves=text,
         trial=trial,
-        drawn_at=len(seat.game.moves),
+        drawn_at=moves_stored(seat.game),
         picture=trial.text_picture(),
         private=private_information(trial.game, seat.position),
         board_png=_data_url(seat.game, trial.view()),

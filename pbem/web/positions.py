@@ -10,7 +10,7 @@ import engine
 from pbem.models import Game
 from pbem.numbers import whole_number
 from pbem.services.errors import NotFound
-from pbem.services.replay import engine_game
+from pbem.services.replay import engine_game, moves_stored
 
 
 @dataclass(frozen=True)
@@ -26,7 +26,7 @@ class Position:
 
 def position_at(game: Game, ply: int | None) -> Position:
     """The game after its first `ply` moves (all of them when None)."""
-    last = len(game.moves)
+    last = moves_stored(game)
     ply = last if ply is None else ply
     if not 0 <= ply <= last:
         raise NotFound("no such move in this game")

@@ -26,6 +26,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from engine_speed import LONG_JAVA  # a script beside this one
 from flask import Flask
 from sqlalchemy import create_engine, text
 
@@ -39,7 +40,13 @@ from pbem.services.pipeline import process_submission
 from pbem.services.replay import record_of
 from pbem.services.submissions import submit
 
-GAMES = (("java", 4, "turn-cost-1"), ("taluva", 3, "turn-cost-1"), ("samurai", 3, "turn-cost-1"))
+# The long Java game is engine_speed.py's: about 1,800 moves.
+GAMES = (
+    LONG_JAVA,
+    ("java", 4, "turn-cost-1"),
+    ("taluva", 3, "turn-cost-1"),
+    ("samurai", 3, "turn-cost-1"),
+)
 POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
 
 

@@ -64,8 +64,8 @@ class PickState(State):
     def format_move(self, move: int) -> str:
         return f"pick {move}"
 
-    def history_text(self, move: Any, mover: int, viewer: int | None) -> str:
-        return self.format_move(move) if viewer == mover else "pick (secret)"
+    def history_text(self, text: str, mover: int, viewer: int | None) -> str:
+        return text if viewer == mover else "pick (secret)"
 
     def result(self) -> Result | None:
         if max(self.points) < self.options["target"]:

@@ -30,7 +30,6 @@ class Game:
         self.withdrawn = tuple(withdrawn)
         self.state = ruleset.new(len(self.seats), self.seed, options)
         self.log: list[LoggedMove] = []
-        self._moves: list[Any] = []
 
     @property
     def options(self) -> dict[str, Any]:
@@ -68,13 +67,12 @@ class Game:
 
     def _log(self, seat: int, move: Any) -> None:
         self.log.append(LoggedMove(seat, self.state.format_move(move)))
-        self._moves.append(move)
 
     def play_all(self, seat: int, texts: Iterable[str]) -> list[Any]:
         """Several moves of one seat as one submission: all are applied or none."""
         trial = self.copy()
         moves = [trial.play(seat, text) for text in texts]
-        self.state, self.log, self._moves = trial.state, trial.log, trial._moves
+        self.state, self.log = trial.state, trial.log
         return moves
 
     def trial(self, seat: int, texts: Iterable[str]) -> Trial:
@@ -122,7 +120,7 @@ class Game:
                 return PartlyPlayed(played, text, exc, tuple(texts[last_draw + 1 :]))
             if attempt.state.hidden_draws > draws:
                 last_draw = index
-        self.state, self.log, self._moves = attempt.state, attempt.log, attempt._moves
+        self.state, self.log = attempt.state, attempt.log
         return None
 
     def copy(self) -> Game:
@@ -131,7 +129,6 @@ class Game:
         clone.withdrawn = self.withdrawn
         clone.state = self.state.copy()
         clone.log = list(self.log)
-        clone._moves = list(self._moves)
         return clone
 
     def result(self) -> Result | None:
@@ -154,8 +151,8 @@ class Game:
             view["result"] = self.result().to_json()  # type: ignore[union-attr]
         view["seats"] = list(self.seats)
         view["history"] = [
-            {"seat": entry.seat, "move": self.state.history_text(move, entry.seat, seat)}
-            for entry, move in zip(self.log, self._moves, strict=True)
+            {"seat": entry.seat, "move": self.state.history_text(entry.text, entry.seat, seat)}
+            for entry in self.log
         ]
         return view
 
@@ -180,6 +177,20 @@ class Game:
         version: int | None = None,
     ) -> Game:
         return cls(get_ruleset(name, version), seats, seed, options)
+
+    @classmethod
+    def resume(cls, record: Record, state: State) -> Game:
+        """The game at `state`, which the caller vouches is where all of
+        `record`'s moves lead (a stored snapshot): no replay."""
+        game = object.__new__(cls)
+        game.ruleset = get_ruleset(record.ruleset, record.version)
+        if type(state) is not game.ruleset:
+            raise EngineError(f"a {type(state).__name__} is not a state of {game.ruleset.name}")
+        game.seats, game.seed = tuple(record.seats), str(record.seed)
+        game.withdrawn = tuple(record.withdrawn)
+        game.state = state
+        game.log = list(record.moves)
+        return game
 
     @classmethod
     def from_record(cls, record: Record) -> Game:

@@ -154,9 +154,10 @@ class State(ABC):
         self.apply(seat, move)
         return move
 
-    def history_text(self, move: Any, mover: int, viewer: int | None) -> str:
-        """A past move as `viewer` may see it; games with secret moves override."""
-        return self.format_move(move)
+    def history_text(self, text: str, mover: int, viewer: int | None) -> str:
+        """A past move, by its canonical text, as `viewer` may see it now;
+        games with secret moves override."""
+        return text
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """The JSON a seat (None: a spectator) may see; the seed only at the end."""

@@ -1,11 +1,11 @@
 """Engine state snapshots: a game starts from its newest stored state, not move 1.
 
 Replaying a long Java log costs hundreds of milliseconds and every turn, page
-and mail needs the position, so the pipeline stores the engine game it has just
-judged (pickled, zlib-compressed, HMAC-signed with the secret key) under the
-game lock. Per game it keeps the newest snapshot and the first one of every
-block of CHECKPOINT_PLIES, so a page of any earlier ply replays at most one
-block.
+and mail needs the position, so the pipeline stores the engine state it has
+just judged (pickled, zlib-compressed, HMAC-signed with the secret key) under
+the game lock; the log beside it comes from the stored moves. Per game it
+keeps the newest snapshot and the first one of every block of
+CHECKPOINT_PLIES, so a page of any earlier ply replays at most one block.
 
 The move log stays the truth. A snapshot is used only when it was made by this
 very engine code (a fingerprint of the engine's sources and the ruleset
@@ -61,10 +61,8 @@ def log_digest(record: engine.Record, ply: int) -> str:
     """The game's setup and its first `ply` moves; seat names and withdrawals
     are not in it, since they change without a move and are set on load."""
     setup = [record.ruleset, record.version, len(record.seats), record.seed, record.options]
-    digest = hashlib.sha256(json.dumps(setup, sort_keys=True).encode())
-    for entry in record.moves[:ply]:
-        digest.update(f"\n{entry.seat}:{entry.text}".encode())
-    return digest.hexdigest()
+    moves = "".join(f"\n{entry.seat}:{entry.text}" for entry in record.moves[:ply])
+    return hashlib.sha256(json.dumps(setup, sort_keys=True).encode() + moves.encode()).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -122,18 +120,17 @@ def replayed(session: Session | None, game_id: int, record: engine.Record, ply: 
 
 
 def _loaded(row: GameSnapshot, record: engine.Record, key: bytes) -> engine.Game | None:
-    """The snapshot's game with today's seat names and withdrawals; None (and
-    why, in the log) when it may not be trusted."""
+    """The snapshot's game, with the log and today's seat names and
+    withdrawals from the record; None (and why, in the log) when it may not
+    be trusted."""
     if not hmac.compare_digest(row.signature, _sign(key, row.data)):
         log.warning("game %s: snapshot at ply %s has a bad signature", row.game_id, row.ply)
         return None
     if row.log_digest != log_digest(record, row.ply):
         log.warning("game %s: snapshot at ply %s is not of this log", row.game_id, row.ply)
         return None
-    played = pickle.loads(zlib.decompress(row.data))
-    played.seats = tuple(record.seats)
-    played.withdrawn = tuple(record.withdrawn)
-    return played
+    state = pickle.loads(zlib.decompress(row.data))
+    return engine.Game.resume(replace(record, moves=record.moves[: row.ply]), state)
 
 
 def keep(session: Session, game_id: int, setup: engine.Record, played: engine.Game) -> None:
@@ -170,7 +167,7 @@ def keep(session: Session, game_id: int, setup: engine.Record, played: engine.Ga
                 GameSnapshot.game_id == game_id, GameSnapshot.ply.in_(replaced)
             )
         )
-    data = zlib.compress(pickle.dumps(played, pickle.HIGHEST_PROTOCOL), 1)
+    data = zlib.compress(pickle.dumps(played.state, pickle.HIGHEST_PROTOCOL), 1)
     session.add(
         GameSnapshot(
             game_id=game_id,

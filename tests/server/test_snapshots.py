@@ -64,7 +64,7 @@ def forge(session: Session, game: Game, ply: int, played) -> None:
     """Put `played` in place of the snapshot at `ply`, signed with the app's key
     and carrying the right digest: only a full replay can tell it is wrong."""
     row = session.get_one(GameSnapshot, (game.id, ply))
-    row.data = zlib.compress(pickle.dumps(played))
+    row.data = zlib.compress(pickle.dumps(played.state))
     row.signature = snapshots._sign(b"test", row.data)
     session.commit()
 
@@ -113,7 +113,7 @@ def test_a_snapshot_with_a_bad_signature_or_of_another_log_is_not_used(
     with app.app_context():
         play_rounds(session, game, 2)
         row = session.get_one(GameSnapshot, (game.id, 4))
-        row.data = zlib.compress(pickle.dumps(snapshots.from_scratch(record_of(game), 0)))
+        row.data = zlib.compress(pickle.dumps(snapshots.from_scratch(record_of(game), 0).state))
         session.commit()  # not re-signed
         assert len(engine_game(session.get(Game, game.id)).log) == 4
         session.commit()

@@ -107,11 +107,11 @@ class SamuraiState(State):
     def format_move(self, move: Move) -> str:
         return notation.format_move(self.board, move)
 
-    def history_text(self, move: Any, mover: int, viewer: int | None) -> str:
+    def history_text(self, text: str, mover: int, viewer: int | None) -> str:
         """The opening choice stays behind the screen until the end of the game."""
-        if isinstance(move, ChooseTiles) and viewer != mover and self.phase != OVER:
+        if text.startswith("choose ") and viewer != mover and self.phase != OVER:
             return f"choose {HAND_SIZE} tiles (secret)"
-        return self.format_move(move)
+        return text
 
     def legal_moves(self, seat: int) -> list[Move]:
         if seat not in self.to_act():

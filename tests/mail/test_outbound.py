@@ -30,7 +30,7 @@ from pbem.services.pipeline import after_change
 from pbem.services.replay import engine_game
 from tests.mail.conftest import DOMAIN
 from tests.mail.helpers import board_png, listed_moves, sent_now, text_of
-from tests.mail.servers import capture_controller
+from tests.mail.servers import REFUSED_DOMAIN, capture_controller
 from tests.server.conftest import wait_for
 from tests.server.pipeline_helpers import start_game
 from tests.server.test_moved_mail import first_legal, play_first_legal
@@ -210,26 +210,36 @@ def test_a_mail_resent_after_its_worker_died_carries_the_same_message_id(rig, se
     assert (row.status, row.attempts, row.message_id) == ("sent", 2, sent_once["Message-ID"])
 
 
-def test_a_mail_that_cannot_be_written_fails_with_its_reason_and_blocks_nothing(
+def test_a_mail_that_cannot_be_written_or_is_refused_fails_with_its_reason_and_blocks_nothing(
     rig, session, make_user
 ):
-    ann, eve = make_user("Ann"), make_user("Eve")
+    ann, eve, max_ = make_user("Ann"), make_user("Eve"), make_user("Max")
     # A name from before names were checked: a newline cannot go into a header.
     session.execute(update(User).where(User.id == eve.id).values(name="Eve\nBcc: all@x.test"))
+    session.execute(
+        update(User).where(User.id == max_.id).values(email=f"max@{REFUSED_DOMAIN}")
+    )  # an address the server has no mailbox for
     session.commit()
     broken = Outbox(recipient_id=eve.id, kind="sign_in", payload={"link": "http://x/eve"})
+    refused = Outbox(recipient_id=max_.id, kind="sign_in", payload={"link": "http://x/max"})
     fine = Outbox(recipient_id=ann.id, kind="sign_in", payload={"link": "http://x/ann"})
-    session.add_all([broken, fine])
-    session.commit()
+    session.add_all([broken, refused, fine])
+    session.commit()  # one batch, the good mail last
     rig.capture.take(lambda m: "http://x/ann" in text_of(m))
 
-    def settled() -> Outbox | None:
-        session.expire_all()
-        row = session.get(Outbox, broken.id)
-        return row if row.status == OutboxStatus.FAILED else None
+    def settled(outbox: Outbox):  # type: ignore[no-untyped-def]
+        def failed() -> Outbox | None:
+            session.expire_all()
+            row = session.get(Outbox, outbox.id)
+            return row if row.status == OutboxStatus.FAILED else None
 
-    row = wait_for(settled, what="the broken mail to fail")
+        return wait_for(failed, what=f"the {outbox.payload['link']} mail to fail")
+
+    row = settled(broken)
     assert row.last_error.startswith("the mail could not be written: ValueError")
+    assert row.attempts == 1
+    row = settled(refused)
+    assert row.last_error.startswith("recipient refused: {'max@refused.test': (550")
     assert row.attempts == 1
     assert send.due_rows(session, 0, rig.app.config["PBEM_MAIL_MAX_ATTEMPTS"]) == []
 

@@ -14,8 +14,10 @@ from sqlalchemy import func, select
 from pbem.mail import game_views, send
 from pbem.models import Game, Outbox, OutboxStatus
 from pbem.services.replay import engine_game
+from tests.mail.helpers import text_of
 from tests.mail.servers import capture_controller, going_down
 from tests.mail.test_moved_mail import all_sent
+from tests.mail.test_outbound import unsent_row
 from tests.server.conftest import wait_for
 from tests.server.pipeline_helpers import start_game
 from tests.server.test_moved_mail import play_first_legal
@@ -116,3 +118,19 @@ def test_a_server_down_in_mid_batch_leaves_the_rest_for_the_retry_and_sends_none
     session.refresh(first)
     assert first.attempts == 1
     assert not [m for m in rig.capture.messages if str(m["Message-ID"]) == first.message_id]
+
+
+def test_a_row_queued_on_its_own_by_a_version_before_batches_still_goes_out(
+    rig, session, make_user
+):
+    ann = make_user("Ann")
+    row = unsent_row(session, recipient_id=ann.id, kind="sign_in", payload={"link": "http://x/old"})
+    rig.app.extensions["celery"].send_task(send.SEND_MAIL, args=[row.id])
+    assert ann.email in str(rig.capture.take(lambda m: "http://x/old" in text_of(m))["To"])
+
+    def sent() -> Outbox | None:
+        session.expire_all()
+        found = session.get_one(Outbox, row.id)
+        return found if found.status == OutboxStatus.SENT else None
+
+    assert wait_for(sent, what="the row to be marked sent").attempts == 1

@@ -26,7 +26,8 @@ from aiosmtpd.controller import Controller
 
 DOVECOT = shutil.which("dovecot") or "/usr/sbin/dovecot"
 MAIL_USER = "nobody"
-REFUSED_DOMAIN = "refused.test"  # Dovecot will not run mail processes as root
+REFUSED_DOMAIN = "refused.test"
+GREYLISTED_DOMAIN = "greylisted.test"  # Dovecot will not run mail processes as root
 
 
 def free_port() -> int:
@@ -118,8 +119,9 @@ service pop3-login {{
 class Capture:
     """aiosmtpd handler keeping every message the server sends, for tests to
     take, and the number of the connection each came by (by Message-ID).
-    Like a real server it refuses recipients it has no mailbox for: those at
-    REFUSED_DOMAIN."""
+    Like a real server it refuses recipients it has no mailbox for (those at
+    REFUSED_DOMAIN), and greylists: it answers the first delivery of each
+    message to GREYLISTED_DOMAIN with "try again later"."""
 
     def __init__(self) -> None:
         self.messages: list[EmailMessage] = []
@@ -127,6 +129,7 @@ class Capture:
         self.connection_of: dict[str, int] = {}
         self._connections: weakref.WeakKeyDictionary[object, int] = weakref.WeakKeyDictionary()
         self._numbers = itertools.count(1)
+        self._greylisted: set[str] = set()
 
     async def handle_RCPT(self, server, session, envelope, address, options) -> str:  # type: ignore[no-untyped-def]
         if address.endswith("@" + REFUSED_DOMAIN):
@@ -136,10 +139,15 @@ class Capture:
 
     async def handle_DATA(self, server, session, envelope) -> str:  # type: ignore[no-untyped-def]
         parsed = BytesParser(policy=policy.default).parsebytes(envelope.original_content)
+        message_id = str(parsed["Message-ID"])
+        greylisted = any(a.endswith("@" + GREYLISTED_DOMAIN) for a in envelope.rcpt_tos)
+        if greylisted and message_id not in self._greylisted:
+            self._greylisted.add(message_id)
+            return "451 4.7.1 greylisted, try again later"
         with self.changed:
             if session not in self._connections:  # aiosmtpd makes one session per connection
                 self._connections[session] = next(self._numbers)
-            self.connection_of[str(parsed["Message-ID"])] = self._connections[session]
+            self.connection_of[message_id] = self._connections[session]
             self.messages.append(parsed)
             self.changed.notify_all()
         return "250 OK"

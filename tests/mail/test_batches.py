@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 from celery.signals import task_prerun
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 
 from pbem.mail import game_views, send
-from pbem.models import Game, Outbox, OutboxStatus
+from pbem.models import Game, Outbox, OutboxStatus, User
 from pbem.services.replay import engine_game
 from tests.mail.helpers import text_of
-from tests.mail.servers import capture_controller, going_down
+from tests.mail.servers import GREYLISTED_DOMAIN, capture_controller, going_down
 from tests.mail.test_moved_mail import all_sent
 from tests.mail.test_outbound import unsent_row
 from tests.server.conftest import wait_for
@@ -118,6 +118,29 @@ def test_a_server_down_in_mid_batch_leaves_the_rest_for_the_retry_and_sends_none
     session.refresh(first)
     assert first.attempts == 1
     assert not [m for m in rig.capture.messages if str(m["Message-ID"]) == first.message_id]
+
+
+def test_a_mail_the_server_defers_is_retried_alone_while_the_batch_goes_on(rig, session, make_user):
+    ann, gil = make_user("Ann"), make_user("Gil")
+    session.execute(update(User).where(User.id == gil.id).values(email=f"gil@{GREYLISTED_DOMAIN}"))
+    session.commit()
+    deferred = Outbox(recipient_id=gil.id, kind="sign_in", payload={"link": f"http://x/{gil.id}"})
+    fine = Outbox(recipient_id=ann.id, kind="sign_in", payload={"link": f"http://x/{ann.id}"})
+    rows = [deferred, fine]
+    session.add_all(rows)
+    session.commit()  # one batch, the deferred mail first
+
+    def settled() -> bool:
+        session.expire_all()
+        return all(session.get_one(Outbox, r.id).status == OutboxStatus.SENT for r in rows)
+
+    wait_for(settled, what="both rows to be marked sent")
+    assert (deferred.attempts, fine.attempts) == (2, 1)
+    connection = {row.id: rig.capture.connection_of[row.message_id] for row in rows}
+    assert connection[fine.id] < connection[deferred.id]  # the fine one did not wait
+    for row in rows:  # each once
+        rig.capture.take(lambda m, row=row: str(m["Message-ID"]) == row.message_id)
+        assert not [m for m in rig.capture.messages if str(m["Message-ID"]) == row.message_id]
 
 
 def test_a_row_queued_on_its_own_by_a_version_before_batches_still_goes_out(

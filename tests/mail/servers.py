@@ -187,18 +187,35 @@ class GoesDown(Capture):
         return "421 4.3.2 shutting down"
 
 
+class OneMessagePerConnection(Capture):
+    """A server that closes each connection once it has taken a message, as
+    servers with a limit of messages per connection, or a short idle timeout, do."""
+
+    async def handle_DATA(self, server, session, envelope) -> str:  # type: ignore[no-untyped-def]
+        answer = await super().handle_DATA(server, session, envelope)
+        session.loop.call_soon(server.transport.close)  # once the answer is written
+        return answer
+
+
 def capture_controller(capture: Capture, port: int) -> Controller:
     return Controller(capture, hostname="127.0.0.1", port=port)
+
+
+@contextmanager
+def serving(handler: Capture, port: int) -> Iterator[Controller]:
+    """An SMTP server with `handler` on `port` while the block runs."""
+    controller = capture_controller(handler, port)
+    controller.start()
+    try:
+        yield controller
+    finally:
+        controller.stop()
 
 
 @contextmanager
 def going_down(port: int, accepts: int) -> Iterator[GoesDown]:
     """A GoesDown server on `port` while the block runs."""
     handler = GoesDown(accepts)
-    controller = capture_controller(handler, port)
-    controller.start()
-    handler.listener = controller.server
-    try:
+    with serving(handler, port) as controller:
+        handler.listener = controller.server
         yield handler
-    finally:
-        controller.stop()

@@ -15,7 +15,13 @@ from pbem.mail import game_views, send
 from pbem.models import Game, Outbox, OutboxStatus, User
 from pbem.services.replay import engine_game
 from tests.mail.helpers import text_of
-from tests.mail.servers import GREYLISTED_DOMAIN, capture_controller, going_down
+from tests.mail.servers import (
+    GREYLISTED_DOMAIN,
+    OneMessagePerConnection,
+    capture_controller,
+    going_down,
+    serving,
+)
 from tests.mail.test_moved_mail import all_sent
 from tests.mail.test_outbound import unsent_row
 from tests.server.conftest import wait_for
@@ -118,6 +124,36 @@ def test_a_server_down_in_mid_batch_leaves_the_rest_for_the_retry_and_sends_none
     session.refresh(first)
     assert first.attempts == 1
     assert not [m for m in rig.capture.messages if str(m["Message-ID"]) == first.message_id]
+
+
+def test_a_connection_the_server_closed_between_mails_is_opened_again(rig, session, make_user):
+    users = [make_user(name) for name in ("Ann", "Bob", "Cy")]
+    rig.outgoing.stop()
+    try:
+        handler = OneMessagePerConnection()
+        with serving(handler, rig.outgoing_port):
+            rows = [
+                Outbox(recipient_id=u.id, kind="sign_in", payload={"link": f"http://x/{u.id}"})
+                for u in users
+            ]
+            session.add_all(rows)
+            session.commit()  # one batch of three
+
+            def taken() -> bool:
+                return len(handler.messages) == len(rows)
+
+            wait_for(taken, what="the three mails")
+    finally:
+        rig.outgoing = capture_controller(rig.capture, rig.outgoing_port)
+        rig.outgoing.start()
+
+    def settled() -> bool:
+        session.expire_all()
+        return all(session.get_one(Outbox, r.id).status == OutboxStatus.SENT for r in rows)
+
+    wait_for(settled, what="the rows to be marked sent")
+    assert [row.attempts for row in rows] == [1, 1, 1]  # no retry was needed
+    assert len({handler.connection_of[row.message_id] for row in rows}) == 3
 
 
 def test_a_mail_the_server_defers_is_retried_alone_while_the_batch_goes_on(rig, session, make_user):

@@ -1,8 +1,8 @@
 """What a batch of mails shows of its games, worked out once per batch: the
 engine game per game, a seat's picture per (game, seat), the board PNG per
-(game, ply, viewer). The rows of one batch were queued by one commit, so they
-speak of the same moment; the next batch starts afresh, since the game may
-have moved on by then."""
+(game, ply, viewer). A batch's mails show each game as it stands when the
+batch is sent, as a mail sent on its own showed it when it was sent; the next
+batch starts afresh, since the game may have moved on by then."""
 
 from __future__ import annotations
 

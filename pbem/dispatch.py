@@ -9,7 +9,7 @@ sweeps hand it on once the broker is back.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -30,11 +30,21 @@ def send_tasks(celery: Any, task: str, row_ids: Iterable[int]) -> bool:
     """Send one task per stored row; False if the broker cannot be reached.
     The rows stay stored and the sweeps hand them on, so the caller answers
     as usual; the first failure stops the rest (each try waits for a timeout)."""
-    for row_id in row_ids:
+    return _hand_on(celery, task, row_ids)
+
+
+def send_batches(celery: Any, task: str, row_ids: Sequence[int], size: int) -> bool:
+    """As send_tasks, but one task per `size` rows, given the list of their ids."""
+    batches = (list(row_ids[start : start + size]) for start in range(0, len(row_ids), size))
+    return _hand_on(celery, task, batches)
+
+
+def _hand_on(celery: Any, task: str, arguments: Iterable[int | list[int]]) -> bool:
+    for argument in arguments:
         try:
-            celery.send_task(task, args=[row_id])
+            celery.send_task(task, args=[argument])
         except (OperationalError, OSError) as exc:
-            log.warning("broker unreachable, %s %s left for the sweep: %s", task, row_id, exc)
+            log.warning("broker unreachable, %s %s left for the sweep: %s", task, argument, exc)
             return False
     return True
 

@@ -3,6 +3,7 @@ threading headers and the seat's secret Reply-To."""
 
 from __future__ import annotations
 
+import dataclasses
 import html
 from collections.abc import Mapping
 from datetime import datetime
@@ -19,13 +20,12 @@ from pbem.clock.time_control import TIMEOUT_WORDS, time_control_words
 from pbem.config import base_url
 from pbem.mail import addresses
 from pbem.mail.clock_text import clock_text
-from pbem.mail.game_text import SeatPicture, result_text, seat_picture, seed_text
+from pbem.mail.game_text import SeatPicture, result_text, seed_text
+from pbem.mail.game_views import GameViews
 from pbem.mail.league_text import LEAGUE_KINDS, league_mail
 from pbem.models import Game, Outbox, Seat, User
 from pbem.services import notifications
 from pbem.services.game_lists import seats_to_act
-from pbem.services.pictures import board_png
-from pbem.services.replay import engine_game
 
 COMMANDS_HELP = (
     "Reply to this mail with your moves, one per line, above the quoted text.\n"
@@ -100,14 +100,18 @@ class Mail:
         return message
 
 
-def compose(session: Session, row: Outbox, config: Mapping[str, Any]) -> EmailMessage:
+def compose(
+    session: Session, row: Outbox, config: Mapping[str, Any], views: GameViews | None = None
+) -> EmailMessage:
+    """The row's mail; `views` is shared by the rows of one batch, so each
+    game is replayed and each board drawn once for all of them."""
     if row.kind in LEAGUE_KINDS:
         league = Mail()
         message = league.message(league_mail(session, league, row, config))
     elif row.kind in ACCOUNT_KINDS:
         message = _account_mail(session, row, config)
     else:
-        message = _game_mail(session, row, config)
+        message = _game_mail(session, row, config, views or GameViews())
     domain = config["PBEM_MAIL_DOMAIN"]
     message["From"] = config["PBEM_MAIL_FROM"]
     message["To"] = (
@@ -203,14 +207,15 @@ def _game_url(config: Mapping[str, Any], game: Game) -> str:
     return f"{base_url(config)}/games/{game.public_id}"
 
 
-def _game_mail(session: Session, row: Outbox, config: Mapping[str, Any]) -> EmailMessage:
+def _game_mail(
+    session: Session, row: Outbox, config: Mapping[str, Any], views: GameViews
+) -> EmailMessage:
     game = session.get_one(Game, row.game_id)
     seat = next(s for s in game.seats if s.position == row.payload["seat"])
-    played = engine_game(game)
-    picture = seat_picture(played, seat.position)
+    picture = views.picture(game, seat.position)
     mail = Mail()
     if game.abandoned_at is not None:  # over, though the rules would go on
-        picture.to_act = []
+        picture = dataclasses.replace(picture, to_act=[])  # a copy: others share the picture
         if row.kind != notifications.ORGANISER_EVENT:  # that one says so itself
             mail.para(ABANDONED)
     phrase = _write_kind(mail, row, picture, seat)
@@ -219,7 +224,7 @@ def _game_mail(session: Session, row: Outbox, config: Mapping[str, Any]) -> Emai
     if clock:
         mail.para(clock)
     if row.kind in BOARD_KINDS or row.payload.get("board"):
-        _board(mail, picture, board_png(game, picture.view))
+        _board(mail, picture, views.png(game, picture))
     mail.para(SHORT_HELP if row.kind in SHORT_KINDS else COMMANDS_HELP)
     mail.link("Game page", _game_url(config, game))
     if picture.result is not None:  # the seed is out: the record may go with it
@@ -227,7 +232,7 @@ def _game_mail(session: Session, row: Outbox, config: Mapping[str, Any]) -> Emai
     if row.kind == notifications.MOVED:
         mail.link("Fewer mails? Change your settings", f"{base_url(config)}/settings")
     # Games made before titles (migration 0011) have none: the ruleset and id name them.
-    name = game.title or f"{played.ruleset.title} {game.public_id}"
+    name = game.title or f"{views.played(game).ruleset.title} {game.public_id}"
     message = mail.message(f"{name}, move {picture.ply + 1}: {phrase}")
     _thread_headers(message, game, seat, picture.ply, row, config)
     return message

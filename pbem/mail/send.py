@@ -1,4 +1,8 @@
-"""Sending the outbox: one Celery task per row, queued once the row is committed.
+"""Sending the outbox: one Celery task per batch of rows (those one commit
+queued, or up to BATCH_SIZE the sweep hands on), handed on once the rows are
+committed. A batch replays each of its games once, draws each distinct board
+once and sends through one SMTP connection; everything below holds for each
+row of it on its own.
 
 A row is marked "sending" with a lease before it is handed to SMTP, so two
 workers never send it at once; a server that is down makes the task retry
@@ -13,14 +17,16 @@ cannot be made exactly-once; see docs/configuration.md).
 
 A mail that cannot be written at all fails at once with the reason; any row
 tried PBEM_MAIL_MAX_ATTEMPTS times fails with its last error: neither blocks
-the outbox or is retried for ever.
+the outbox or is retried for ever. Nor does either stop the rest of its batch;
+a row the server refuses for now is tried again with the task's retry, and a
+server found down leaves that row and the rest of the batch to the retry
+while the rows sent before stay sent.
 """
 
 from __future__ import annotations
 
 import logging
-import smtplib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import timedelta
 from email.message import EmailMessage
 from typing import Any
@@ -32,21 +38,28 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.elements import ColumnElement
 
-from pbem.dispatch import send_tasks
+from pbem.dispatch import send_batches
 from pbem.mail.compose import compose
+from pbem.mail.game_views import GameViews
 from pbem.mail.quiet_hours import is_held
-from pbem.mail.transport import PermanentFailure, deliver
+from pbem.mail.transport import Outgoing, PermanentFailure, ServerDown
 from pbem.models import Outbox, OutboxStatus, utcnow
 
 log = logging.getLogger(__name__)
 
-SEND_MAIL = "pbem.send_mail"
+SEND_MAILS = "pbem.send_mails"
+SEND_MAIL = "pbem.send_mail"  # one row: queued so by versions before batches
+BATCH_SIZE = 50
 LEASE_SECONDS = 120
 SESSION_KEY = "pbem.new_outbox"
 
 
 class Transient(Exception):
-    """Sending failed for now; the task retries."""
+    """Some rows of a batch could not be sent for now; the task retries `unsent`."""
+
+    def __init__(self, unsent: list[int], reason: str) -> None:
+        super().__init__(reason)
+        self.unsent = unsent
 
 
 def _free(now: Any) -> ColumnElement[bool]:
@@ -61,24 +74,55 @@ def _free(now: Any) -> ColumnElement[bool]:
     )
 
 
-def send_row(session: Session, outbox_id: int, config: Mapping[str, Any]) -> bool:
-    """Send one row unless it is sent, failed or leased; True if it went out now."""
+def send_rows(session: Session, outbox_ids: Sequence[int], config: Mapping[str, Any]) -> int:
+    """Send each row unless it is sent, failed or leased; how many went out now.
+    Raises Transient with the rows to try again: those refused for now, and
+    every row from the one that found the server down."""
+    views = GameViews()
+    unsent: list[int] = []
+    reason = ""
+    with Outgoing(config) as outgoing:
+        sent = 0
+        for index, outbox_id in enumerate(outbox_ids):
+            try:
+                sent += _send_row(session, outbox_id, config, views, outgoing)
+            except ServerDown as exc:
+                raise Transient([*unsent, *outbox_ids[index:]], str(exc)) from exc
+            except OSError as exc:  # this row's alone: the others go on
+                unsent.append(outbox_id)
+                reason = _error(exc)
+    if unsent:
+        raise Transient(unsent, reason)
+    return sent
+
+
+def _send_row(
+    session: Session,
+    outbox_id: int,
+    config: Mapping[str, Any],
+    views: GameViews,
+    outgoing: Outgoing,
+) -> bool:
     row = claim(session, outbox_id, config["PBEM_MAIL_MAX_ATTEMPTS"])
     if row is None:
         return False
-    message = written(session, row, config)
+    message = written(session, row, config, views)
     if message is None:
         return False
     try:
-        deliver(message, config, name=f"{utcnow():%Y%m%d-%H%M%S}-{row.id}")
-    except (OSError, smtplib.SMTPException) as exc:
-        _release(session, row, f"{type(exc).__name__}: {exc}")
-        raise Transient(row.last_error) from exc
+        outgoing.send(message, name=f"{utcnow():%Y%m%d-%H%M%S}-{row.id}")
     except PermanentFailure as exc:
         fail(session, row, str(exc))
         return False
+    except (ServerDown, OSError) as exc:
+        _release(session, row, _error(exc))
+        raise
     _finish(session, row, OutboxStatus.SENT, None)
     return True
+
+
+def _error(exc: Exception) -> str:
+    return str(exc) if isinstance(exc, ServerDown) else f"{type(exc).__name__}: {exc}"
 
 
 def claim(session: Session, outbox_id: int, max_attempts: int) -> Outbox | None:
@@ -102,11 +146,13 @@ def claim(session: Session, outbox_id: int, max_attempts: int) -> Outbox | None:
     return session.get_one(Outbox, outbox_id, populate_existing=True)
 
 
-def written(session: Session, row: Outbox, config: Mapping[str, Any]) -> EmailMessage | None:
+def written(
+    session: Session, row: Outbox, config: Mapping[str, Any], views: GameViews
+) -> EmailMessage | None:
     """The row's mail, carrying the Message-ID stored with the row the first
     time it was written; None (and the row failed) if it cannot be written."""
     try:
-        message = compose(session, row, config)
+        message = compose(session, row, config, views)
     except SQLAlchemyError:
         raise  # the database's fault, not the mail's: the lease runs out, the row is tried again
     except Exception as exc:  # any fault in writing the mail is this row's alone
@@ -191,14 +237,15 @@ def due_rows(session: Session, older_than_seconds: int, max_attempts: int) -> li
     )
 
 
-def enqueue(celery: Celery, outbox_ids: Iterable[int]) -> None:
-    send_tasks(celery, SEND_MAIL, outbox_ids)
+def enqueue(celery: Celery, outbox_ids: Sequence[int]) -> None:
+    send_batches(celery, SEND_MAILS, outbox_ids, BATCH_SIZE)
 
 
 def send_outbox_after_commit(app: Flask) -> None:
-    """Every outbox row any part of the app adds is handed to a worker once its
-    transaction commits (never before: the worker would not see it). SQLAlchemy
-    signals savepoints' ends with the same events; those are not the commit."""
+    """Every outbox row any part of the app adds is handed to a worker, in one
+    batch with the others of its transaction, once that commits (never before:
+    the worker would not see it). SQLAlchemy signals savepoints' ends with the
+    same events; those are not the commit."""
     from sqlalchemy import event
 
     sessions = app.extensions["pbem.db"].sessionmaker
@@ -215,7 +262,7 @@ def send_outbox_after_commit(app: Flask) -> None:
     def _send(session: Session) -> None:
         if session.in_nested_transaction():
             return  # a savepoint released: the rows are not committed yet
-        enqueue(celery, session.info.pop(SESSION_KEY, []))
+        enqueue(celery, sorted(session.info.pop(SESSION_KEY, [])))  # a game's rows together
 
     @event.listens_for(sessions, "after_rollback")
     def _forget(session: Session) -> None:

@@ -29,16 +29,23 @@ DB_RETRY = {
 }
 
 
-@shared_task(name=send.SEND_MAIL, bind=True, acks_late=True, reject_on_worker_lost=True)
-def send_mail(self, outbox_id: int) -> bool:  # type: ignore[no-untyped-def]
+@shared_task(name=send.SEND_MAILS, bind=True, acks_late=True, reject_on_worker_lost=True)
+def send_mails(self, outbox_ids: list[int]) -> int:  # type: ignore[no-untyped-def]
     with get_db().session() as session:
         try:
-            return send.send_row(session, outbox_id, current_app.config)
+            return send.send_rows(session, outbox_ids, current_app.config)
         except send.Transient as exc:
             if self.request.retries >= MAX_SEND_RETRIES:
-                log.warning("outbox %s: giving up for now (%s); the sweep retries", outbox_id, exc)
-                return False
-            raise self.retry(countdown=send.retry_wait(self.request.retries)) from exc
+                log.warning("outbox %s: giving up for now (%s); the sweep retries", exc.unsent, exc)
+                return 0
+            wait = send.retry_wait(self.request.retries)
+            raise self.retry(args=[exc.unsent], countdown=wait) from exc
+
+
+@shared_task(name=send.SEND_MAIL)
+def send_mail(outbox_id: int) -> None:
+    """A row queued on its own by a version before batches: handed on as a batch of one."""
+    send.enqueue(current_app.extensions["celery"], [outbox_id])
 
 
 @shared_task(name=REQUEUE_OUTBOX, **DB_RETRY)

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import re
 import smtplib
+from collections.abc import Mapping
 from email import policy
 from email.message import EmailMessage
 from email.utils import make_msgid
+from typing import Any
 
 from imapclient import IMAPClient
+from sqlalchemy.orm import Session
 
+from pbem.mail import send
 from tests.mail.servers import ImapServer
 
 LEGAL_TITLE = re.compile(r"^Your turn\. Some of your legal moves")
@@ -17,6 +21,11 @@ LEGAL_TITLE = re.compile(r"^Your turn\. Some of your legal moves")
 
 def text_of(message: EmailMessage) -> str:
     return message.get_body(("plain",)).get_content()
+
+
+def sent_now(session: Session, outbox_id: int, config: Mapping[str, Any]) -> bool:
+    """Play the worker for one row: True if its mail went out now."""
+    return send.send_rows(session, [outbox_id], config) == 1
 
 
 def board_png(message: EmailMessage) -> bytes | None:

@@ -4,6 +4,8 @@ aiosmtpd capturing what the server sends."""
 
 from __future__ import annotations
 
+import asyncio
+import itertools
 import pwd
 import shutil
 import socket
@@ -11,6 +13,7 @@ import subprocess
 import tempfile
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -22,7 +25,9 @@ from pathlib import Path
 from aiosmtpd.controller import Controller
 
 DOVECOT = shutil.which("dovecot") or "/usr/sbin/dovecot"
-MAIL_USER = "nobody"  # Dovecot will not run mail processes as root
+MAIL_USER = "nobody"
+REFUSED_DOMAIN = "refused.test"
+GREYLISTED_DOMAIN = "greylisted.test"  # Dovecot will not run mail processes as root
 
 
 def free_port() -> int:
@@ -112,15 +117,37 @@ service pop3-login {{
 
 
 class Capture:
-    """aiosmtpd handler keeping every message the server sends, for tests to take."""
+    """aiosmtpd handler keeping every message the server sends, for tests to
+    take, and the number of the connection each came by (by Message-ID).
+    Like a real server it refuses recipients it has no mailbox for (those at
+    REFUSED_DOMAIN), and greylists: it answers the first delivery of each
+    message to GREYLISTED_DOMAIN with "try again later"."""
 
     def __init__(self) -> None:
         self.messages: list[EmailMessage] = []
         self.changed = threading.Condition()
+        self.connection_of: dict[str, int] = {}
+        self._connections: weakref.WeakKeyDictionary[object, int] = weakref.WeakKeyDictionary()
+        self._numbers = itertools.count(1)
+        self._greylisted: set[str] = set()
+
+    async def handle_RCPT(self, server, session, envelope, address, options) -> str:  # type: ignore[no-untyped-def]
+        if address.endswith("@" + REFUSED_DOMAIN):
+            return "550 5.1.1 no such mailbox"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
 
     async def handle_DATA(self, server, session, envelope) -> str:  # type: ignore[no-untyped-def]
         parsed = BytesParser(policy=policy.default).parsebytes(envelope.original_content)
+        message_id = str(parsed["Message-ID"])
+        greylisted = any(a.endswith("@" + GREYLISTED_DOMAIN) for a in envelope.rcpt_tos)
+        if greylisted and message_id not in self._greylisted:
+            self._greylisted.add(message_id)
+            return "451 4.7.1 greylisted, try again later"
         with self.changed:
+            if session not in self._connections:  # aiosmtpd makes one session per connection
+                self._connections[session] = next(self._numbers)
+            self.connection_of[message_id] = self._connections[session]
             self.messages.append(parsed)
             self.changed.notify_all()
         return "250 OK"
@@ -143,5 +170,52 @@ class Capture:
                 self.changed.wait(left)
 
 
+class GoesDown(Capture):
+    """A server that takes `accepts` messages, then answers the next with 421
+    and stops listening, as a server shutting down does."""
+
+    def __init__(self, accepts: int) -> None:
+        super().__init__()
+        self.accepts = accepts
+        self.listener: asyncio.Server | None = None  # set once its controller runs
+
+    async def handle_DATA(self, server, session, envelope) -> str:  # type: ignore[no-untyped-def]
+        if len(self.messages) < self.accepts:
+            return await super().handle_DATA(server, session, envelope)
+        assert self.listener is not None
+        self.listener.close()
+        return "421 4.3.2 shutting down"
+
+
+class OneMessagePerConnection(Capture):
+    """A server that closes each connection once it has taken a message, as
+    servers with a limit of messages per connection, or a short idle timeout, do."""
+
+    async def handle_DATA(self, server, session, envelope) -> str:  # type: ignore[no-untyped-def]
+        answer = await super().handle_DATA(server, session, envelope)
+        session.loop.call_soon(server.transport.close)  # once the answer is written
+        return answer
+
+
 def capture_controller(capture: Capture, port: int) -> Controller:
     return Controller(capture, hostname="127.0.0.1", port=port)
+
+
+@contextmanager
+def serving(handler: Capture, port: int) -> Iterator[Controller]:
+    """An SMTP server with `handler` on `port` while the block runs."""
+    controller = capture_controller(handler, port)
+    controller.start()
+    try:
+        yield controller
+    finally:
+        controller.stop()
+
+
+@contextmanager
+def going_down(port: int, accepts: int) -> Iterator[GoesDown]:
+    """A GoesDown server on `port` while the block runs."""
+    handler = GoesDown(accepts)
+    with serving(handler, port) as controller:
+        handler.listener = controller.server
+        yield handler

@@ -21,15 +21,16 @@ from pbem.config import base_url
 from pbem.db import get_db
 from pbem.mail import send
 from pbem.mail.game_text import result_text
-from pbem.mail.transport import deliver
+from pbem.mail.game_views import GameViews
+from pbem.mail.transport import Outgoing
 from pbem.models import Game, Move, Outbox, OutboxStatus, User, utcnow
 from pbem.services import accounts
 from pbem.services.games import SeatSpec, create_game
 from pbem.services.pipeline import after_change
 from pbem.services.replay import engine_game
 from tests.mail.conftest import DOMAIN
-from tests.mail.helpers import board_png, listed_moves, text_of
-from tests.mail.servers import capture_controller
+from tests.mail.helpers import board_png, listed_moves, sent_now, text_of
+from tests.mail.servers import REFUSED_DOMAIN, capture_controller
 from tests.server.conftest import wait_for
 from tests.server.pipeline_helpers import start_game
 from tests.server.test_moved_mail import first_legal, play_first_legal
@@ -137,8 +138,8 @@ def test_embedded_default_writes_eml_files_and_logs_them(tmp_path, caplog):
         session.add_all(rows)
         session.commit()
         with caplog.at_level(logging.INFO, logger="pbem.mail.transport"):
-            assert [send.send_row(session, row.id, app.config) for row in rows] == [True, True]
-        assert send.send_row(session, rows[0].id, app.config) is False  # sent once only
+            assert [sent_now(session, row.id, app.config) for row in rows] == [True, True]
+        assert sent_now(session, rows[0].id, app.config) is False  # sent once only
     files = sorted((tmp_path / "mail").glob("*.eml"))
     assert len(files) == 2
     mails = [BytesParser(policy=policy.default).parsebytes(f.read_bytes()) for f in files]
@@ -190,9 +191,10 @@ def test_a_mail_resent_after_its_worker_died_carries_the_same_message_id(rig, se
     # A worker leases the row, writes and hands the mail to SMTP, then dies.
     leased = send.claim(session, row.id, limit)
     assert leased.status == OutboxStatus.SENDING and leased.claimed_until is not None
-    deliver(send.written(session, leased, config), config, name="died")
+    with Outgoing(config) as outgoing:
+        outgoing.send(send.written(session, leased, config, GameViews()), name="died")
     sent_once = first_mail(rig, game, ann, ending="board")
-    assert send.send_row(session, row.id, config) is False  # the lease holds
+    assert sent_now(session, row.id, config) is False  # the lease holds
     play_first_legal(rig.app, session, game, 0)  # meanwhile the game moves on
     session.execute(
         update(Outbox)
@@ -201,33 +203,43 @@ def test_a_mail_resent_after_its_worker_died_carries_the_same_message_id(rig, se
     )
     session.commit()
     assert row.id in send.due_rows(session, 0, limit)
-    assert send.send_row(session, row.id, config) is True
+    assert sent_now(session, row.id, config) is True
     sent_again = first_mail(rig, game, ann, ending="board")
     assert sent_again["Message-ID"] == sent_once["Message-ID"]
     session.refresh(row)
     assert (row.status, row.attempts, row.message_id) == ("sent", 2, sent_once["Message-ID"])
 
 
-def test_a_mail_that_cannot_be_written_fails_with_its_reason_and_blocks_nothing(
+def test_a_mail_that_cannot_be_written_or_is_refused_fails_with_its_reason_and_blocks_nothing(
     rig, session, make_user
 ):
-    ann, eve = make_user("Ann"), make_user("Eve")
+    ann, eve, max_ = make_user("Ann"), make_user("Eve"), make_user("Max")
     # A name from before names were checked: a newline cannot go into a header.
     session.execute(update(User).where(User.id == eve.id).values(name="Eve\nBcc: all@x.test"))
+    session.execute(
+        update(User).where(User.id == max_.id).values(email=f"max@{REFUSED_DOMAIN}")
+    )  # an address the server has no mailbox for
     session.commit()
     broken = Outbox(recipient_id=eve.id, kind="sign_in", payload={"link": "http://x/eve"})
+    refused = Outbox(recipient_id=max_.id, kind="sign_in", payload={"link": "http://x/max"})
     fine = Outbox(recipient_id=ann.id, kind="sign_in", payload={"link": "http://x/ann"})
-    session.add_all([broken, fine])
-    session.commit()
+    session.add_all([broken, refused, fine])
+    session.commit()  # one batch, the good mail last
     rig.capture.take(lambda m: "http://x/ann" in text_of(m))
 
-    def settled() -> Outbox | None:
-        session.expire_all()
-        row = session.get(Outbox, broken.id)
-        return row if row.status == OutboxStatus.FAILED else None
+    def settled(outbox: Outbox):  # type: ignore[no-untyped-def]
+        def failed() -> Outbox | None:
+            session.expire_all()
+            row = session.get(Outbox, outbox.id)
+            return row if row.status == OutboxStatus.FAILED else None
 
-    row = wait_for(settled, what="the broken mail to fail")
+        return wait_for(failed, what=f"the {outbox.payload['link']} mail to fail")
+
+    row = settled(broken)
     assert row.last_error.startswith("the mail could not be written: ValueError")
+    assert row.attempts == 1
+    row = settled(refused)
+    assert row.last_error.startswith("recipient refused: {'max@refused.test': (550")
     assert row.attempts == 1
     assert send.due_rows(session, 0, rig.app.config["PBEM_MAIL_MAX_ATTEMPTS"]) == []
 
@@ -256,7 +268,7 @@ def test_the_sweep_gives_up_after_the_last_attempt(rig, session, make_user):
     session.refresh(spent)
     assert spent.status == OutboxStatus.FAILED
     assert spent.last_error == f"gave up after {limit} attempts: ConnectionRefusedError: down"
-    assert send.send_row(session, spent.id, rig.app.config) is False
+    assert sent_now(session, spent.id, rig.app.config) is False
 
 
 def test_a_mail_queued_before_a_savepoint_goes_out_after_the_real_commit(rig, session, make_user):

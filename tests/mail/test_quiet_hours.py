@@ -14,7 +14,7 @@ from pbem.mail import send
 from pbem.mail.tasks import requeue_outbox
 from pbem.models import Outbox, OutboxStatus
 from pbem.services import chat, notifications
-from tests.mail.helpers import text_of
+from tests.mail.helpers import sent_now, text_of
 from tests.server.conftest import wait_for
 from tests.server.pipeline_helpers import start_game
 
@@ -46,7 +46,7 @@ def test_game_mail_in_quiet_hours_waits_for_their_end_across_the_clock_change(
             select(Outbox).where(Outbox.game_id == game.id, Outbox.recipient_id == ann.id)
         )
         assert turn.kind == notifications.YOUR_TURN and turn.not_before == QUIET_END
-        assert send.send_row(session, turn.id, rig.app.config) is False  # the sender leaves it
+        assert sent_now(session, turn.id, rig.app.config) is False  # the sender leaves it
         assert turn.id not in send.due_rows(session, 0, max_attempts)
         session.refresh(turn)
         assert (turn.status, turn.attempts) == (OutboxStatus.PENDING, 0)

@@ -1,0 +1,42 @@
+"""What a batch of mails shows of its games, worked out once per batch: the
+engine game per game, a seat's picture per (game, seat), the board PNG per
+(game, ply, viewer). A batch's mails show each game as it stands when the
+batch is sent, as a mail sent on its own showed it when it was sent; the next
+batch starts afresh, since the game may have moved on by then."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from typing import TypeVar
+
+import engine
+from pbem.mail.game_text import SeatPicture, seat_picture
+from pbem.models import Game
+from pbem.services.pictures import board_png
+from pbem.services.replay import engine_game
+
+T = TypeVar("T")
+
+
+class GameViews:
+    def __init__(self) -> None:
+        self._made: dict[Hashable, object] = {}
+
+    def played(self, game: Game) -> engine.Game:
+        return self._once(("played", game.id), lambda: engine_game(game))
+
+    def picture(self, game: Game, position: int) -> SeatPicture:
+        return self._once(
+            ("picture", game.id, position), lambda: seat_picture(self.played(game), position)
+        )
+
+    def png(self, game: Game, picture: SeatPicture) -> bytes:
+        return self._once(
+            ("png", game.id, picture.ply, picture.position),
+            lambda: board_png(game, picture.view),
+        )
+
+    def _once(self, key: Hashable, make: Callable[[], T]) -> T:
+        if key not in self._made:
+            self._made[key] = make()
+        return self._made[key]  # type: ignore[return-value]

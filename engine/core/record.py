@@ -5,15 +5,17 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.core.errors import RecordError
 
 FORMAT = "pbem-record/1"
 
 
-@dataclass(frozen=True)
-class LoggedMove:
+class LoggedMove(NamedTuple):
+    """One move of the log; a named tuple, since a long game's log is rebuilt
+    from stored rows on every load and tuples are the cheapest to make."""
+
     seat: int
     text: str
 

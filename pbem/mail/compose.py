@@ -219,7 +219,8 @@ def _game_mail(session: Session, row: Outbox, config: Mapping[str, Any]) -> Emai
     if clock:
         mail.para(clock)
     if row.kind in BOARD_KINDS or row.payload.get("board"):
-        _board(mail, picture, board_png(game, picture.view))
+        png = board_png(session, game, picture.ply, seat.position, lambda: picture.view)
+        _board(mail, picture, png)
     mail.para(SHORT_HELP if row.kind in SHORT_KINDS else COMMANDS_HELP)
     mail.link("Game page", _game_url(config, game))
     if picture.result is not None:  # the seed is out: the record may go with it

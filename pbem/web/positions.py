@@ -27,12 +27,19 @@ class Position:
 def position_at(game: Game, ply: int | None) -> Position:
     """The game after its first `ply` moves (all of them when None)."""
     record = record_of(game)
+    ply = shown_ply(game, ply)
     last = len(record.moves)
+    record.moves = record.moves[:ply]
+    return Position(engine.Game.from_record(record), ply, last)
+
+
+def shown_ply(game: Game, ply: int | None) -> int:
+    """The ply a page shows: the given one, or the last when None."""
+    last = len(game.moves)
     ply = last if ply is None else ply
     if not 0 <= ply <= last:
         raise NotFound("no such move in this game")
-    record.moves = record.moves[:ply]
-    return Position(engine.Game.from_record(record), ply, last)
+    return ply
 
 
 def ply_argument(raw: str | None) -> int | None:

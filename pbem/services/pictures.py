@@ -12,9 +12,10 @@ from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from pbem.models import Game
+from pbem.models import Game, Move, Seat
 from pbem.render import render_png
 from pbem.render.version import render_version
 from pbem.services.picture_store import PictureKey, store_for
@@ -24,19 +25,23 @@ log = logging.getLogger(__name__)
 View = Mapping[str, Any]
 
 
-def picture_key(game: Game, ply: int, viewer: int | None) -> PictureKey:
+def picture_key(session: Session, game: Game, ply: int, viewer: int | None) -> PictureKey:
     """The viewer is part of the key, so a seat's picture, which shows what
     only that seat may see, is never found for another seat or a spectator.
     The digest covers all else a picture is drawn from: the moves up to the
     ply (a picture drawn in a transaction that was rolled back is never found),
     the seat rows (names, colours, who resigned), the render code and engine."""
-    positions = {seat.id: seat.position for seat in game.seats}
     seats = [
         [seat.position, seat.colour, seat.name, seat.resigned_at and seat.resigned_at.isoformat()]
         for seat in game.seats
     ]
-    moves = [[positions[move.seat_id], move.text] for move in game.moves[:ply]]
-    drawn_from = json.dumps([render_version(), game.seed, seats, moves])
+    moves = session.execute(
+        select(Seat.position, Move.text)
+        .join(Seat, Seat.id == Move.seat_id)
+        .where(Move.game_id == game.id, Move.ply <= ply)
+        .order_by(Move.ply)
+    ).all()
+    drawn_from = json.dumps([render_version(), game.seed, seats, [list(m) for m in moves]])
     return PictureKey(
         game.public_id,
         ply,
@@ -50,7 +55,11 @@ def board_png(
 ) -> bytes:
     """The picture of `viewer`'s view after `ply` moves; `view` gives that view,
     called only when the picture has to be drawn."""
-    key = picture_key(game, ply, viewer)
+    return kept_png(session, game, picture_key(session, game, ply, viewer), view)
+
+
+def kept_png(session: Session, game: Game, key: PictureKey, view: Callable[[], View]) -> bytes:
+    """The picture kept under `key`, drawn from `view()` and kept if there is none."""
     store = store_for(session)
     png = store.get(key)
     if png is None:

@@ -6,6 +6,8 @@ names that key, so a browser that has it gets a 304 before anything is read."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Response, request
 
 from pbem.models import GameStatus
@@ -27,10 +29,10 @@ def board_png(game_id: str) -> Response:
     if game.status == GameStatus.OPEN:
         raise NotFound("the game has no board yet")
     asked = ply_argument(request.args.get("ply"))
-    ply = shown_ply(game, asked)
-    etag = pictures.picture_key(game, ply, viewer).etag
+    ply = shown_ply(db(), game, asked)
+    key = pictures.picture_key(db(), game, ply, viewer)
     response = Response(mimetype="image/png")
-    response.set_etag(etag)
+    response.set_etag(key.etag)
     # A given ply's picture never changes; "now" is asked again each time (a 304 if unchanged).
     response.cache_control.private = True
     if asked is None:
@@ -38,14 +40,14 @@ def board_png(game_id: str) -> Response:
     else:
         response.cache_control.max_age = A_YEAR
         response.cache_control.immutable = True
-    if request.if_none_match.contains(etag):
+    if request.if_none_match.contains(key.etag):
         response.status_code = 304
         return response
-    response.set_data(
-        pictures.board_png(
-            db(), game, ply, viewer, lambda: position_at(game, ply).played.view(viewer)
-        )
-    )
+
+    def view() -> dict[str, Any]:  # replayed only when the picture must be drawn
+        return position_at(game, ply).played.view(viewer)
+
+    response.set_data(pictures.kept_png(db(), game, key, view))
     return response
 
 

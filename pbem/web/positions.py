@@ -6,8 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
 import engine
-from pbem.models import Game
+from pbem.models import Game, Move
 from pbem.numbers import whole_number
 from pbem.services.errors import NotFound
 from pbem.services.replay import record_of
@@ -27,15 +30,19 @@ class Position:
 def position_at(game: Game, ply: int | None) -> Position:
     """The game after its first `ply` moves (all of them when None)."""
     record = record_of(game)
-    ply = shown_ply(game, ply)
     last = len(record.moves)
+    ply = _within(ply, last)
     record.moves = record.moves[:ply]
     return Position(engine.Game.from_record(record), ply, last)
 
 
-def shown_ply(game: Game, ply: int | None) -> int:
-    """The ply a page shows: the given one, or the last when None."""
-    last = len(game.moves)
+def shown_ply(session: Session, game: Game, ply: int | None) -> int:
+    """The ply `position_at` would show, counted without loading the log."""
+    last = session.scalar(select(func.count()).select_from(Move).where(Move.game_id == game.id))
+    return _within(ply, last or 0)
+
+
+def _within(ply: int | None, last: int) -> int:
     ply = last if ply is None else ply
     if not 0 <= ply <= last:
         raise NotFound("no such move in this game")

@@ -62,7 +62,7 @@ def test_the_page_and_the_mail_share_one_drawing(app, session, make_user, signed
     assert now.data == at_ply.data == mailed and now.data.startswith(b"\x89PNG")
     assert at_ply.headers["ETag"] == now.headers["ETag"]
     assert draws(etag) == 1  # by the worker's mail, the page or the mail above: once
-    assert store_for(session).get(picture_key(game, 0, 0)) == mailed
+    assert store_for(session).get(picture_key(session, game, 0, 0)) == mailed
 
 
 def test_each_viewer_has_a_picture_of_its_own(app, session, make_user, signed_in_as, draws):
@@ -98,11 +98,11 @@ def test_a_known_picture_is_answered_with_304(app, session, make_user, signed_in
 
 def test_what_the_seat_rows_show_is_part_of_the_key(app, session, make_user):
     game, _, _ = samurai_game(app, session, make_user)
-    before = picture_key(game, 0, 0)
+    before = picture_key(session, game, 0, 0)
     game.seats[1].name = "Robert"
-    assert picture_key(game, 0, 0).drawing != before.drawing
+    assert picture_key(session, game, 0, 0).drawing != before.drawing
     session.rollback()
-    assert picture_key(session.get(Game, game.id), 0, 0) == before
+    assert picture_key(session, session.get(Game, game.id), 0, 0) == before
 
 
 def test_the_render_version_follows_the_drawing_code(tmp_path: Path):
@@ -123,7 +123,7 @@ def test_the_beat_prunes_old_pictures(app, session, make_user, signed_in_as, dra
     browser = signed_in_as(ann)
     url = f"/games/{game.public_id}/board.png?seat=0&ply=0"
     etag = browser.get(url).headers["ETag"].strip('"')
-    key = picture_key(game, 0, 0)
+    key = picture_key(session, game, 0, 0)
     app.extensions["celery"].send_task(PRUNE_PICTURES)  # kept 7 days
     drain(app)
     assert store_for(session).get(key) is not None

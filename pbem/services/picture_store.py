@@ -77,6 +77,9 @@ class FolderStore:
             return self._path(key).read_bytes()
         except FileNotFoundError:
             return None
+        except OSError as exc:  # an unreadable store costs a drawing, not the request
+            log.debug("board picture %s not read: %s", key.etag, exc)
+            return None
 
     def put(self, key: PictureKey, png: bytes) -> None:
         path = self._path(key)

@@ -11,14 +11,14 @@ from pathlib import Path
 
 import PIL
 import pytest
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 import engine
 import pbem.render
 from pbem.mail.compose import compose
-from pbem.models import Game, Outbox
+from pbem.models import BoardPicture, Game, Outbox
 from pbem.render.version import render_version, sources_digest
-from pbem.services.picture_store import store_for
+from pbem.services.picture_store import FolderStore, PictureKey, store_for
 from pbem.services.pictures import draw, picture_key
 from pbem.services.replay import engine_game
 from tests.mail.helpers import board_png
@@ -134,3 +134,27 @@ def test_the_beat_prunes_old_pictures(app, session, make_user, signed_in_as, dra
     assert store_for(session).get(key) is None
     drawn = draws(etag)
     assert browser.get(url).status_code == 200 and draws(etag) == drawn + 1
+
+
+def test_the_store_follows_the_database(app, session, make_user, signed_in_as):
+    """SQLite: files beside the database, for every process on its machine;
+    PostgreSQL: rows every web and worker machine sees."""
+    game, ann, _ = samurai_game(app, session, make_user)
+    signed_in_as(ann).get(f"/games/{game.public_id}/board.png?seat=0&ply=0")
+    url = session.get_bind().url
+    if url.get_backend_name() == "sqlite":
+        files = Path(f"{url.database}-pictures", game.public_id).glob("0.seat0.*.png")
+        kept = len(list(files))
+    else:
+        where = (BoardPicture.game == game.public_id, BoardPicture.viewer == "seat0")
+        kept = session.scalar(select(func.count()).select_from(BoardPicture).where(*where))
+    assert kept == 1
+
+
+def test_a_picture_that_cannot_be_kept_is_still_served(tmp_path: Path):
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("a file where the folder would be")
+    store = FolderStore(blocked)
+    key = PictureKey("game", 3, "spectator", "digest")
+    store.put(key, b"\x89PNG")  # no error: the caller serves what it drew
+    assert store.get(key) is None and blocked.read_text() == "a file where the folder would be"

@@ -15,10 +15,12 @@ from sqlalchemy import func, select
 
 import engine
 import pbem.render
+from pbem import create_app, migrate
+from pbem.db import get_db
 from pbem.mail.compose import compose
 from pbem.models import BoardPicture, Game, Outbox
 from pbem.render.version import render_version, sources_digest
-from pbem.services.picture_store import FolderStore, PictureKey, store_for
+from pbem.services.picture_store import FolderStore, PictureKey, TableStore, store_for
 from pbem.services.pictures import draw, picture_key
 from pbem.services.replay import engine_game
 from tests.mail.helpers import board_png
@@ -158,3 +160,14 @@ def test_a_picture_that_cannot_be_kept_is_still_served(tmp_path: Path):
     key = PictureKey("game", 3, "spectator", "digest")
     store.put(key, b"\x89PNG")  # no error: the caller serves what it drew
     assert store.get(key) is None and blocked.read_text() == "a file where the folder would be"
+
+
+def test_an_in_memory_database_keeps_pictures_in_its_table():
+    app = create_app({"TESTING": True, "SECRET_KEY": "test", "PBEM_DATABASE_URL": "sqlite://"})
+    with app.app_context():
+        migrate.upgrade(get_db().engine)
+        with get_db().session() as session:
+            key = PictureKey("game", 0, "seat0", "digest")
+            store_for(session).put(key, b"\x89PNG")
+            assert isinstance(store_for(session), TableStore)
+            assert store_for(session).get(key) == b"\x89PNG"

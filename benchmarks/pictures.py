@@ -5,9 +5,10 @@
 For each ruleset a bot game is played; its board (a seat's view) is drawn at
 an early and at the last ply: PNG bytes and the median ms to draw. Then the
 game is stored in a scratch SQLite database and `/games/<id>/board.png` is
-asked twice for the same (ply, seat) through the Flask test client: the
-first request draws (or finds a stored picture), the second is the same
-request again, so any reuse shows.
+asked for the same (ply, viewer) through the Flask test client: the first
+request draws (or finds a stored picture), the second is the same request
+again (the median of repeats), so any reuse shows; the last column is the
+same request from a browser that has the picture (If-None-Match: a 304).
 """
 
 from __future__ import annotations
@@ -85,7 +86,7 @@ def main() -> None:
     client = app.test_client()
     print(
         f"{'game':8} {'ply':>5} {'KB':>7} {'draw ms':>8} | "
-        f"{'board.png 1st ms':>16} {'2nd ms':>8} {'KB':>7}"
+        f"{'board.png 1st ms':>16} {'2nd ms':>8} {'KB':>7} {'304 ms':>8}"
     )
     for ruleset in engine.rulesets():
         players = min(args.players, ruleset.max_players)
@@ -103,16 +104,18 @@ def main() -> None:
             draw = median_ms(
                 lambda view=view, colours=colours: render_png(view, colours), args.repeats
             )
-            firsts, seconds = [], []
-            for _ in range(args.repeats):
-                url = f"/games/{public_id}/board.png?ply={ply}"
-                firsts.append(median_ms(lambda url=url: client.get(url), 1))
-                seconds.append(median_ms(lambda url=url: client.get(url), 1))
-                served = client.get(url).get_data()
+            url = f"/games/{public_id}/board.png?ply={ply}"
+            first = median_ms(lambda url=url: client.get(url), 1)
+            again = median_ms(lambda url=url: client.get(url), args.repeats)
+            served = client.get(url)
+            known = {"If-None-Match": served.headers.get("ETag", "")}
+            revalidated = median_ms(
+                lambda url=url, known=known: client.get(url, headers=known), args.repeats
+            )
             print(
                 f"{ruleset.name:8} {ply:5d} {len(png) / 1024:7.1f} {draw:8.1f} | "
-                f"{statistics.median(firsts):16.1f} {statistics.median(seconds):8.1f} "
-                f"{len(served) / 1024:7.1f}"
+                f"{first:16.1f} {again:8.1f} {len(served.get_data()) / 1024:7.1f} "
+                f"{revalidated:8.1f}"
             )
 
 

@@ -62,6 +62,7 @@ class Config:
             "PBEM_CHAT_MAX_CHARS": _int_env("CHAT_MAX_CHARS", 500),
             "PBEM_VACATION_DAYS": _days("VACATION_DAYS", 30),
             "PBEM_SNAPSHOT_CHECK_PERCENT": _percent("SNAPSHOT_CHECK_PERCENT", 2),
+            "PBEM_PICTURE_KEEP_DAYS": _days("PICTURE_KEEP_DAYS", 7),
         }
 
     def default_secret_key(self, instance: Path) -> str:

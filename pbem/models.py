@@ -605,3 +605,18 @@ class InboundMessage(Base):
         ForeignKey("submissions.id", ondelete="SET NULL")
     )
     processed_at: Mapped[datetime | None]
+
+
+class BoardPicture(Base):
+    """A drawn board picture kept for reuse (pbem.services.picture_store), on
+    PostgreSQL. No foreign key to games on purpose: checking one would wait
+    for the row lock a worker holds on the game while it judges a move."""
+
+    __tablename__ = "board_pictures"
+
+    game: Mapped[str] = mapped_column(String(16), primary_key=True)  # Game.public_id
+    ply: Mapped[int] = mapped_column(Integer, primary_key=True)
+    viewer: Mapped[str] = mapped_column(String(16), primary_key=True)
+    drawing: Mapped[str] = mapped_column(String(32), primary_key=True)
+    png: Mapped[bytes] = mapped_column(LargeBinary)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from celery import shared_task
+from flask import current_app
 from sqlalchemy.exc import OperationalError
 
 from pbem.clock.sweep import sweep
@@ -14,7 +17,11 @@ from pbem.dispatch import (
     enqueue_submissions,
     requeue_stale,
 )
+from pbem.models import utcnow
 from pbem.services import pipeline
+from pbem.services.pictures import prune_pictures
+
+PRUNE_PICTURES = "pbem.prune_pictures"
 
 RETRY = {
     "autoretry_for": (OperationalError,),  # lost connection, lock timeout
@@ -46,3 +53,13 @@ def sweep_clocks() -> str:
         report = sweep(session)
     enqueue_submissions(report.submissions)
     return str(report)
+
+
+@shared_task(name=PRUNE_PICTURES, **RETRY)
+def prune_kept_pictures() -> int:
+    """Run by beat every PBEM_SWEEP_SECONDS: pictures are kept PBEM_PICTURE_KEEP_DAYS."""
+    age = timedelta(days=current_app.config["PBEM_PICTURE_KEEP_DAYS"])
+    with get_db().session() as session:
+        pruned = prune_pictures(session, utcnow() - age)
+        session.commit()
+    return pruned

@@ -224,7 +224,7 @@ def _game_mail(
     if clock:
         mail.para(clock)
     if row.kind in BOARD_KINDS or row.payload.get("board"):
-        _board(mail, picture, views.png(game, picture))
+        _board(mail, picture, views.png(session, game, picture))
     mail.para(SHORT_HELP if row.kind in SHORT_KINDS else COMMANDS_HELP)
     mail.link("Game page", _game_url(config, game))
     if picture.result is not None:  # the seed is out: the record may go with it

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from typing import TypeVar
 
+from sqlalchemy.orm import Session
+
 import engine
 from pbem.mail.game_text import SeatPicture, seat_picture
 from pbem.models import Game
@@ -30,10 +32,10 @@ class GameViews:
             ("picture", game.id, position), lambda: seat_picture(self.played(game), position)
         )
 
-    def png(self, game: Game, picture: SeatPicture) -> bytes:
+    def png(self, session: Session, game: Game, picture: SeatPicture) -> bytes:
         return self._once(
             ("png", game.id, picture.ply, picture.position),
-            lambda: board_png(game, picture.view),
+            lambda: board_png(session, game, picture.ply, picture.position, lambda: picture.view),
         )
 
     def _once(self, key: Hashable, make: Callable[[], T]) -> T:

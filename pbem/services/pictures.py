@@ -1,13 +1,79 @@
-"""A stored game's board as one seat sees it, in the game's own seat colours:
-the one picture pages and mails show, so a seat looks the same everywhere."""
+"""A stored game's board as one viewer sees it at one ply, in the game's own
+seat colours: the one picture pages and mails show, so a seat looks the same
+everywhere. Each (game, ply, viewer) is drawn once and kept
+(pbem.services.picture_store) for the page, the API and every mail."""
 
 from __future__ import annotations
 
+import hashlib
+import json
+import logging
+from collections.abc import Callable, Mapping
+from datetime import datetime
 from typing import Any
 
-from pbem.models import Game
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from pbem.models import Game, Move, Seat
 from pbem.render import render_png
+from pbem.render.version import render_version
+from pbem.services.picture_store import PictureKey, store_for
+
+log = logging.getLogger(__name__)
+
+View = Mapping[str, Any]
 
 
-def board_png(game: Game, view: dict[str, Any]) -> bytes:
+def picture_key(session: Session, game: Game, ply: int, viewer: int | None) -> PictureKey:
+    """The viewer is part of the key, so a seat's picture, which shows what
+    only that seat may see, is never found for another seat or a spectator.
+    The digest covers all else a picture is drawn from: the moves up to the
+    ply (a picture drawn in a transaction that was rolled back is never found),
+    the seat rows (names, colours, who resigned), the render code and engine."""
+    seats = [
+        [seat.position, seat.colour, seat.name, seat.resigned_at and seat.resigned_at.isoformat()]
+        for seat in game.seats
+    ]
+    moves = session.execute(
+        select(Seat.position, Move.text)
+        .join(Seat, Seat.id == Move.seat_id)
+        .where(Move.game_id == game.id, Move.ply <= ply)
+        .order_by(Move.ply)
+    ).all()
+    drawn_from = json.dumps([render_version(), game.seed, seats, [list(m) for m in moves]])
+    return PictureKey(
+        game.public_id,
+        ply,
+        "spectator" if viewer is None else f"seat{viewer}",
+        hashlib.sha256(drawn_from.encode()).hexdigest()[:32],
+    )
+
+
+def board_png(
+    session: Session, game: Game, ply: int, viewer: int | None, view: Callable[[], View]
+) -> bytes:
+    """The picture of `viewer`'s view after `ply` moves; `view` gives that view,
+    called only when the picture has to be drawn."""
+    return kept_png(session, game, picture_key(session, game, ply, viewer), view)
+
+
+def kept_png(session: Session, game: Game, key: PictureKey, view: Callable[[], View]) -> bytes:
+    """The picture kept under `key`, drawn from `view()` and kept if there is none."""
+    store = store_for(session)
+    png = store.get(key)
+    if png is None:
+        png = draw(game, view())
+        log.debug("drew board picture %s", key.etag)
+        store.put(key, png)
+    return png
+
+
+def draw(game: Game, view: View) -> bytes:
+    """A picture drawn and not kept: for views no ply of the game has (a preview)."""
     return render_png(view, [seat.colour for seat in game.seats])
+
+
+def prune_pictures(session: Session, before: datetime) -> int:
+    """Forget pictures kept before `before`; the caller commits."""
+    return store_for(session).prune(before)

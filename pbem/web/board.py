@@ -1,18 +1,25 @@
 """Board pictures: a seat's view as PNG (only for that seat's player), or the
-spectator's view (for anyone with the game's link), at any point of the history."""
+spectator's view (for anyone with the game's link), at any point of the history.
+
+Each (game, ply, viewer) is drawn once (pbem.services.pictures); its ETag
+names that key, so a browser that has it gets a 304 before anything is read."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from flask import Response, request
 
 from pbem.models import GameStatus
 from pbem.services import pictures
 from pbem.services.errors import NotFound
-from pbem.web.common import me, page_blueprint
-from pbem.web.positions import ply_argument, position_at
+from pbem.web.common import db, me, page_blueprint
+from pbem.web.positions import ply_argument, position_at, shown_ply
 from pbem.web.spectate import public_game
 
 bp = page_blueprint("board")
+
+A_YEAR = 365 * 86400
 
 
 @bp.route("/games/<game_id>/board.png")
@@ -21,14 +28,26 @@ def board_png(game_id: str) -> Response:
     viewer = _viewer(game, request.args.get("seat"))
     if game.status == GameStatus.OPEN:
         raise NotFound("the game has no board yet")
-    ply = ply_argument(request.args.get("ply"))
-    position = position_at(game, ply)
-    response = Response(
-        pictures.board_png(game, position.played.view(viewer)), mimetype="image/png"
-    )
-    # A given ply never changes, so its picture may be kept; "now" may not.
+    asked = ply_argument(request.args.get("ply"))
+    ply = shown_ply(game, asked)
+    key = pictures.picture_key(db(), game, ply, viewer)
+    response = Response(mimetype="image/png")
+    response.set_etag(key.etag)
+    # A given ply's picture never changes; "now" is asked again each time (a 304 if unchanged).
     response.cache_control.private = True
-    response.cache_control.max_age = 86400 if ply is not None else 0
+    if asked is None:
+        response.cache_control.no_cache = True
+    else:
+        response.cache_control.max_age = A_YEAR
+        response.cache_control.immutable = True
+    if request.if_none_match.contains(key.etag):
+        response.status_code = 304
+        return response
+
+    def view() -> dict[str, Any]:  # replayed only when the picture must be drawn
+        return position_at(game, ply).played.view(viewer)
+
+    response.set_data(pictures.kept_png(db(), game, key, view))
     return response
 
 

@@ -189,9 +189,7 @@ def preview_page(game_id: str):  # type: ignore[no-untyped-def]
 
 def _data_url(game: Game, view: dict[str, Any]) -> str:
     """The preview's board inline: it exists nowhere else, nothing is stored."""
-    return "data:image/png;base64," + base64.b64encode(pictures.board_png(game, view)).decode(
-        "ascii"
-    )
+    return "data:image/png;base64," + base64.b64encode(pictures.draw(game, view)).decode("ascii")
 
 
 def _refusal_status(exc: engine.IllegalMove) -> int:

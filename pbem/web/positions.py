@@ -27,10 +27,20 @@ class Position:
 def position_at(game: Game, ply: int | None) -> Position:
     """The game after its first `ply` moves (all of them when None)."""
     last = moves_stored(game)
+    ply = _within(ply, last)
+    return Position(engine_game(game, ply), ply, last)
+
+
+def shown_ply(game: Game, ply: int | None) -> int:
+    """The ply `position_at` would show, counted without loading the log."""
+    return _within(ply, moves_stored(game))
+
+
+def _within(ply: int | None, last: int) -> int:
     ply = last if ply is None else ply
     if not 0 <= ply <= last:
         raise NotFound("no such move in this game")
-    return Position(engine_game(game, ply), ply, last)
+    return ply
 
 
 def ply_argument(raw: str | None) -> int | None:

@@ -15,7 +15,7 @@ from sqlalchemy import func, select
 
 import engine
 from pbem.models import ChatMessage, Game, Outbox, Seat, Submission
-from pbem.services.pictures import board_png
+from pbem.services.pictures import draw
 from pbem.services.replay import engine_game
 from tests.server.conftest import drain, wait_for
 from tests.server.pipeline_helpers import (
@@ -382,7 +382,7 @@ def test_preview_of_a_draw_from_the_deck_shows_no_card(app, session, make_user, 
     # The board picture is the same whatever the deck holds.
     other = engine_game(game)
     other.state.deck.reverse()
-    png = board_png(game, other.trial(1, ["draw deck"]).view())
+    png = draw(game, other.trial(1, ["draw deck"]).view())
     assert "data:image/png;base64," + base64.b64encode(png).decode("ascii") in page
     assert submissions(session, game) == 0 and plies(session, game) == 0
 

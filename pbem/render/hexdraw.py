@@ -30,6 +30,18 @@ def font(pixels: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(FONT_DIR / name), pixels)
 
 
+@lru_cache(maxsize=4096)
+def _text_mask(text: str, pixels: int, bold: bool, anchor: str) -> tuple[Image.Image, int, int]:
+    """A text's coverage, drawn once per process: boards repeat the same space
+    names and numbers in every picture, and laying out glyphs is most of the
+    cost of drawing one. Returns the mask and its offset from the anchor."""
+    shape = font(pixels, bold)
+    left, top, right, bottom = shape.getbbox(text, anchor=anchor)
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)))
+    ImageDraw.Draw(mask).text((-left, -top), text, font=shape, fill=255, anchor=anchor)
+    return mask, left, top
+
+
 @dataclass(frozen=True)
 class Label:
     """A text drawn on the picture, kept so tests can read what a picture says."""
@@ -117,13 +129,8 @@ class Canvas:
     ) -> None:
         """`anchor` as in Pillow: "mm" centres, "la" puts the top left at xy."""
         x, y = xy
-        self.draw.text(
-            (x * SCALE, y * SCALE),
-            text,
-            font=font(round(size * SCALE), bold),
-            fill=fill,
-            anchor=anchor,
-        )
+        mask, left, top = _text_mask(text, round(size * SCALE), bold, anchor)
+        self.image.paste(fill, (round(x * SCALE) + left, round(y * SCALE) + top), mask)
         self.labels.append(Label(text, x, y))
 
     def text_width(self, text: str, size: float, bold: bool = False) -> float:

@@ -241,9 +241,7 @@ class Filler:
                 title=f"{name} – Season {number} – Round {round_number} – Game {game_number}",
                 created_at=started + timedelta(days=index),
             )
-            planned.row.update(
-                season_id=season, division=1, round=round_number, number=game_number
-            )
+            planned.row.update(season_id=season, division=1, round=round_number, number=game_number)
             planned.row["entrants"] = [place_of[u] for u in seated]
             self.planned.append(planned)
 
@@ -293,6 +291,7 @@ class Filler:
         }[status]
         abandoned = status == GameStatus.FINISHED and self.rng.random() < 0.05
         clock = self.rng.random() < 0.5
+        ended = created_at + timedelta(days=30)
         row = {
             "public_id": public_id(),
             "ruleset": ruleset,
@@ -303,8 +302,8 @@ class Filler:
             "to_act": template.to_act[plies] if status == GameStatus.ACTIVE else [],
             "created_by_id": creator,
             "created_at": created_at,
-            "finished_at": created_at + timedelta(days=30) if status == GameStatus.FINISHED else None,
-            "abandoned_at": created_at + timedelta(days=30) if abandoned else None,
+            "finished_at": ended if status == GameStatus.FINISHED else None,
+            "abandoned_at": ended if abandoned else None,
             "result": template.result if status == GameStatus.FINISHED and not abandoned else None,
             "days_per_move": 3 if clock else None,
             "bank_days": 7 if clock else 0,
@@ -349,9 +348,10 @@ class Filler:
             finished = planned.row["status"] == GameStatus.FINISHED
             if finished and not mine:
                 continue
+            log = planned.template.moves[: planned.plies]
             moves += [
-                {"game_id": game_id, "ply": ply, "seat_id": seats[seat], "text": move, "channel": "web"}
-                for ply, (seat, move) in enumerate(planned.template.moves[: planned.plies], start=1)
+                {"game_id": game_id, "ply": n, "seat_id": seats[i], "text": move, "channel": "web"}
+                for n, (i, move) in enumerate(log, start=1)
             ]
             if finished and planned.rated_for_ann:
                 changes.append(self._rating_change(ann, game_id, planned))
@@ -451,7 +451,7 @@ def measure(app: Flask, ann: int, token: str, repeats: int) -> None:
             statements, size = counter.count, len(response.get_data())
             if response.status_code != 200:
                 raise SystemExit(f"{url}: {response.status_code} {response.get_data()[:300]!r}")
-        p95 = statistics.quantiles(times, n=20, method="inclusive")[18] if len(times) > 1 else times[0]
+        p95 = statistics.quantiles(times, n=20, method="inclusive")[18]
         print(
             f"{label:28} {statistics.median(times):9.1f} {p95:8.1f} {max(times):8.1f} "
             f"{statements:5d} {size / 1024:7.1f}"
@@ -463,7 +463,7 @@ def main() -> None:
     parser.add_argument("--sqlite", action="store_true", help="a temporary SQLite file")
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--mine", type=int, default=1_000, help="games Ann is seated in")
-    parser.add_argument("--repeats", type=int, default=30)
+    parser.add_argument("--repeats", type=int, default=30, help="at least 2")
     parser.add_argument("--seed", type=int, default=12)
     args = parser.parse_args()
     with (scratch_sqlite if args.sqlite else scratch_postgres)() as url:

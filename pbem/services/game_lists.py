@@ -8,10 +8,11 @@ import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import ColumnElement, Select, and_, func, or_, select
+from sqlalchemy import ColumnElement, Select, and_, func, or_, select, union
 from sqlalchemy.orm import Session, selectinload
+from sqlalchemy.orm.interfaces import LoaderOption
 
-from pbem.models import Game, GameStatus, Seat, User
+from pbem.models import Game, GameStatus, League, Season, Seat, User
 
 PAGE_SIZE = 50
 
@@ -46,8 +47,9 @@ def open_to(user: User) -> ColumnElement[bool]:
 
 
 def visible_to(user: User) -> ColumnElement[bool]:
-    """The user's own games (played or organised) and the open games they may see."""
-    return or_(Game.id.in_(_my_game_ids(user)), open_to(user))
+    """The user's own games (played or organised) and the open games they may see:
+    one set of ids, each part found through its own index."""
+    return Game.id.in_(union(_my_game_ids(user), select(Game.id).where(open_to(user))))
 
 
 NEWEST_FIRST = (Game.created_at.desc(), Game.id.desc())
@@ -85,17 +87,21 @@ def played_by(
     return _page_of_query(session, ids, number, size)
 
 
+def visible_games(session: Session, user: User, number: int, size: int = PAGE_SIZE) -> Page:
+    """Page `number` of the games `visible_to` the user, newest first (the API's
+    list); past the last page it is empty rather than the last one again."""
+    ids = select(Game.id).where(visible_to(user))
+    return _page_of_query(session, ids, number, size, clamp=False)
+
+
 def _active_ids(session: Session, user: User) -> tuple[list[int], list[int]]:
     """The user's active games, newest first, split by whether they must act
-    (a game they organise without a seat waits for others). One light query:
-    whose turn it is lives in a JSON column."""
+    (a game they organise without a seat waits for others). One light query,
+    from the user's own games: whose turn it is lives in a JSON column."""
     rows = session.execute(
         select(Game.id, Game.to_act, Seat.position)
         .outerjoin(Seat, and_(Seat.game_id == Game.id, Seat.user_id == user.id))
-        .where(
-            Game.status == GameStatus.ACTIVE,
-            or_(Seat.id.is_not(None), Game.created_by_id == user.id),
-        )
+        .where(Game.status == GameStatus.ACTIVE, Game.id.in_(_my_game_ids(user)))
         .order_by(*NEWEST_FIRST)
     )
     acting: dict[int, bool] = {}
@@ -122,20 +128,33 @@ def _page_of_ids(session: Session, ids: Sequence[int], number: int) -> Page:
 
 
 def _page_of_query(
-    session: Session, ids: Select[tuple[int]], number: int, size: int = PAGE_SIZE
+    session: Session,
+    ids: Select[tuple[int]],
+    number: int,
+    size: int = PAGE_SIZE,
+    clamp: bool = True,
 ) -> Page:
     total = session.scalar(select(func.count()).select_from(ids.subquery())) or 0
     count = _page_count(total, size)
-    number = _clamp(number, count)
+    if clamp:
+        number = _clamp(number, count)
     chosen = session.scalars(ids.order_by(*NEWEST_FIRST).offset((number - 1) * size).limit(size))
     return Page(_load(session, list(chosen)), number, count, total)
 
 
+# What a listed game shows besides its own row: seats, and a league game's season
+# and league (its group in "my games", its place and organisers in the API).
+LISTED: tuple[LoaderOption, ...] = (
+    selectinload(Game.seats),
+    selectinload(Game.season).joinedload(Season.league).selectinload(League.organisers),
+)
+
+
 def _load(session: Session, ids: Sequence[int]) -> list[Game]:
-    """The games with their seats, in the order of `ids`, in two queries."""
+    """The games `LISTED`, in the order of `ids`: a few queries, however many games."""
     if not ids:
         return []
-    games = session.scalars(select(Game).where(Game.id.in_(ids)).options(selectinload(Game.seats)))
+    games = session.scalars(select(Game).where(Game.id.in_(ids)).options(*LISTED))
     by_id = {game.id: game for game in games}
     return [by_id[game_id] for game_id in ids]
 

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from openskill.models import PlackettLuce
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session, selectinload
+from sqlalchemy.orm import Session
 
 import engine
 from pbem.models import Game, GameStatus, Rating, RatingChange, utcnow
@@ -163,7 +163,6 @@ def ratings_of(session: Session, user_id: int) -> list[RatingHistory]:
         select(RatingChange)
         .where(RatingChange.user_id == user_id)
         .order_by(RatingChange.rated_at, RatingChange.id)
-        .options(selectinload(RatingChange.game).load_only(Game.public_id))  # the API links each
     ).all()
     return [
         RatingHistory(rating, [change for change in changes if change.ruleset == rating.ruleset])

@@ -74,7 +74,7 @@ def _public_ids(ratings: list[RatingHistory]) -> dict[int, str]:
     history has a change per rated game, and the page reads none of them."""
     ids = {change.game_id for history in ratings for change in history.changes}
     found = request_session().execute(select(Game.id, Game.public_id).where(Game.id.in_(ids)))
-    return dict(found.tuples().all())
+    return {game_id: public_id for game_id, public_id in found}
 
 
 def _league_json(standing: LeagueStanding) -> dict[str, Any]:

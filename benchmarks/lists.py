@@ -19,7 +19,9 @@ that ply, a finished game its result, and Ann's finished games their whole
 log (other players' finished games keep their result only, which is all a
 list may read: it never replays).
 
-Then each list is asked as Ann through the Flask test client, its first page
+Then, the process holding what a web process holds (`pbem web` keeps the
+loaded app out of the garbage collector's full collections, so does this
+script), each list is asked as Ann through the Flask test client, its first page
 and a later one, `--repeats` times after one warm-up: median, p95 and max ms,
 the median CPU ms of this process (the app, and SQLite's work, but not the
 PostgreSQL server's: steadier than wall time on a busy machine), the SQL

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import faulthandler
+import gc
 import os
 import signal
 import time
@@ -65,7 +66,17 @@ def web(info: ScriptInfo, bind: str | None, workers: int | None, dev: bool) -> N
         def load(self) -> Flask:
             return app
 
+    keep_out_of_collections()
     Server().run()
+
+
+def keep_out_of_collections() -> None:
+    """Move what is loaded now (the app, the rules, the libraries: some 150,000
+    objects) out of the garbage collector's reach: its full collections then
+    walk only what requests made, instead of pausing a request for tens of ms
+    (the p95 of every page); forked web processes inherit it."""
+    gc.collect()
+    gc.freeze()
 
 
 @process_command()
@@ -91,6 +102,7 @@ def serve(info: ScriptInfo, bind: str | None) -> None:
     signal.signal(signal.SIGTERM, _interrupt)
     # `kill -USR1` prints every thread's stack: what a stuck server is doing.
     faulthandler.register(signal.SIGUSR1, all_threads=True)
+    keep_out_of_collections()
     with worker_thread(celery_app), beat_thread(celery_app, _beat_schedule(app)):
         click.echo(f"pbem is running: open http://{host}:{port}/ in a browser (Ctrl-C stops it)")
         make_server(host, int(port), app, threaded=True).serve_forever()

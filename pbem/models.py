@@ -167,7 +167,10 @@ class Game(Base):
     lock_version: Mapped[int] = mapped_column(Integer, default=0)
     # Seats that must act now, kept by the pipeline so lists need no replay.
     to_act: Mapped[list[int]] = mapped_column(JSON, default=list)
-    created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    # Indexed: "my games" and the open games look a user's own games up by it.
+    created_by_id: Mapped[int | None] = mapped_column(
+        ForeignKey("users.id", ondelete="SET NULL"), index=True
+    )
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     finished_at: Mapped[datetime | None]
     # The clock (see pbem.clock); days_per_move None: no clock (a friendly game).
@@ -206,20 +209,32 @@ class Game(Base):
     )
 
 
+OPEN_SEAT = "user_id IS NULL AND bot IS NULL"
+
+
 class Seat(Base):
     """A place at the table: a user, a bot, or still open (neither)."""
 
     __tablename__ = "seats"
-    __table_args__ = (UniqueConstraint("game_id", "position"),)
+    __table_args__ = (
+        UniqueConstraint("game_id", "position"),
+        # A player's games, read from the index alone ("my games", profiles).
+        Index("ix_seats_user_id_game_id", "user_id", "game_id"),
+        # The few seats waiting for a player, for the list of open games.
+        Index(
+            "ix_seats_open",
+            "game_id",
+            sqlite_where=text(OPEN_SEAT),
+            postgresql_where=text(OPEN_SEAT),
+        ),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
     position: Mapped[int]  # the engine's seat number, 0-based
     colour: Mapped[str] = mapped_column(String(20))
     name: Mapped[str] = mapped_column(String(100), default="")
-    user_id: Mapped[int | None] = mapped_column(
-        ForeignKey("users.id", ondelete="SET NULL"), index=True
-    )
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     bot: Mapped[str | None] = mapped_column(String(20))
     # An open seat kept for the person invited at this address.
     invited_email: Mapped[str | None] = mapped_column(String(320))

@@ -8,6 +8,7 @@ from flask import current_app, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint, abort
 from flask_smorest.error_handler import ErrorSchema
+from flask_smorest.pagination import PaginationParameters
 from werkzeug.http import HTTP_STATUS_CODES
 
 import engine
@@ -35,6 +36,7 @@ from pbem.services import games as game_service
 from pbem.services.bots import SEAT_BOTS
 from pbem.services.errors import Conflict, Forbidden, Invalid, NotFound, ServiceError
 from pbem.services.events import events_of
+from pbem.services.game_lists import PAGE_SIZE, visible_games
 from pbem.services.game_organisers import organises
 from pbem.services.names import refuse_control_characters
 from pbem.services.replay import engine_game, moves_stored
@@ -44,6 +46,7 @@ from pbem.services.submissions import preview, refuse_while_waiting, submit
 
 blp = Blueprint("api_games", __name__, description="Games, seats and moves")
 
+MAX_PAGE_SIZE = 2 * PAGE_SIZE
 STATUS_FOR = {Forbidden: 403, NotFound: 404, Conflict: 409, Invalid: 422}
 
 
@@ -137,10 +140,16 @@ class Games(MethodView):
     @authenticated
     @blp.doc(operationId="listGames")
     @blp.response(200, GameSchema(many=True))
-    def get(self):  # type: ignore[no-untyped-def]
-        """Your games and the games waiting for players"""
+    @blp.paginate(page_size=PAGE_SIZE, max_page_size=MAX_PAGE_SIZE)
+    def get(self, pagination_parameters: PaginationParameters):  # type: ignore[no-untyped-def]
+        """Your games and the games waiting for players, newest first, a page
+        at a time (see the X-Pagination header: total, next_page...)"""
         user = api_user()
-        return [game_json(g, user) for g in game_service.games_for(request_session(), user)]
+        page = visible_games(
+            request_session(), user, pagination_parameters.page, pagination_parameters.page_size
+        )
+        pagination_parameters.item_count = page.total
+        return [game_json(game, user) for game in page.games]
 
     @authenticated
     @blp.doc(operationId="createGame")

@@ -8,16 +8,19 @@ from typing import Any
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from flask_smorest.error_handler import ErrorSchema
+from sqlalchemy import select
 
 from pbem.api.auth import api_user
 from pbem.api.games import service_error
 from pbem.api.schemas import PlayerQuerySchema, PlayerSchema
 from pbem.db import request_session
 from pbem.leagues.player_leagues import LeagueStanding
+from pbem.models import Game
 from pbem.numbers import ID_CONVERTER
 from pbem.services.errors import ServiceError
 from pbem.services.game_lists import Page
 from pbem.services.profiles import PlayedGame, profile
+from pbem.services.ratings import RatingHistory
 
 blp = Blueprint("api_players", __name__, description="Player profiles and ratings")
 blp.errorhandler(ServiceError)(service_error)
@@ -36,6 +39,7 @@ class Player(MethodView):
         finished games (pages of 50, newest first)"""
         api_user()
         shown = profile(request_session(), user_id, query["active_page"], query["finished_page"])
+        public_ids = _public_ids(shown.ratings)
         return {
             "id": shown.user.id,
             "name": shown.user.name,
@@ -50,7 +54,7 @@ class Player(MethodView):
                     "games": history.rating.games,
                     "history": [
                         {
-                            "game": change.game.public_id,
+                            "game": public_ids[change.game_id],
                             "at": change.rated_at,
                             "rating": change.rating,
                         }
@@ -63,6 +67,14 @@ class Player(MethodView):
             "active": _page_json(shown.active, shown.active_games),
             "finished": _page_json(shown.finished, shown.finished_games),
         }
+
+
+def _public_ids(ratings: list[RatingHistory]) -> dict[int, str]:
+    """The public ids of the games in the rating histories, in one query: a
+    history has a change per rated game, and the page reads none of them."""
+    ids = {change.game_id for history in ratings for change in history.changes}
+    found = request_session().execute(select(Game.id, Game.public_id).where(Game.id.in_(ids)))
+    return {game_id: public_id for game_id, public_id in found}
 
 
 def _league_json(standing: LeagueStanding) -> dict[str, Any]:

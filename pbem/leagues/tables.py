@@ -7,10 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, selectinload
 
 from pbem.leagues.standings import GameOutcome, Row, standings
-from pbem.models import Rating, Season, SeasonEntrant
+from pbem.models import Game, GameStatus, Rating, Season, SeasonEntrant
 from pbem.services.ratings import conservative
 from pbem.services.results import game_result
 
@@ -33,9 +33,7 @@ def division_table(session: Session, season: Season, division: int) -> list[Tabl
         key=lambda p: (p.name.casefold(), p.id),
     )
     outcomes = []
-    for game in season.games:
-        if game.division != division:
-            continue
+    for game in _finished_games(session, season, division):
         result = game_result(game)
         if result is not None:
             entrants = [seat.entrant_id for seat in game.seats]
@@ -48,6 +46,23 @@ def division_table(session: Session, season: Season, division: int) -> list[Tabl
         TableRow(by_id[row.entrant], row, ratings.get(by_id[row.entrant].user_id or 0))
         for row in rows
     ]
+
+
+def _finished_games(session: Session, season: Season, division: int) -> list[Game]:
+    """With their seats, in two queries however many games (profiles show a
+    table per league a player entered)."""
+    return list(
+        session.scalars(
+            select(Game)
+            .where(
+                Game.season_id == season.id,
+                Game.division == division,
+                Game.status == GameStatus.FINISHED,
+            )
+            .order_by(Game.round, Game.number)
+            .options(selectinload(Game.seats))
+        )
+    )
 
 
 def _ratings(session: Session, season: Season, user_ids: list[int]) -> dict[int, float]:

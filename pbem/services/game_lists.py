@@ -7,11 +7,13 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
-from sqlalchemy import ColumnElement, Select, and_, func, or_, select
+from sqlalchemy import ColumnElement, CompoundSelect, Select, and_, func, or_, select, union
 from sqlalchemy.orm import Session, selectinload
+from sqlalchemy.orm.interfaces import LoaderOption
 
-from pbem.models import Game, GameStatus, Seat, User
+from pbem.models import Game, GameStatus, League, Season, Seat, User
 
 PAGE_SIZE = 50
 
@@ -46,17 +48,24 @@ def open_to(user: User) -> ColumnElement[bool]:
 
 
 def visible_to(user: User) -> ColumnElement[bool]:
-    """The user's own games (played or organised) and the open games they may see."""
-    return or_(Game.id.in_(_my_game_ids(user)), open_to(user))
+    """The user's own games (played or organised) and the open games they may see:
+    one set of ids, each part found through its own index."""
+    return Game.id.in_(union(*_my_game_parts(user), select(Game.id).where(open_to(user))))
 
 
 NEWEST_FIRST = (Game.created_at.desc(), Game.id.desc())
 
 
-def _my_game_ids(user: User) -> Select[tuple[int]]:
+def _my_game_ids(user: User) -> CompoundSelect:
     """The games the user plays in or organises (made, perhaps without a seat)."""
-    organised = select(Game.id).where(Game.created_by_id == user.id)
-    return select(Seat.game_id).where(Seat.user_id == user.id).union(organised)
+    return union(*_my_game_parts(user))
+
+
+def _my_game_parts(user: User) -> tuple[Select[tuple[int]], Select[tuple[int]]]:
+    """The games the user has a seat in, and those they made: a union of these
+    stays flat (SQLite refuses a union inside a union)."""
+    seated = select(Seat.game_id).where(Seat.user_id == user.id)
+    return seated, select(Game.id).where(Game.created_by_id == user.id)
 
 
 def my_games(session: Session, user: User, pages: Mapping[str, int]) -> dict[Section, Page]:
@@ -65,37 +74,53 @@ def my_games(session: Session, user: User, pages: Mapping[str, int]) -> dict[Sec
     finished = select(Game.id).where(
         Game.status == GameStatus.FINISHED, Game.id.in_(_my_game_ids(user))
     )
-    return {
-        Section.TURN: _page_of_ids(session, turn, pages.get(Section.TURN, 1)),
-        Section.WAITING: _page_of_ids(session, waiting, pages.get(Section.WAITING, 1)),
-        Section.OPEN: _page_of_query(
-            session, select(Game.id).where(open_to(user)), pages.get(Section.OPEN, 1)
-        ),
-        Section.FINISHED: _page_of_query(session, finished, pages.get(Section.FINISHED, 1)),
-    }
+    open_ids = select(Game.id).where(open_to(user))
+    return _with_games(
+        session,
+        {
+            Section.TURN: _slice_of_ids(turn, pages.get(Section.TURN, 1)),
+            Section.WAITING: _slice_of_ids(waiting, pages.get(Section.WAITING, 1)),
+            Section.OPEN: _slice_of_query(session, open_ids, pages.get(Section.OPEN, 1)),
+            Section.FINISHED: _slice_of_query(session, finished, pages.get(Section.FINISHED, 1)),
+        },
+    )
 
 
 def played_by(
-    session: Session, user: User, status: GameStatus, number: int, size: int = PAGE_SIZE
-) -> Page:
-    """Page `number` of the games with this status where the user holds a seat
-    (a profile's lists: games organised without a seat are not the player's)."""
+    session: Session, user: User, pages: Mapping[GameStatus, int], size: int = PAGE_SIZE
+) -> dict[GameStatus, Page]:
+    """Page `pages[status]` of the games with each status where the user holds
+    a seat (a profile's lists: games organised without a seat are not the player's)."""
     seated = select(Seat.game_id).where(Seat.user_id == user.id)
-    ids = select(Game.id).where(Game.status == status, Game.id.in_(seated))
-    return _page_of_query(session, ids, number, size)
+    return _with_games(
+        session,
+        {
+            status: _slice_of_query(
+                session,
+                select(Game.id).where(Game.status == status, Game.id.in_(seated)),
+                number,
+                size,
+            )
+            for status, number in pages.items()
+        },
+    )
+
+
+def visible_games(session: Session, user: User, number: int, size: int = PAGE_SIZE) -> Page:
+    """Page `number` of the games `visible_to` the user, newest first (the API's
+    list); past the last page it is empty rather than the last one again."""
+    ids = select(Game.id).where(visible_to(user))
+    return _with_games(session, {0: _slice_of_query(session, ids, number, size, clamp=False)})[0]
 
 
 def _active_ids(session: Session, user: User) -> tuple[list[int], list[int]]:
     """The user's active games, newest first, split by whether they must act
-    (a game they organise without a seat waits for others). One light query:
-    whose turn it is lives in a JSON column."""
+    (a game they organise without a seat waits for others). One light query,
+    from the user's own games: whose turn it is lives in a JSON column."""
     rows = session.execute(
         select(Game.id, Game.to_act, Seat.position)
         .outerjoin(Seat, and_(Seat.game_id == Game.id, Seat.user_id == user.id))
-        .where(
-            Game.status == GameStatus.ACTIVE,
-            or_(Seat.id.is_not(None), Game.created_by_id == user.id),
-        )
+        .where(Game.status == GameStatus.ACTIVE, Game.id.in_(_my_game_ids(user)))
         .order_by(*NEWEST_FIRST)
     )
     acting: dict[int, bool] = {}
@@ -106,6 +131,16 @@ def _active_ids(session: Session, user: User) -> tuple[list[int], list[int]]:
     return turn, waiting
 
 
+@dataclass(frozen=True)
+class _Slice:
+    """A page before its games are loaded: their ids, in the list's order."""
+
+    ids: list[int]
+    number: int
+    count: int
+    total: int
+
+
 def _page_count(total: int, size: int = PAGE_SIZE) -> int:
     return max(1, -(-total // size))
 
@@ -114,30 +149,50 @@ def _clamp(number: int, count: int) -> int:
     return min(max(number, 1), count)
 
 
-def _page_of_ids(session: Session, ids: Sequence[int], number: int) -> Page:
+def _slice_of_ids(ids: Sequence[int], number: int) -> _Slice:
     count = _page_count(len(ids))
     number = _clamp(number, count)
-    chosen = ids[(number - 1) * PAGE_SIZE : number * PAGE_SIZE]
-    return Page(_load(session, chosen), number, count, len(ids))
+    return _Slice(list(ids[(number - 1) * PAGE_SIZE : number * PAGE_SIZE]), number, count, len(ids))
 
 
-def _page_of_query(
-    session: Session, ids: Select[tuple[int]], number: int, size: int = PAGE_SIZE
-) -> Page:
+def _slice_of_query(
+    session: Session,
+    ids: Select[tuple[int]],
+    number: int,
+    size: int = PAGE_SIZE,
+    clamp: bool = True,
+) -> _Slice:
     total = session.scalar(select(func.count()).select_from(ids.subquery())) or 0
     count = _page_count(total, size)
-    number = _clamp(number, count)
+    if clamp:
+        number = _clamp(number, count)
     chosen = session.scalars(ids.order_by(*NEWEST_FIRST).offset((number - 1) * size).limit(size))
-    return Page(_load(session, list(chosen)), number, count, total)
+    return _Slice(list(chosen), number, count, total)
 
 
-def _load(session: Session, ids: Sequence[int]) -> list[Game]:
-    """The games with their seats, in the order of `ids`, in two queries."""
-    if not ids:
-        return []
-    games = session.scalars(select(Game).where(Game.id.in_(ids)).options(selectinload(Game.seats)))
-    by_id = {game.id: game for game in games}
-    return [by_id[game_id] for game_id in ids]
+# What a listed game shows besides its own row: seats, and a league game's season
+# and league (its group in "my games", its place and organisers in the API).
+LISTED: tuple[LoaderOption, ...] = (
+    selectinload(Game.seats),
+    selectinload(Game.season).joinedload(Season.league).selectinload(League.organisers),
+)
+
+
+Key = TypeVar("Key")
+
+
+def _with_games(session: Session, slices: Mapping[Key, _Slice]) -> dict[Key, Page]:
+    """The slices' games `LISTED`, loaded together: a few queries for a whole
+    list, however many games and sections it has."""
+    wanted = {game_id for piece in slices.values() for game_id in piece.ids}
+    by_id: dict[int, Game] = {}
+    if wanted:
+        loaded = session.scalars(select(Game).where(Game.id.in_(wanted)).options(*LISTED))
+        by_id = {game.id: game for game in loaded}
+    return {
+        key: Page([by_id[game_id] for game_id in piece.ids], piece.number, piece.count, piece.total)
+        for key, piece in slices.items()
+    }
 
 
 def seats_to_act(session: Session, user: User) -> list[Seat]:

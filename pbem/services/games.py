@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session, selectinload
+from sqlalchemy.orm import Session
 
 import engine
 from pbem.clock.time_control import TimeControl
@@ -18,7 +18,6 @@ from pbem.render.colours import SEAT_COLOURS
 from pbem.services.accounts import normalise_email
 from pbem.services.bots import BOTS
 from pbem.services.errors import Conflict, Invalid, NotFound
-from pbem.services.game_lists import NEWEST_FIRST, visible_to
 from pbem.services.game_organisers import organises
 from pbem.services.pipeline import after_change
 from pbem.services.replay import engine_game
@@ -195,15 +194,3 @@ def seat_of(session: Session, game_public_id: str, user: User | None) -> Seat:
         if user is not None and seat.user_id == user.id:
             return seat
     raise NotFound("no such game")
-
-
-def games_for(session: Session, user: User) -> list[Game]:
-    """The user's games and the games waiting for players, newest first."""
-    return list(
-        session.scalars(
-            select(Game)
-            .where(visible_to(user))
-            .order_by(*NEWEST_FIRST)
-            .options(selectinload(Game.seats))
-        )
-    )

@@ -60,8 +60,9 @@ def profile(
     user = session.get(User, user_id)
     if user is None:
         raise NotFound("no such player")
-    active = played_by(session, user, GameStatus.ACTIVE, active_page, PROFILE_PAGE_SIZE)
-    finished = played_by(session, user, GameStatus.FINISHED, finished_page, PROFILE_PAGE_SIZE)
+    pages = {GameStatus.ACTIVE: active_page, GameStatus.FINISHED: finished_page}
+    played = played_by(session, user, pages, PROFILE_PAGE_SIZE)
+    active, finished = played[GameStatus.ACTIVE], played[GameStatus.FINISHED]
     changes = _changes(session, user, finished.games)
     return Profile(
         user=user,

@@ -1,7 +1,7 @@
 """list indexes: a user's games and the open seats, found without scanning
 
-Revision ID: 0014
-Revises: 0012
+Revision ID: 0015
+Revises: 0014
 Create Date: 2026-11-24 07:00:00
 
 "My games", the open games and profiles look a user's games up by seat
@@ -12,8 +12,8 @@ was a scan of every game or seat.
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0014"
-down_revision = "0012"
+revision = "0015"
+down_revision = "0014"
 branch_labels = None
 depends_on = None
 

@@ -9,8 +9,8 @@ PBEM_TEST_POSTGRES_URL and PBEM_TEST_REDIS_URL point it at others).
 
 What it does, as an administrator would run the site (docs/configuration.md):
   - makes a scratch PostgreSQL database and claims an empty Redis database
-    number as the broker; both are dropped/flushed at the end, also after
-    Ctrl-C or a failure;
+    number (not the tests') as the broker; the first is dropped and the
+    second flushed at the end, also after Ctrl-C, SIGTERM or a failure;
   - `pbem db upgrade`, then `pbem web` (gunicorn), `--workers` `pbem worker`
     processes, `pbem beat`, and an SMTP sink on loopback (aiosmtpd, in this
     process) that notes when each mail arrives, with its Message-ID, Subject,
@@ -30,7 +30,8 @@ What it does, as an administrator would run the site (docs/configuration.md):
   - each game is played by a thread of this process through the API, as a
     client would: whose turn (GET the game), the seat's legal moves (GET
     .../legal), one of them at random (so every move is legal), sent (POST
-    .../moves); then it waits until a worker has judged it and goes on.
+    .../moves); then it waits until a worker has judged it (one query for
+    all games every 50 ms, so the waiting loads no web process) and goes on.
     A turn here is one submission of one move, the API's unit: a Java turn
     of several actions is several submissions (and one "your turn" mail).
 
@@ -45,7 +46,10 @@ Stages, per submission, in seconds (p50, p95, max; overall and per kind of game)
              the sink by its Message-ID; submissions that leave the turn with
              the same seat cause none).
 Turns/s counts submissions applied during the steady phase (`--seconds`, or
-until `--turns` are applied), divided by its length. Resident memory (RSS,
+until `--turns` are applied), divided by its length; then the games stop and
+the work in flight is waited for (`--drain`). "Drawn after the game had moved
+on" counts "your turn" mails whose X-Pbem-Move is later than the ply they were
+queued at: written from a later position, since mail is composed when sent. Resident memory (RSS,
 from /proc) of each `pbem worker` process and its task processes is printed
 before and after; `--turns 5000` is the long run for the memory target.
 """
@@ -230,7 +234,7 @@ def production_processes(env: dict[str, str], options: argparse.Namespace) -> It
         for n in range(options.workers):
             wait_for(lambda n=n: "ready." in log_tail(logs / f"worker-{n}.log"), 60, "a worker")
         yield Cluster([process for process, _ in processes], workers)
-    except BaseException:
+    except Exception:
         for process, path in processes:
             print(f"--- {path.name} (exit {process.poll()}) ends:\n{log_tail(path)}")
         raise
@@ -263,12 +267,15 @@ def children(pid: int) -> list[int]:
 
 
 def worker_memory(cluster: Cluster) -> list[str]:
-    """One line per worker: its main process and each task process, in MB."""
-    lines = []
-    for number, worker in enumerate(cluster.workers, start=1):
-        tasks = ", ".join(f"{rss_mb(child) or 0:.0f}" for child in children(worker.pid))
-        lines.append(f"worker {number}: main {rss_mb(worker.pid) or 0:.0f}, task processes {tasks}")
-    return lines
+    """One line per worker: MB of its main process and of each task process, by pid."""
+    return [
+        f"worker {number}: "
+        + ", ".join(
+            f"{'main' if pid == worker.pid else 'task'} {pid}: {rss_mb(pid) or 0:.0f}"
+            for pid in [worker.pid, *children(worker.pid)]
+        )
+        for number, worker in enumerate(cluster.workers, start=1)
+    ]
 
 
 class Api:
@@ -355,12 +362,13 @@ class Run:
     stop: threading.Event
     timeout: float
     sent: list[Sent] = field(default_factory=list)
-    games: list[tuple[str, int]] = field(default_factory=list)  # (kind, game id)
+    games: dict[int, str] = field(default_factory=dict)  # public ids by id
     seeding: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def applied(self) -> int:
+    def turns(self) -> int:
+        """Submissions judged so far (every one is legal, so each is applied)."""
         return len(self.sent)
 
 
@@ -428,7 +436,7 @@ class Table:
         with self.run.database.session() as session:
             game_id = session.scalar(select(Game.id).where(Game.public_id == public_id))
         with self.run.lock:
-            self.run.games.append((self.kind.label, game_id))
+            self.run.games[game_id] = public_id
         return public_id
 
     def play(self, public_id: str) -> None:
@@ -505,7 +513,7 @@ def timings(run: Run, sink: MailSink) -> tuple[list[Timing], dict[str, int]]:
     told: dict[tuple[int, int], list[Outbox]] = defaultdict(list)
     for row in rows:
         told[row.game_id, row.payload["ply"]].append(row)
-    counts = {"queued": 0, "arrived": 0, "drawn later": 0}
+    counts = {"queued": 0, "arrived": 0, "drawn later": 0, "misfiled": 0}
     found = []
     for sent in run.sent:
         submission = submissions[sent.id]
@@ -518,6 +526,10 @@ def timings(run: Run, sink: MailSink) -> tuple[list[Timing], dict[str, int]]:
             counts["queued"] += len(mails)
             counts["arrived"] += len(got)
             counts["drawn later"] += sum(1 for a in got if a.move != str(moves.ply + 1))
+            public_id = run.games[moves.game_id]
+            counts["misfiled"] += sum(
+                1 for a in got if a.game != public_id or not a.subject.endswith("your turn")
+            )
             mail = min(a.at for a in got) - stored if got else None
         picked = submission.processed_at
         applied_at = moves.at.timestamp() if moves else None
@@ -549,7 +561,8 @@ def spread(values: list[float]) -> str:
 
 
 def print_stages(found: list[Timing]) -> None:
-    print(f"{'stage, seconds from stored':28} {'n':>6} {'p50':>7} {'p95':>7} {'max':>7}")
+    print("seconds; submit: the POST's round trip, the others from the submission being stored")
+    print(f"{'game':16} {'stage':11} {'n':>6} {'p50':>7} {'p95':>7} {'max':>7}")
     groups = {"all": found} | {
         kind.label: [t for t in found if t.kind == kind.label]
         for kind in MIX
@@ -603,11 +616,11 @@ def steady_phase(
         now = time.monotonic()
         if options.turns is None and now - started >= options.seconds:
             break
-        if options.turns is not None and run.applied() >= options.turns:
+        if options.turns is not None and run.turns() >= options.turns:
             break
         if now - reported >= 30:
             reported = now
-            print(f"  {now - started:5.0f} s: {run.applied()} turns applied", flush=True)
+            print(f"  {now - started:5.0f} s: {run.turns()} turns applied", flush=True)
         time.sleep(0.1)
     run.stop.set()
     return began, time.time()
@@ -687,6 +700,7 @@ def run(options: argparse.Namespace) -> Report:
     turns = sum(1 for t in found if t.applied_at and began <= t.applied_at <= ended)
     report = Report(turns / (ended - began), found, mails, run.errors, database_url, pids)
     rejected = sum(1 for t in found if t.status != SubmissionStatus.ACCEPTED)
+    print(f"{len(run.games)} games played, {len(run.games) - options.games} begun after one ended")
     print(
         f"steady phase {ended - began:.1f} s: {turns} turns applied, "
         f"{report.turns_per_second:.2f} turns/s; {len(found)} submissions in all, "
@@ -695,7 +709,8 @@ def run(options: argparse.Namespace) -> Report:
     print_stages(found)
     print(
         f"'your turn' mails: {mails['arrived']} of {mails['queued']} queued reached the sink, "
-        f"{mails['drawn later']} of them drawn after the game had moved on; "
+        f"{mails['drawn later']} of them drawn after the game had moved on, "
+        f"{mails['misfiled']} with another game or subject; "
         f"{unsent} mails of any kind unsent after {options.drain:g} s of draining"
     )
     print("worker RSS, MB, before the steady phase:")
@@ -729,13 +744,18 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
 
 
 def _interrupt(_signum: int, _frame: object) -> None:
-    """A service manager's stop cleans up like Ctrl-C."""
+    """Ctrl-C and `kill` clean up alike, also in a background job (started with
+    Ctrl-C ignored)."""
     raise KeyboardInterrupt
 
 
 def main() -> None:
+    signal.signal(signal.SIGINT, _interrupt)
     signal.signal(signal.SIGTERM, _interrupt)
-    run(arguments())
+    try:
+        run(arguments())
+    except KeyboardInterrupt:
+        raise SystemExit("interrupted: processes stopped, scratch database dropped") from None
 
 
 if __name__ == "__main__":

@@ -77,6 +77,7 @@ from dataclasses import dataclass, field
 from email.parser import BytesHeaderParser
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import redis
 from aiosmtpd.controller import Controller
@@ -174,9 +175,10 @@ def claimed_redis_database() -> Iterator[str]:
     server = redis.Redis.from_url(REDIS_URL)
     count = int(server.config_get("databases")["databases"])
     taken = server.connection_pool.connection_kwargs.get("db", 0)
-    base = REDIS_URL.rsplit("/", 1)[0]
+    server_url = urlsplit(REDIS_URL)
     for number in range(count - 1, -1, -1):
-        candidate = redis.Redis.from_url(f"{base}/{number}")
+        url = server_url._replace(path=f"/{number}").geturl()
+        candidate = redis.Redis.from_url(url)
         if (
             number != taken
             and candidate.dbsize() == 0
@@ -184,9 +186,9 @@ def claimed_redis_database() -> Iterator[str]:
         ):
             break
     else:
-        raise RuntimeError(f"no empty Redis database on {base}")
+        raise RuntimeError(f"no empty Redis database on {server_url.netloc}")
     try:
-        yield f"{base}/{number}"
+        yield url
     finally:
         candidate.flushdb()
 
@@ -214,7 +216,9 @@ def production_processes(env: dict[str, str], options: argparse.Namespace) -> It
     Their output goes to files, shown when something fails."""
     logs = Path(env["PBEM_INSTANCE_PATH"]) / "logs"
     logs.mkdir()
-    subprocess.run(pbem("db", "upgrade"), env=env, check=True, capture_output=True)
+    upgrade = subprocess.run(pbem("db", "upgrade"), env=env, capture_output=True, text=True)
+    if upgrade.returncode:
+        raise RuntimeError(f"pbem db upgrade failed:\n{upgrade.stdout}{upgrade.stderr}")
     processes: list[tuple[subprocess.Popen[bytes], Path]] = []
 
     def start(name: str, *args: str) -> subprocess.Popen[bytes]:
@@ -253,7 +257,7 @@ def rss_mb(pid: int) -> float | None:
     """Resident memory of a process, None once it is gone."""
     try:
         status = Path(f"/proc/{pid}/status").read_text()
-    except FileNotFoundError:
+    except OSError:
         return None
     kilobytes = next(line.split()[1] for line in status.splitlines() if line.startswith("VmRSS"))
     return int(kilobytes) / 1024
@@ -262,7 +266,7 @@ def rss_mb(pid: int) -> float | None:
 def children(pid: int) -> list[int]:
     try:
         return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
-    except FileNotFoundError:
+    except OSError:
         return []
 
 

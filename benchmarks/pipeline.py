@@ -25,8 +25,9 @@ What it does, as an administrator would run the site (docs/configuration.md):
     brought past move 400 before the clock starts: random legal moves chosen
     by the engine's bot on the full state, stored as moves through the models
     up to the end of a turn, then the pipeline's own `after_change` tells the
-    next seat (the setup time is printed). A game that ends is replaced by a
-    new one of its kind;
+    next seat (the setup time is printed). The clock starts once the games'
+    first mails are sent. A game that ends is replaced by a new one of its
+    kind;
   - each game is played by a thread of this process through the API, as a
     client would: whose turn (GET the game), the seat's legal moves (GET
     .../legal), one of them at random (so every move is legal), sent (POST
@@ -587,14 +588,19 @@ def unsent_mail(database: Database) -> int:
         )
 
 
+def mail_sent(database: Database, seconds: float) -> int:
+    """Wait until every mail queued is sent, at most `seconds`; the mails still unsent."""
+    deadline = time.monotonic() + seconds
+    while (left := unsent_mail(database)) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    return left
+
+
 def settle(run: Run, tables: list[threading.Thread], drain: float) -> int:
     """Wait for the submissions in flight and the mail they caused; the mails still unsent."""
     for table in tables:
         table.join(run.timeout + 10)
-    deadline = time.monotonic() + drain
-    while (left := unsent_mail(run.database)) and time.monotonic() < deadline:
-        time.sleep(0.2)
-    return left
+    return mail_sent(run.database, drain)
 
 
 @dataclass
@@ -694,8 +700,13 @@ def run(options: argparse.Namespace) -> Report:
             else ""
         )
         print(f"users and games made in {time.perf_counter() - clock:.1f} s{seeded}", flush=True)
+        clock = time.perf_counter()
+        mail_sent(database, options.drain)  # the games' first mails, before the clock starts
+        print(f"their first mails sent in {time.perf_counter() - clock:.1f} s", flush=True)
         before = worker_memory(cluster)
+        load = os.getloadavg()[0]
         window = steady_phase(run, tables, options)
+        load_after = os.getloadavg()[0]
         unsent = settle(run, tables, options.drain)
         after = worker_memory(cluster)
         pids = cluster.pids()
@@ -705,6 +716,10 @@ def run(options: argparse.Namespace) -> Report:
     report = Report(turns / (ended - began), found, mails, run.errors, database_url, pids)
     rejected = sum(1 for t in found if t.status != SubmissionStatus.ACCEPTED)
     print(f"{len(run.games)} games played, {len(run.games) - options.games} begun after one ended")
+    print(
+        f"machine load (1-minute average) {load:.1f} as the steady phase began, "
+        f"{load_after:.1f} as it ended ({os.cpu_count()} cores)"
+    )
     print(
         f"steady phase {ended - began:.1f} s: {turns} turns applied, "
         f"{report.turns_per_second:.2f} turns/s; {len(found)} submissions in all, "

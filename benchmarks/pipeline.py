@@ -84,6 +84,7 @@ import redis
 from aiosmtpd.controller import Controller
 from sqlalchemy import func, select
 
+import engine
 from engine.core.bot import RandomBot
 from pbem.db import Database, lock_game
 from pbem.models import Game, Move, Outbox, OutboxStatus, Submission, SubmissionStatus
@@ -98,6 +99,7 @@ from tests.server.test_web_production import app_for, pbem
 API = "/api/v1"
 WATCH_SECONDS = 0.05  # how often the judged submissions are looked up
 CLAIM_KEY = "pbem-benchmark"  # marks the Redis database this run took
+SEED_ATTEMPTS = 10
 
 
 @dataclass(frozen=True)
@@ -393,23 +395,29 @@ def new_players(database: Database, count: int) -> list[str]:
     return tokens
 
 
+def bot_moves(start: engine.Game, plies: int) -> engine.Game:
+    """The game played on by the engine's random bot to the end of the turn
+    that passes `plies`. Random play sometimes ends a game sooner; then the bot
+    tries again with another seed."""
+    for attempt in range(SEED_ATTEMPTS):
+        played = start.copy()
+        bot = RandomBot(f"{start.seed}/benchmark/{attempt}")
+        while not played.state.is_over():
+            seat = min(played.state.to_act())
+            played.push(seat, bot.choose(played.state, seat))
+            if len(played.log) >= plies and not played.state.turn_goes_on(seat):
+                return played
+    raise RuntimeError(f"{SEED_ATTEMPTS} random {start.ruleset.name} games ended before {plies}")
+
+
 def seed_moves(database: Database, public_id: str, plies: int) -> None:
     """Random legal moves, chosen by the engine's bot on the full state, stored
-    as the game's log up to the end of the turn that passes `plies`; then the
-    pipeline tells the seat to act, as after any move."""
+    as the game's log; then the pipeline tells the seat to act, as after any move."""
     with database.session() as session:
         game = lock_game(
             session, session.scalar(select(Game.id).where(Game.public_id == public_id))
         )
-        played = engine_game(game)
-        bot = RandomBot(f"{game.seed}/benchmark")
-        while True:
-            seat = min(played.state.to_act())
-            played.push(seat, bot.choose(played.state, seat))
-            if played.state.is_over():
-                raise RuntimeError(f"{public_id} ended after {len(played.log)} moves of seeding")
-            if len(played.log) >= plies and not played.state.turn_goes_on(seat):
-                break
+        played = bot_moves(engine_game(game), plies)
         seat_ids = {seat.position: seat.id for seat in game.seats}
         game.moves.extend(
             Move(ply=ply, seat_id=seat_ids[entry.seat], text=entry.text, channel="api")
@@ -729,7 +737,7 @@ def run(options: argparse.Namespace) -> Report:
     print(
         f"'your turn' mails: {mails['arrived']} of {mails['queued']} queued reached the sink, "
         f"{mails['drawn later']} of them drawn after the game had moved on, "
-        f"{mails['misfiled']} with another game or subject; "
+        f"{mails['misfiled']} not a 'your turn' of that game (X-Pbem-Game, Subject); "
         f"{unsent} mails of any kind unsent after {options.drain:g} s of draining"
     )
     print("worker RSS, MB, before the steady phase:")

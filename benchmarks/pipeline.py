@@ -686,7 +686,7 @@ def run(options: argparse.Namespace) -> Report:
         stack.callback(database.dispose)
         watching = threading.Event()
         stack.callback(watching.set)
-        run = Run(
+        bench = Run(
             Api(env["PBEM_BASE_URL"]),
             database,
             Judged(database),
@@ -694,17 +694,17 @@ def run(options: argparse.Namespace) -> Report:
             threading.Event(),
             options.drain,
         )
-        threading.Thread(target=run.judged.watch, args=(watching,), daemon=True).start()
+        threading.Thread(target=bench.judged.watch, args=(watching,), daemon=True).start()
         clock = time.perf_counter()
         tokens = iter(new_players(database, sum(kind.players for kind in kinds)))
         tables = []
         for number, kind in enumerate(kinds):
-            table = Table(run, kind, [next(tokens) for _ in range(kind.players)], number)
+            table = Table(bench, kind, [next(tokens) for _ in range(kind.players)], number)
             first = table.new_game()
             tables.append(threading.Thread(target=table, args=(first,), daemon=True))
         seeded = (
-            f"; seeding one java 4p game: {statistics.median(run.seeding):.1f} s"
-            if run.seeding
+            f"; seeding one java 4p game: {statistics.median(bench.seeding):.1f} s"
+            if bench.seeding
             else ""
         )
         print(f"users and games made in {time.perf_counter() - clock:.1f} s{seeded}", flush=True)
@@ -713,17 +713,19 @@ def run(options: argparse.Namespace) -> Report:
         print(f"their first mails sent in {time.perf_counter() - clock:.1f} s", flush=True)
         before = worker_memory(cluster)
         load = os.getloadavg()[0]
-        window = steady_phase(run, tables, options)
+        window = steady_phase(bench, tables, options)
         load_after = os.getloadavg()[0]
-        unsent = settle(run, tables, options.drain)
+        unsent = settle(bench, tables, options.drain)
         after = worker_memory(cluster)
         pids = cluster.pids()
-        found, mails = timings(run, sink)
+        found, mails = timings(bench, sink)
     began, ended = window
     turns = sum(1 for t in found if t.applied_at and began <= t.applied_at <= ended)
-    report = Report(turns / (ended - began), found, mails, run.errors, database_url, pids)
+    report = Report(turns / (ended - began), found, mails, bench.errors, database_url, pids)
     rejected = sum(1 for t in found if t.status != SubmissionStatus.ACCEPTED)
-    print(f"{len(run.games)} games played, {len(run.games) - options.games} begun after one ended")
+    print(
+        f"{len(bench.games)} games played, {len(bench.games) - options.games} begun after one ended"
+    )
     print(
         f"machine load (1-minute average) {load:.1f} as the steady phase began, "
         f"{load_after:.1f} as it ended ({os.cpu_count()} cores)"
@@ -744,7 +746,7 @@ def run(options: argparse.Namespace) -> Report:
     print("\n".join(f"  {line}" for line in before))
     print(f"after it ({len(found)} submissions):")
     print("\n".join(f"  {line}" for line in after))
-    for error in run.errors:
+    for error in bench.errors:
         print(f"error: {error}")
     return report
 

@@ -1,0 +1,35 @@
+"""benchmarks/pipeline.py end to end, a few seconds of its light mix on
+PostgreSQL and Redis: turns are played and applied, their "your turn" mails
+reach its SMTP sink, and it leaves no process or database behind."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+
+from benchmarks.pipeline import arguments, run
+from pbem.models import SubmissionStatus
+from tests.server.conftest import POSTGRES_URL
+
+
+def test_light_run_plays_applies_and_mails(capsys):
+    report = run(arguments(["--light", "--seconds", "4", "--drain", "30"]))
+    printed = capsys.readouterr().out
+
+    assert report.errors == [], printed
+    assert report.turns_per_second > 0, printed
+    assert report.timings and all(
+        t.status == SubmissionStatus.ACCEPTED and t.applied is not None for t in report.timings
+    ), printed
+    assert {t.kind for t in report.timings} == {"java 4p late", "taluva 3p"}, printed
+    assert 0 < report.mails["arrived"] == report.mails["queued"], printed
+    assert "turns/s" in printed and "worker RSS" in printed
+
+    assert not any(Path(f"/proc/{pid}").exists() for pid in report.pids)
+    admin = create_engine(POSTGRES_URL)
+    with admin.connect() as connection:
+        names = connection.scalars(text("SELECT datname FROM pg_database")).all()
+    admin.dispose()
+    assert make_url(report.database).database not in names

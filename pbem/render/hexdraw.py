@@ -56,6 +56,7 @@ class Canvas:
 
     def __init__(self, width: int, height: int, background: Colour) -> None:
         self.width, self.height = width, height
+        self.background = background
         self.image = Image.new("RGB", (width * SCALE, height * SCALE), background)
         self.draw = ImageDraw.Draw(self.image)
         self.labels: list[Label] = []
@@ -140,9 +141,15 @@ class Canvas:
         self.image.paste(other.image, (x * SCALE, y * SCALE))
         self.labels.extend(Label(lb.text, lb.x + x, lb.y + y) for lb in other.labels)
 
-    def crop(self, height: int) -> None:
+    def set_height(self, height: int) -> None:
+        """Cut the canvas to `height`, or extend it with its background."""
+        if height > self.height:
+            taller = Image.new("RGB", (self.width * SCALE, height * SCALE), self.background)
+            taller.paste(self.image, (0, 0))
+            self.image = taller
+        else:
+            self.image = self.image.crop((0, 0, self.width * SCALE, height * SCALE))
         self.height = height
-        self.image = self.image.crop((0, 0, self.width * SCALE, height * SCALE))
         self.draw = ImageDraw.Draw(self.image)
 
     def finish(self) -> Image.Image:

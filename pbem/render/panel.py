@@ -12,7 +12,11 @@ from pbem.render.lastturn import last_turn
 
 WIDTH = 420
 PAD = 18
-TALLEST = 2400
+# The panel's canvas starts this tall and doubles whenever the writing comes
+# within HEADROOM of its foot: a supersampled canvas of the tallest panel
+# ever drawn cost more to allocate than most panels cost to draw.
+FIRST_HEIGHT = 800
+HEADROOM = 400
 TEXT = 15
 SMALL = 13
 # A long turn (Java's many actions) lists only its latest moves.
@@ -45,8 +49,15 @@ class Panel:
         self.view = view
         self.colours = colours
         self.names: list[str] = list(view["seats"])
-        self.canvas = Canvas(WIDTH, TALLEST, PANEL)
+        self._canvas = Canvas(WIDTH, FIRST_HEIGHT, PANEL)
         self.y = float(PAD)
+
+    @property
+    def canvas(self) -> Canvas:
+        """The canvas, with room for what is drawn next at the writing position."""
+        if self._canvas.height < self.y + HEADROOM:
+            self._canvas.set_height(max(2 * self._canvas.height, int(self.y + HEADROOM)))
+        return self._canvas
 
     # -- writing ---------------------------------------------------------
 
@@ -168,7 +179,7 @@ def compose(
     height = max(layout.height, panel.height())
     canvas = Canvas(layout.width + WIDTH, height, BACKGROUND)
     centres = draw_board(canvas)
-    panel.canvas.crop(height)
+    panel.canvas.set_height(height)
     canvas.paste(panel.canvas, layout.width, 0)
     canvas.line([(layout.width, 0), (layout.width, height)], (210, 205, 195), 1)
     return Picture(canvas.finish(), canvas.labels, centres)

@@ -1,0 +1,36 @@
+"""The side panel grows with what it holds, and is never cut or padded with black."""
+
+from __future__ import annotations
+
+from pbem.render.colours import PANEL
+from pbem.render.hexdraw import HexLayout
+from pbem.render.panel import FIRST_HEIGHT, WIDTH, Panel, compose
+
+VIEW = {"seats": ["Ann", "Bob"]}
+
+
+def picture_of(lines: int, board_height: float):
+    panel = Panel(VIEW, [(200, 0, 0), (0, 0, 200)])
+    for number in range(lines):
+        panel.line(f"line {number}")
+    layout = HexLayout([(0, 0)], 300, board_height, 40, 10, min_height=board_height)
+    return panel, compose(layout, panel, lambda canvas: {})
+
+
+def test_a_panel_longer_than_its_first_canvas_keeps_every_line():
+    panel, picture = picture_of(lines=120, board_height=300)
+    assert panel.height() > 2 * FIRST_HEIGHT
+    assert picture.image.height == panel.height()
+    assert picture.texts()[-1] == "line 119"
+    last = next(label for label in picture.labels if label.text == "line 119")
+    assert last.y < picture.image.height
+    # below the last line: the panel's own colour, not an unpainted canvas
+    corner = (picture.image.width - 5, picture.image.height - 5)
+    assert picture.image.convert("RGB").getpixel(corner) == PANEL
+
+
+def test_a_short_panel_beside_a_tall_board_is_extended_in_its_colour():
+    panel, picture = picture_of(lines=3, board_height=1500)
+    assert picture.image.height >= 1500 > panel.height()
+    below = (picture.image.width - WIDTH // 2, picture.image.height - 5)
+    assert picture.image.convert("RGB").getpixel(below) == PANEL

@@ -30,7 +30,7 @@ def font(pixels: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(FONT_DIR / name), pixels)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1024)  # a board's labels; a panel's one-off lines pass through
 def _text_mask(text: str, pixels: int, bold: bool, anchor: str) -> tuple[Image.Image, int, int]:
     """A text's coverage, drawn once per process: boards repeat the same space
     names and numbers in every picture, and laying out glyphs is most of the

@@ -100,14 +100,25 @@ def _judge(session: Session, game: Game, submission: Submission) -> list[int]:
     # The mover's 'your turn' still stands while it goes on with the same turn.
     already_waiting = waiting if goes_on else waiting - {position}
     follow_up = after_change(session, game, played, already_waiting)
-    if game.status == GameStatus.ACTIVE:  # else everyone has 'game over' with the last moves
+    # Else everyone has 'game over' with the last moves; a turn that goes on
+    # (a Java turn sent action by action) is told in one mail once it ends.
+    if game.status == GameStatus.ACTIVE and not goes_on:
         notifications.notify_moved(
             session,
             submission.seat,
-            plies=range(first_new + 1, len(played.log) + 1),
+            plies=range(turn_start(played.log, position) + 1, len(played.log) + 1),
             told_to_act=newly_to_act(played, already_waiting),
         )
     return follow_up
+
+
+def turn_start(log: list[engine.LoggedMove], seat: int) -> int:
+    """Where the seat's turn that ends the log began: its run of moves at the
+    end (turns alternate between seats in every ruleset here)."""
+    start = len(log)
+    while start > 0 and log[start - 1].seat == seat:
+        start -= 1
+    return start
 
 
 def after_change(

@@ -29,7 +29,7 @@ log = logging.getLogger(__name__)
 bp = page_blueprint("auth")
 login_manager = LoginManager()
 MOVED_CHOICES = {
-    MovedMail.EACH: "after every move of another player",
+    MovedMail.EACH: "after every turn of another player",
     MovedMail.NEVER: "never: only when it is my turn and when the game ends",
 }
 

@@ -1,4 +1,4 @@
-"""'X moved' notifications: one per accepted submission of another seat, to
+"""'X moved' notifications: one per turn of another seat, once it ends, to
 each player who wants them, never to the mover, a resigned seat or a seat
 the same change tells 'your turn'."""
 
@@ -87,6 +87,15 @@ def test_a_submission_of_several_moves_is_one_moved_mail(app, session, make_user
     turn = [first_legal(played, 0) for _ in range(2)]  # a tile, then a building
     assert judged(app, send(app, session, game, 0, "\n".join(turn)).id).status == "accepted"
     # Bob must act now and is told so; Cy waits and hears of both moves in one mail.
+    assert moved_rows(session, game) == [(2, 0, 1, 2)]
+
+
+def test_a_turn_sent_move_by_move_is_one_moved_mail_once_it_ends(app, session, make_user):
+    ann, bob, cy = make_user("Ann"), make_user("Bob"), make_user("Cy")
+    game = start_game(app, session, "taluva", [ann, bob, cy])
+    play_first_legal(app, session, game, 0)  # the tile: Ann's turn goes on
+    assert moved_rows(session, game) == []
+    play_first_legal(app, session, game, 0)  # the building ends it
     assert moved_rows(session, game) == [(2, 0, 1, 2)]
 
 

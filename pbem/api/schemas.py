@@ -303,7 +303,7 @@ class SettingsSchema(ma.Schema):
     moved_mail = ma.fields.String(
         validate=validate.OneOf(list(MovedMail)),
         metadata={
-            "description": "each: a short mail after every turn of another player (once the turn ends); never: none"
+            "description": "each: a short mail once each turn of another player ends; never: none"
         },
     )
     quiet_hours = ma.fields.String(

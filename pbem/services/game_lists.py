@@ -16,6 +16,8 @@ from sqlalchemy.orm.interfaces import LoaderOption
 from pbem.models import Game, GameStatus, League, Season, Seat, User
 
 PAGE_SIZE = 50
+# "My games" shows a page of each of its four sections at once.
+MY_GAMES_PAGE_SIZE = 25
 
 
 class Section(enum.StrEnum):
@@ -68,7 +70,9 @@ def _my_game_parts(user: User) -> tuple[Select[tuple[int]], Select[tuple[int]]]:
     return seated, select(Game.id).where(Game.created_by_id == user.id)
 
 
-def my_games(session: Session, user: User, pages: Mapping[str, int]) -> dict[Section, Page]:
+def my_games(
+    session: Session, user: User, pages: Mapping[str, int], size: int = MY_GAMES_PAGE_SIZE
+) -> dict[Section, Page]:
     """Each section's page `pages[section]` (default 1, clamped to the pages there are)."""
     turn, waiting = _active_ids(session, user)
     finished = select(Game.id).where(
@@ -78,10 +82,12 @@ def my_games(session: Session, user: User, pages: Mapping[str, int]) -> dict[Sec
     return _with_games(
         session,
         {
-            Section.TURN: _slice_of_ids(turn, pages.get(Section.TURN, 1)),
-            Section.WAITING: _slice_of_ids(waiting, pages.get(Section.WAITING, 1)),
-            Section.OPEN: _slice_of_query(session, open_ids, pages.get(Section.OPEN, 1)),
-            Section.FINISHED: _slice_of_query(session, finished, pages.get(Section.FINISHED, 1)),
+            Section.TURN: _slice_of_ids(turn, pages.get(Section.TURN, 1), size),
+            Section.WAITING: _slice_of_ids(waiting, pages.get(Section.WAITING, 1), size),
+            Section.OPEN: _slice_of_query(session, open_ids, pages.get(Section.OPEN, 1), size),
+            Section.FINISHED: _slice_of_query(
+                session, finished, pages.get(Section.FINISHED, 1), size
+            ),
         },
     )
 
@@ -149,10 +155,10 @@ def _clamp(number: int, count: int) -> int:
     return min(max(number, 1), count)
 
 
-def _slice_of_ids(ids: Sequence[int], number: int) -> _Slice:
-    count = _page_count(len(ids))
+def _slice_of_ids(ids: Sequence[int], number: int, size: int) -> _Slice:
+    count = _page_count(len(ids), size)
     number = _clamp(number, count)
-    return _Slice(list(ids[(number - 1) * PAGE_SIZE : number * PAGE_SIZE]), number, count, len(ids))
+    return _Slice(list(ids[(number - 1) * size : number * size]), number, count, len(ids))
 
 
 def _slice_of_query(

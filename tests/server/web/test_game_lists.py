@@ -26,6 +26,7 @@ from pbem.models import (
     User,
 )
 from pbem.services import accounts
+from pbem.services.game_lists import MY_GAMES_PAGE_SIZE
 
 RESULT = {"ranking": [[0], [1]], "scores": [{"points": 1}, {"points": 0}], "reason": "test"}
 # Each kind of game a list shows: status, seats to act, and the second seat.
@@ -138,7 +139,7 @@ def test_my_games_runs_as_many_statements_for_50_games_as_for_5(app, few_and_man
     counts = [statement_count(app, signed_in_as(user).client, "/") for user in (few, many)]
     assert counts[0] == counts[1] <= 12, counts
     page = signed_in_as(many).get("/").get_data(as_text=True)
-    assert page.count('class="game-link"') == 4 * 50
+    assert page.count('class="game-link"') == 4 * MY_GAMES_PAGE_SIZE
 
 
 def test_profiles_run_as_many_statements_for_50_games_as_for_5(
@@ -202,14 +203,14 @@ def finished_section(page: str) -> str:
 def test_my_games_pages_lead_to_the_end_of_1000_games_and_stop(thousand, signed_in_as):
     user, _ = thousand
     browser = signed_in_as(user)
-    last = finished_section(browser.get("/?finished=20").get_data(as_text=True))
-    assert "page 20 of 20 (1000 games)" in last
-    assert "finished=19#finished" in last and "older ›" not in last
-    assert last.count('class="game-link"') == 50
+    last = finished_section(browser.get("/?finished=40").get_data(as_text=True))
+    assert "page 40 of 40 (1000 games)" in last
+    assert "finished=39#finished" in last and "older ›" not in last
+    assert last.count('class="game-link"') == MY_GAMES_PAGE_SIZE == 25
     beyond = browser.get("/?finished=99").get_data(as_text=True)
     assert finished_section(beyond) == last  # past the end: the last page
     first = finished_section(browser.get("/").get_data(as_text=True))
-    assert "page 1 of 20 (1000 games)" in first and "finished=2#finished" in first
+    assert "page 1 of 40 (1000 games)" in first and "finished=2#finished" in first
     assert "‹ newer" not in first
 
 

@@ -68,10 +68,11 @@ def test_a_turn_notifying_three_seats_is_one_task_one_connection_one_replay(
 ):
     players = [make_user(name) for name in ("Ann", "Bob", "Cy", "Dan")]
     game = start_game(rig.app, session, "taluva", players)
+    play_first_legal(rig.app, session, game, 0)  # Ann's tile: her turn goes on
     all_sent(session, game)  # the opening mails: a commit, and a batch, of their own
     last_id = session.scalar(select(func.max(Outbox.id)).where(Outbox.game_id == game.id))
     replays.clear()
-    play_first_legal(rig.app, session, game, 0)  # the others are told Ann moved
+    play_first_legal(rig.app, session, game, 0)  # her building: Bob's turn, Cy and Dan told
     all_sent(session, game)
     rows = rows_after(session, game, last_id)
     assert len(rows) == 3 and {row.recipient_id for row in rows} == {p.id for p in players[1:]}

@@ -111,7 +111,8 @@ def _height_steps(canvas: Canvas, lay: HexLayout, view: Mapping[str, Any]) -> No
             other = BY_HEX.get(neighbour(h, direction))
             edge = lay.edge(h, direction)
             if other is not None and _level(view, other) == _level(view, sid):
-                canvas.line(edge, (90, 90, 90), lay.size * 0.025)
+                if sid < other:  # an edge two spaces share is drawn once
+                    canvas.line(edge, (90, 90, 90), lay.size * 0.025)
             elif other is None or _level(view, sid) > _level(view, other):
                 thick.append(edge)
     for edge in thick:

@@ -4,7 +4,9 @@
 
 For each ruleset a bot game is played; its board (a seat's view) is drawn at
 an early and at the last ply: PNG bytes and the median ms to draw. Then the
-game is stored in a scratch SQLite database and `/games/<id>/board.png` is
+game is stored in a scratch SQLite database, with the snapshots the pipeline
+would have kept (so a page replays at most a block of moves), and
+`/games/<id>/board.png` is
 asked for the same (ply, viewer) through the Flask test client: the first
 request draws (or finds a stored picture), the second is the same request
 again (the median of repeats), so any reuse shows; the last column is the
@@ -19,6 +21,8 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+from turn_cost import checkpoints  # a script beside this one
 
 import engine
 from engine.core.selfplay import play_bot_game
@@ -95,7 +99,9 @@ def main() -> None:
             game = stored_game(played)
             session.add(game)
             session.commit()
-            public_id = game.public_id
+            public_id, game_id = game.public_id, game.id
+        with app.app_context():  # the snapshots the pipeline would have kept
+            checkpoints(game_id, len(played.log))
         colours = list(SEAT_COLOURS[:players])
         last = len(played.to_record().moves)
         for ply in (EARLY_PLY, last):

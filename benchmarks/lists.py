@@ -1,6 +1,6 @@
 """Game lists at scale: "my games", the open games, profiles, pages and API: prints figures.
 
-    .venv/bin/python benchmarks/lists.py [--sqlite] [--games 10000] [--mine 1000] [--repeats 30]
+    .venv/bin/python -m benchmarks.lists [--sqlite] [--games 10000] [--mine 1000] [--repeats 30]
 
 A scratch database is filled with `--games` games of every ruleset, one player
 ("Ann") seated in `--mine` of them: games looking for players (some with a
@@ -31,7 +31,6 @@ statements one request runs, and the response's size.
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import statistics
 import tempfile
@@ -44,8 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask
-from sqlalchemy import Connection, Engine, create_engine, event, insert, text
-from sqlalchemy.engine import make_url
+from sqlalchemy import Connection, Engine, event, insert, text
 
 import engine
 from engine.core.selfplay import play_bot_game
@@ -70,10 +68,8 @@ from pbem.models import (
 )
 from pbem.render.colours import SEAT_COLOURS
 from pbem.services import accounts
+from tests.server.conftest import scratch_database
 
-POSTGRES_URL = os.environ.get(
-    "PBEM_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
-)
 OTHER_PLAYERS = 200
 LEAGUE_ENTRANTS = 12
 SEASONS = 3
@@ -391,20 +387,6 @@ class Filler:
 
 
 @contextmanager
-def scratch_postgres() -> Iterator[str]:
-    admin = create_engine(POSTGRES_URL, isolation_level="AUTOCOMMIT")
-    name = f"pbem_bench_lists_{os.getpid()}"
-    with admin.connect() as connection:
-        connection.execute(text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield make_url(POSTGRES_URL).set(database=name).render_as_string(hide_password=False)
-    finally:
-        with admin.connect() as connection:
-            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
-
-
-@contextmanager
 def scratch_sqlite() -> Iterator[str]:
     with tempfile.TemporaryDirectory(prefix="pbem-lists-") as folder:
         yield f"sqlite:///{Path(folder) / 'bench.sqlite3'}"
@@ -492,7 +474,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=30, help="at least 2")
     parser.add_argument("--seed", type=int, default=12)
     args = parser.parse_args()
-    with (scratch_sqlite if args.sqlite else scratch_postgres)() as url:
+    with (scratch_sqlite if args.sqlite else scratch_database)() as url:
         app = create_app(
             {
                 "TESTING": True,

@@ -1,6 +1,6 @@
 """Board pictures: size and drawing cost, and serving board.png twice: prints figures.
 
-    .venv/bin/python benchmarks/pictures.py [--repeats 5] [--players 4]
+    .venv/bin/python -m benchmarks.pictures [--repeats 5] [--players 4]
 
 For each ruleset a bot game is played; its board (a seat's view) is drawn at
 an early and at the last ply: PNG bytes and the median ms to draw. Then the
@@ -22,9 +22,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from turn_cost import checkpoints  # a script beside this one
-
 import engine
+from benchmarks.turn_cost import checkpoints
 from engine.core.selfplay import play_bot_game
 from pbem import create_app, migrate
 from pbem.db import get_db

@@ -1,6 +1,6 @@
 """The cost of one turn and of one watch page, early and late in a game: prints figures.
 
-    .venv/bin/python benchmarks/turn_cost.py [--postgres] [--turns 15] [--pages 30]
+    .venv/bin/python -m benchmarks.turn_cost [--postgres] [--turns 15] [--pages 30]
 
 For each ruleset bots play a long game through the engine. The game is then
 stored with a player on every seat, its log cut at an early and at a late
@@ -12,6 +12,8 @@ move 1 as before snapshots existed. Then the watch page of random plies is
 asked through the Flask test client. Medians and p95 in milliseconds.
 The database is a scratch SQLite file, or with --postgres a scratch
 PostgreSQL database (PBEM_TEST_POSTGRES_URL's server, default the local one).
+Run it from the checkout's root with the test extras (it shares the tests'
+scratch database).
 """
 
 from __future__ import annotations
@@ -26,10 +28,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from engine_speed import LONG_JAVA  # a script beside this one
 from flask import Flask
-from sqlalchemy import create_engine, text
 
+from benchmarks.engine_speed import LONG_JAVA
 from engine.core.selfplay import play_bot_game
 from pbem import create_app, migrate
 from pbem.db import get_db
@@ -39,6 +40,7 @@ from pbem.services.games import SeatSpec, create_game
 from pbem.services.pipeline import process_submission
 from pbem.services.replay import record_of
 from pbem.services.submissions import submit
+from tests.server.conftest import scratch_database
 
 # The long Java game is engine_speed.py's: about 1,800 moves.
 GAMES = (
@@ -47,25 +49,16 @@ GAMES = (
     ("taluva", 3, "turn-cost-1"),
     ("samurai", 3, "turn-cost-1"),
 )
-POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
 
 
 @contextmanager
 def scratch_url(postgres: bool) -> Iterator[str]:
-    if not postgres:
-        with tempfile.TemporaryDirectory() as folder:
-            yield f"sqlite:///{Path(folder) / 'bench.sqlite3'}"
+    if postgres:
+        with scratch_database() as url:
+            yield url
         return
-    name = f"pbem_bench_{uuid.uuid4().hex[:8]}"
-    admin = create_engine(POSTGRES, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield POSTGRES.rsplit("/", 1)[0] + f"/{name}"
-    finally:
-        with admin.connect() as connection:
-            connection.execute(text(f'DROP DATABASE "{name}" WITH (FORCE)'))
-        admin.dispose()
+    with tempfile.TemporaryDirectory() as folder:
+        yield f"sqlite:///{Path(folder) / 'bench.sqlite3'}"
 
 
 def percentiles(samples: list[float]) -> str:

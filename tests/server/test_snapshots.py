@@ -60,11 +60,14 @@ def snapshot_plies(session: Session, game: Game) -> list[int]:
     )
 
 
-def forge(session: Session, game: Game, ply: int, played) -> None:
-    """Put `played` in place of the snapshot at `ply`, signed with the app's key
-    and carrying the right digest: only a full replay can tell it is wrong."""
+def forge(session: Session, game: Game, ply: int) -> None:
+    """Put a state where Ann has 4 points in place of the snapshot at `ply`,
+    signed with the app's key and carrying the right digest: only a full
+    replay can tell it is wrong."""
+    forged = snapshots.from_scratch(record_of(game), ply)
+    forged.state.points = [4, 0]
     row = session.get_one(GameSnapshot, (game.id, ply))
-    row.data = zlib.compress(pickle.dumps(played.state))
+    row.data = zlib.compress(pickle.dumps(forged.state))
     row.signature = snapshots._sign(b"test", row.data)
     session.commit()
 
@@ -81,9 +84,7 @@ def test_a_judged_turn_stores_the_snapshot_the_next_load_starts_from(
         assert snapshots.differences(engine_game(game), truth) == []
         # A forged state with a valid signature is served as it stands: the
         # snapshot, not a replay, is where the game came from.
-        forged = snapshots.from_scratch(record_of(game), 6)
-        forged.state.points = [4, 0]
-        forge(session, game, 6, forged)
+        forge(session, game, 6)
         assert engine_game(session.get(Game, game.id)).state.points == [4, 0]
 
 
@@ -94,9 +95,7 @@ def test_a_checked_load_that_disagrees_serves_the_replay_and_forgets_the_snapsho
     game = toy_game(session, make_user("Ann"), make_user("Bob"))
     with app.app_context():
         play_rounds(session, game, 2)
-        forged = snapshots.from_scratch(record_of(game), 4)
-        forged.state.points = [4, 0]
-        forge(session, game, 4, forged)
+        forge(session, game, 4)
         with caplog.at_level(logging.ERROR, logger="pbem.services.snapshots"):
             served = engine_game(session.get(Game, game.id))
         assert served.state.points == [0, 0]
@@ -134,9 +133,7 @@ def test_snapshots_of_other_engine_code_are_ignored_then_dropped(app, session, m
     game = toy_game(session, make_user("Ann"), make_user("Bob"))
     with app.app_context():
         play_rounds(session, game, 1)
-        forged = snapshots.from_scratch(record_of(game), 2)
-        forged.state.points = [4, 0]
-        forge(session, game, 2, forged)
+        forge(session, game, 2)
         for row in session.scalars(select(GameSnapshot).where(GameSnapshot.game_id == game.id)):
             row.fingerprint = "0" * 64
         session.commit()
@@ -174,9 +171,7 @@ def test_pbem_verify_drops_a_snapshot_that_disagrees(app, session, make_user, ch
     good = runner.invoke(main, ["verify", "--", game.public_id])
     assert (good.exit_code, good.output) == (0, f"{game.public_id}: ok\n")
     with app.app_context():
-        forged = snapshots.from_scratch(record_of(game), 4)
-        forged.state.points = [4, 0]
-        forge(session, game, 4, forged)
+        forge(session, game, 4)
     bad = runner.invoke(main, ["verify", "--", game.public_id])
     assert bad.exit_code == 1
     assert "snapshot at ply 4: the view of a spectator differs" in bad.output

@@ -82,6 +82,8 @@ class Canvas:
 
     def line(self, points: Sequence[Point], colour: Colour, width: float = 1) -> None:
         self.draw.line(self._pts(points), fill=colour, width=round(width * SCALE))
+        if width * SCALE < 3:  # a cap that thin would not show
+            return
         radius = width / 2
         for x, y in (points[0], points[-1]):  # round caps, so joined edges meet cleanly
             self.circle((x, y), radius, fill=colour)

@@ -31,7 +31,7 @@ def create_app(config: Config | type[Config] | Mapping[str, Any] | None = None) 
     # the HTTP mail door allows PBEM_MAIL_MAX_BYTES for itself.
     app.config["MAX_CONTENT_LENGTH"] = app.config["PBEM_MAX_REQUEST_BYTES"]
 
-    from pbem import api, db, mail, ratelimit, web
+    from pbem import api, db, health, mail, ratelimit, web
     from worker.celery_app import celery_init_app
 
     db.init_app(app)
@@ -39,5 +39,6 @@ def create_app(config: Config | type[Config] | Mapping[str, Any] | None = None) 
     api.init_app(app)
     mail.init_app(app)
     web.init_app(app)
+    app.register_blueprint(health.bp)
     ratelimit.init_app(app)
     return app

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import faulthandler
 import gc
+import json
 import os
 import signal
 import time
@@ -18,6 +19,7 @@ from sqlalchemy import select
 from pbem import create_app, migrate
 from pbem.db import EXTENSION, Database, get_db
 from pbem.dispatch import enqueue_pending, enqueue_submissions
+from pbem.health import readiness
 from pbem.models import Game, GameStatus
 from pbem.services import accounts
 from pbem.services.bots import BOTS
@@ -309,6 +311,17 @@ def verify(games: tuple[str, ...], every: bool) -> None:
             session.expunge_all()  # one game's moves in memory at a time
             click.echo(f"{game.public_id}: {'problems found' if problems else 'ok'}")
     if found:
+        raise SystemExit(1)
+
+
+@main.command()
+@with_appcontext
+def check() -> None:
+    """Print whether this installation can serve, as /readyz answers: the
+    database, its migrations and the broker. Exit status 1 when it cannot."""
+    found = readiness(current_app._get_current_object())  # type: ignore[attr-defined]
+    click.echo(json.dumps(found.to_json(), indent=2))
+    if not found.ready:
         raise SystemExit(1)
 
 

@@ -1,0 +1,84 @@
+"""Is this process alive, and can it serve? `/healthz`, `/readyz` and `pbem check`.
+
+Liveness asks nothing of anyone, so a database outage does not make a service
+manager restart every web process; readiness asks the database, the broker
+and the migrations, so a load balancer sends no one to a process that would
+only answer errors.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from flask import Blueprint, Flask, Response, current_app, jsonify
+from sqlalchemy import text
+
+from pbem.db import get_db
+from pbem.migrate import alembic_config
+
+bp = Blueprint("health", __name__)
+BROKER_TIMEOUT_SECONDS = 2
+
+
+@dataclass
+class Readiness:
+    checks: dict[str, str] = field(default_factory=dict)  # "ok" or what is wrong
+
+    @property
+    def ready(self) -> bool:
+        return all(value == "ok" for value in self.checks.values())
+
+    def to_json(self) -> dict[str, Any]:
+        return {"status": "ready" if self.ready else "not ready", "checks": self.checks}
+
+
+def readiness(app: Flask) -> Readiness:
+    found = Readiness()
+    found.checks["database"] = _database()
+    found.checks["migrations"] = (
+        _migrations() if found.checks["database"] == "ok" else "unknown: no database"
+    )
+    found.checks["broker"] = _broker(app)
+    return found
+
+
+def _database() -> str:
+    try:
+        with get_db().engine.connect() as connection:
+            connection.execute(text("SELECT 1"))
+    except Exception as exc:  # any failure to answer is the answer
+        return f"error: {type(exc).__name__}: {exc}"
+    return "ok"
+
+
+def _migrations() -> str:
+    engine = get_db().engine
+    head = ScriptDirectory.from_config(alembic_config(engine)).get_current_head()
+    with engine.connect() as connection:
+        current = MigrationContext.configure(connection).get_current_revision()
+    if current == head:
+        return "ok"
+    return f"database at {current or 'no revision'}, code at {head}: run pbem db upgrade"
+
+
+def _broker(app: Flask) -> str:
+    try:
+        with app.extensions["celery"].connection_for_write() as connection:
+            connection.ensure_connection(max_retries=1, timeout=BROKER_TIMEOUT_SECONDS)
+    except Exception as exc:  # kombu raises whatever its transport raises
+        return f"error: {type(exc).__name__}: {exc}"
+    return "ok"
+
+
+@bp.route("/healthz")
+def healthz() -> Response:
+    return jsonify(status="alive")
+
+
+@bp.route("/readyz")
+def readyz() -> tuple[Response, int]:
+    found = readiness(current_app._get_current_object())  # type: ignore[attr-defined]
+    return jsonify(found.to_json()), 200 if found.ready else 503

@@ -1,0 +1,69 @@
+"""Liveness and readiness: /healthz, /readyz and `pbem check`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import Flask
+
+from pbem import create_app, migrate
+from pbem.cli import main
+from pbem.db import get_db
+from tests.mail.servers import free_port
+from tests.server.conftest import REDIS_URL
+
+
+def app_on(tmp_path: Path, broker_url: str, migrated: bool = True) -> Flask:
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test",
+            "PBEM_DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
+            "PBEM_BROKER_URL": broker_url,
+        }
+    )
+    if migrated:
+        with app.app_context():
+            migrate.upgrade(get_db().engine)
+    return app
+
+
+def test_a_serving_app_is_alive_and_ready(app):
+    client = app.test_client()
+    alive = client.get("/healthz")
+    assert (alive.status_code, alive.get_json()) == (200, {"status": "alive"})
+    ready = client.get("/readyz")
+    assert ready.status_code == 200
+    assert ready.get_json() == {
+        "status": "ready",
+        "checks": {"database": "ok", "migrations": "ok", "broker": "ok"},
+    }
+
+
+def test_a_database_behind_the_code_is_not_ready_and_pbem_check_says_why(tmp_path):
+    app = app_on(tmp_path, REDIS_URL, migrated=False)
+    ready = app.test_client().get("/readyz")
+    assert ready.status_code == 503
+    checks = ready.get_json()["checks"]
+    assert checks["migrations"].startswith("database at no revision, code at ")
+    assert checks["migrations"].endswith("run pbem db upgrade")
+    assert (checks["database"], checks["broker"]) == ("ok", "ok")
+    checked = app.test_cli_runner().invoke(main, ["check"])
+    assert checked.exit_code == 1 and '"status": "not ready"' in checked.output
+    assert app.test_client().get("/healthz").status_code == 200  # alive all the same
+
+
+def test_a_broker_that_does_not_answer_makes_the_app_not_ready(tmp_path):
+    app = app_on(tmp_path, f"redis://127.0.0.1:{free_port()}/0")
+    ready = app.test_client().get("/readyz")
+    assert ready.status_code == 503
+    checks = ready.get_json()["checks"]
+    assert checks["broker"].startswith("error: ") and checks["database"] == "ok"
+    assert app.test_cli_runner().invoke(main, ["check"]).exit_code == 1
+
+
+def test_pbem_check_passes_on_a_ready_embedded_installation(tmp_path):
+    app = app_on(tmp_path, "filesystem://localhost/")
+    checked = app.test_cli_runner().invoke(main, ["check"])
+    assert checked.exit_code == 0, checked.output
+    assert '"status": "ready"' in checked.output

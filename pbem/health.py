@@ -8,6 +8,7 @@ only answer errors.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,8 +20,10 @@ from sqlalchemy import text
 from pbem.db import get_db
 from pbem.migrate import alembic_config
 
+log = logging.getLogger(__name__)
 bp = Blueprint("health", __name__)
 BROKER_TIMEOUT_SECONDS = 2
+ERROR = "error: "
 
 
 @dataclass
@@ -31,8 +34,17 @@ class Readiness:
     def ready(self) -> bool:
         return all(value == "ok" for value in self.checks.values())
 
-    def to_json(self) -> dict[str, Any]:
-        return {"status": "ready" if self.ready else "not ready", "checks": self.checks}
+    def to_json(self, detail: bool = True) -> dict[str, Any]:
+        """Without `detail` (what anyone may read over HTTP) an error names only
+        the exception's type: its text may name hosts and users."""
+        checks = self.checks if detail else {k: _short(v) for k, v in self.checks.items()}
+        return {"status": "ready" if self.ready else "not ready", "checks": checks}
+
+
+def _short(check: str) -> str:
+    if not check.startswith(ERROR):
+        return check
+    return ERROR + check.removeprefix(ERROR).split(":", 1)[0]
 
 
 def readiness(app: Flask) -> Readiness:
@@ -50,7 +62,7 @@ def _database() -> str:
         with get_db().engine.connect() as connection:
             connection.execute(text("SELECT 1"))
     except Exception as exc:  # any failure to answer is the answer
-        return f"error: {type(exc).__name__}: {exc}"
+        return f"{ERROR}{type(exc).__name__}: {exc}"
     return "ok"
 
 
@@ -69,7 +81,7 @@ def _broker(app: Flask) -> str:
         with app.extensions["celery"].connection_for_write() as connection:
             connection.ensure_connection(max_retries=1, timeout=BROKER_TIMEOUT_SECONDS)
     except Exception as exc:  # kombu raises whatever its transport raises
-        return f"error: {type(exc).__name__}: {exc}"
+        return f"{ERROR}{type(exc).__name__}: {exc}"
     return "ok"
 
 
@@ -81,4 +93,6 @@ def healthz() -> Response:
 @bp.route("/readyz")
 def readyz() -> tuple[Response, int]:
     found = readiness(current_app._get_current_object())  # type: ignore[attr-defined]
-    return jsonify(found.to_json()), 200 if found.ready else 503
+    if not found.ready:
+        log.warning("not ready: %s", found.checks)
+    return jsonify(found.to_json(detail=False)), 200 if found.ready else 503

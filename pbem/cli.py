@@ -17,6 +17,7 @@ from flask.cli import FlaskGroup, ScriptInfo, pass_script_info, with_appcontext
 from sqlalchemy import select
 
 from pbem import create_app, migrate
+from pbem.beat_lease import BEAT, HeldLease
 from pbem.db import EXTENSION, Database, get_db
 from pbem.dispatch import enqueue_pending, enqueue_submissions
 from pbem.health import readiness
@@ -146,11 +147,23 @@ def worker(info: ScriptInfo, concurrency: int | None, loglevel: str) -> None:
 @click.option("--loglevel", default="INFO", show_default=True)
 @pass_script_info
 def beat(info: ScriptInfo, loglevel: str) -> None:
-    """Run the periodic tasks; exactly one beat per installation."""
+    """Run the periodic tasks. One beat runs per installation: a second one
+    started waits, and takes over when the first stops (pbem.beat_lease)."""
     app = info.load_app()
     schedule = _beat_schedule(app)
     schedule.parent.mkdir(parents=True, exist_ok=True)
-    _celery(app).start(["beat", f"--loglevel={loglevel}", f"--schedule={schedule}"])
+    lease = HeldLease(
+        get_db_of(app),
+        BEAT,
+        app.config["PBEM_BEAT_LEASE_SECONDS"],
+        on_lost=lambda: os.kill(os.getpid(), signal.SIGTERM),
+    )
+    lease.wait_to_take()
+    lease.keep()
+    try:
+        _celery(app).start(["beat", f"--loglevel={loglevel}", f"--schedule={schedule}"])
+    finally:
+        lease.stop()
 
 
 def _beat_schedule(app: Flask) -> Path:

@@ -49,6 +49,7 @@ class Config:
             "PBEM_TASK_QUEUE": _env("TASK_QUEUE", "pbem"),
             "PBEM_STALE_SUBMISSION_SECONDS": _int_env("STALE_SUBMISSION_SECONDS", 60),
             "PBEM_SWEEP_SECONDS": _int_env("SWEEP_SECONDS", 60),
+            "PBEM_BEAT_LEASE_SECONDS": _int_env("BEAT_LEASE_SECONDS", 60),
             "PBEM_WEB_BIND": _env("WEB_BIND", "127.0.0.1:5000"),
             "PBEM_WEB_WORKERS": _int_env("WEB_WORKERS", 2),
             "PBEM_WORKER_CONCURRENCY": _int_env("WORKER_CONCURRENCY", 2),

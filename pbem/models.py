@@ -345,6 +345,18 @@ class GameSnapshot(Base):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
+class Lease(Base):
+    """A role one process may hold at a time (the beat), until `expires_at`
+    unless its holder renews it: a second process waits and takes over when
+    the holder stops renewing (pbem.beat_lease)."""
+
+    __tablename__ = "leases"
+
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    holder: Mapped[str] = mapped_column(String(200))
+    expires_at: Mapped[datetime]
+
+
 class ChatMessage(Base):
     """What a player wrote to the others, by page, API or mail; kept with the game."""
 

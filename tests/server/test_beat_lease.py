@@ -1,0 +1,66 @@
+"""Exactly one beat: the lease, and two `pbem beat` processes started as an
+administrator would start them by mistake."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import time
+import uuid
+
+from pbem.beat_lease import current_holder, release, take
+from pbem.db import get_db
+from pbem.models import utcnow
+from tests.server.conftest import wait_for
+from tests.server.test_web_production import app_for, pbem, production_env  # noqa: F401
+
+
+def test_a_lease_is_held_by_one_until_it_runs_out_or_is_released(app):
+    name = f"test-{uuid.uuid4().hex[:8]}"
+    with app.app_context():
+        database = get_db()
+    assert take(database, name, "first", 60)
+    assert not take(database, name, "second", 60)
+    assert take(database, name, "first", 60)  # renewed
+    release(database, name, "first")
+    assert take(database, name, "second", 1)
+    time.sleep(1.1)  # ran out
+    assert take(database, name, "first", 60)
+    assert current_holder(database, name).holder == "first"
+
+
+def holder_pid(env: dict[str, str]) -> int | None:
+    lease = current_holder(app_for(env).extensions["pbem.db"], "beat")
+    return int(lease.holder.split(":")[1]) if lease is not None else None
+
+
+def test_a_second_beat_waits_and_takes_over_when_the_first_dies(production_env):  # noqa: F811
+    env = {**production_env, "PBEM_BEAT_LEASE_SECONDS": "3"}
+    subprocess.run(pbem("db", "upgrade"), env=env, check=True, capture_output=True)
+    started = []
+    try:
+        first = subprocess.Popen(
+            pbem("beat"), env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        )
+        started.append(first)
+        wait_for(lambda: holder_pid(env) == first.pid, 30, "the first beat to take the lease")
+        second = subprocess.Popen(
+            pbem("beat"), env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        )
+        started.append(second)
+        time.sleep(4)  # more than a lease: the first renews it, the second waits
+        assert holder_pid(env) == first.pid and second.poll() is None
+        first.send_signal(signal.SIGKILL)  # dies without releasing
+        first.wait(timeout=10)
+        wait_for(lambda: holder_pid(env) == second.pid, 15, "the second beat to take over")
+        second.terminate()
+        output, _ = second.communicate(timeout=30)
+        assert "another beat holds the lease" in output and "beat lease taken" in output, output
+        assert "Traceback" not in output, output
+        released = current_holder(app_for(env).extensions["pbem.db"], "beat")
+        assert released.expires_at < utcnow()  # a clean stop lets the next take over at once
+    finally:
+        for process in started:
+            if process.poll() is None:
+                process.kill()
+                process.wait(timeout=10)

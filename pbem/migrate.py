@@ -16,9 +16,29 @@ def alembic_config(engine: Engine) -> AlembicConfig:
 
 def _run(engine: Engine, action, *args) -> None:  # type: ignore[no-untyped-def]
     config = alembic_config(engine)
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        action(config, *args)
+    with engine.connect() as connection:
+        if connection.dialect.name != "sqlite":
+            with connection.begin():
+                config.attributes["connection"] = connection
+                action(config, *args)
+            return
+        # SQLite alters a table by copying it and dropping the old one; with
+        # foreign keys on, that drop deletes every row that refers to it (all
+        # of a game's moves and seats, by ON DELETE CASCADE). So they are off
+        # while migrating (the pragma only works outside a transaction), and
+        # checked before the migration commits.
+        connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+        connection.commit()
+        try:
+            with connection.begin():
+                config.attributes["connection"] = connection
+                action(config, *args)
+                broken = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+                if broken:
+                    raise RuntimeError(f"the migration left rows without their parents: {broken}")
+        finally:
+            connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+            connection.commit()
 
 
 def upgrade(engine: Engine, revision: str = "head") -> None:

@@ -60,6 +60,7 @@ class Config:
             # mail the one the web server binds to (see base_url).
             "PBEM_BASE_URL": (_env("BASE_URL") or "").rstrip("/") or None,
             "PBEM_SIGN_IN_LINK_MINUTES": _int_env("SIGN_IN_LINK_MINUTES", 30),
+            "PBEM_SIGN_IN_KEEP_DAYS": _days("SIGN_IN_KEEP_DAYS", 30),
             "PBEM_CHAT_MAX_CHARS": _int_env("CHAT_MAX_CHARS", 500),
             "PBEM_VACATION_DAYS": _days("VACATION_DAYS", 30),
             "PBEM_SNAPSHOT_CHECK_PERCENT": _percent("SNAPSHOT_CHECK_PERCENT", 2),
@@ -101,6 +102,7 @@ def mail_settings(instance: Path) -> dict[str, Any]:
         "PBEM_INBOUND_TOKEN": _env("INBOUND_TOKEN"),
         "PBEM_MAIL_AUTHSERV_ID": _env("MAIL_AUTHSERV_ID"),
         "PBEM_MAIL_KEEP_DAYS": _days("MAIL_KEEP_DAYS", 30),
+        "PBEM_OUTBOX_KEEP_DAYS": _days("OUTBOX_KEEP_DAYS", 30),
     }
 
 

@@ -17,6 +17,7 @@ def beat_schedule(config: dict[str, Any]) -> dict[str, Any]:
         "requeue-outbox": ("pbem.requeue_outbox", sweep),
         "requeue-inbound": ("pbem.requeue_inbound", sweep),
         "forget-inbound-raw": ("pbem.forget_inbound_raw", sweep),
+        "forget-outbox": ("pbem.forget_outbox", sweep),
         "prune-pictures": ("pbem.prune_pictures", sweep),
         "sweep-clocks": ("pbem.sweep_clocks", sweep),
     }

@@ -11,7 +11,7 @@ from sqlalchemy.exc import OperationalError
 
 from pbem.db import get_db
 from pbem.dispatch import enqueue_submissions, send_tasks
-from pbem.mail import imap_poller, inbound, send
+from pbem.mail import imap_poller, inbound, retention, send
 from pbem.models import utcnow
 
 log = logging.getLogger(__name__)
@@ -20,6 +20,7 @@ REQUEUE_OUTBOX = "pbem.requeue_outbox"
 REQUEUE_INBOUND = "pbem.requeue_inbound"
 POLL_IMAP = "pbem.poll_imap"
 FORGET_INBOUND_RAW = "pbem.forget_inbound_raw"
+FORGET_OUTBOX = "pbem.forget_outbox"
 MAX_SEND_RETRIES = 8
 DB_RETRY = {
     "autoretry_for": (OperationalError,),
@@ -84,6 +85,14 @@ def forget_inbound_raw() -> int:
     age = timedelta(days=current_app.config["PBEM_MAIL_KEEP_DAYS"])
     with get_db().session() as session:
         return inbound.forget_raw(session, utcnow() - age)
+
+
+@shared_task(name=FORGET_OUTBOX, **DB_RETRY)
+def forget_outbox() -> int:
+    """Run by beat every PBEM_SWEEP_SECONDS: outbox rows are kept
+    PBEM_OUTBOX_KEEP_DAYS, sign-in mail PBEM_SIGN_IN_KEEP_DAYS."""
+    with get_db().session() as session:
+        return retention.forget_outbox(session, current_app.config, utcnow())
 
 
 @shared_task(name=POLL_IMAP, **DB_RETRY)

@@ -158,9 +158,12 @@ def beat(info: ScriptInfo, loglevel: str) -> None:
         app.config["PBEM_BEAT_LEASE_SECONDS"],
         on_lost=lambda: os.kill(os.getpid(), signal.SIGTERM),
     )
-    lease.wait_to_take()
-    lease.keep()
+    # A stop (SIGTERM) at any moment, even before Celery's beat handles it,
+    # lets the lease go, so a waiting beat takes over at once.
+    signal.signal(signal.SIGTERM, _interrupt)
     try:
+        lease.wait_to_take()
+        lease.keep()
         _celery(app).start(["beat", f"--loglevel={loglevel}", f"--schedule={schedule}"])
     finally:
         lease.stop()

@@ -3,7 +3,6 @@ Celery, JSON API and pages; mail and picture blueprints plug in beside them."""
 
 from __future__ import annotations
 
-import logging
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -11,6 +10,7 @@ from typing import Any
 
 from flask import Flask
 
+from pbem import logs
 from pbem.config import Config, config_from_env
 
 
@@ -26,7 +26,7 @@ def create_app(config: Config | type[Config] | Mapping[str, Any] | None = None) 
         app.config.update(config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = source.default_secret_key(Path(app.instance_path))
-    logging.basicConfig(level=app.config["PBEM_LOG_LEVEL"])
+    logs.init_app(app)
     # Larger request bodies are refused with 413 before anything reads them;
     # the HTTP mail door allows PBEM_MAIL_MAX_BYTES for itself.
     app.config["MAX_CONTENT_LENGTH"] = app.config["PBEM_MAX_REQUEST_BYTES"]

@@ -21,6 +21,7 @@ from pbem.beat_lease import BEAT, HeldLease
 from pbem.db import EXTENSION, Database, get_db
 from pbem.dispatch import enqueue_pending, enqueue_submissions
 from pbem.health import readiness
+from pbem.logs import gunicorn_json_logging
 from pbem.models import Game, GameStatus
 from pbem.services import accounts
 from pbem.services.bots import BOTS
@@ -64,6 +65,8 @@ def web(info: ScriptInfo, bind: str | None, workers: int | None, dev: bool) -> N
             self.cfg.set("bind", bind)
             self.cfg.set("workers", workers or app.config["PBEM_WEB_WORKERS"])
             self.cfg.set("accesslog", "-")
+            if app.config["PBEM_LOG_FORMAT"] == "json":
+                self.cfg.set("logconfig_dict", gunicorn_json_logging())
             self.cfg.set("post_fork", lambda _server, _worker: get_db_of(app).dispose_after_fork())
 
         def load(self) -> Flask:

@@ -54,6 +54,8 @@ class Config:
             "PBEM_WEB_WORKERS": _int_env("WEB_WORKERS", 2),
             "PBEM_WORKER_CONCURRENCY": _int_env("WORKER_CONCURRENCY", 2),
             "PBEM_LOG_LEVEL": _env("LOG_LEVEL", "INFO"),
+            "PBEM_LOG_FORMAT": _choice("LOG_FORMAT", ("text", "json")),
+            "PBEM_SENTRY_DSN": _env("SENTRY_DSN"),
             **mail_settings(instance),
             **limit_settings(),
             # Unset in the embedded default: pages use the request's address,
@@ -130,6 +132,14 @@ def _days(name: str, default: int) -> int:
     if days < 0:
         raise ConfigError(f"{ENV_PREFIX}{name} must be 0 or more days, not {days}")
     return days
+
+
+def _choice(name: str, choices: tuple[str, ...]) -> str:
+    """One of `choices`; the first when unset."""
+    value = _env(name, choices[0])
+    if value not in choices:
+        raise ConfigError(f"{ENV_PREFIX}{name} must be one of {', '.join(choices)}, not {value!r}")
+    return value
 
 
 def _percent(name: str, default: int) -> int:

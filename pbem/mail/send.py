@@ -39,11 +39,12 @@ from sqlalchemy.orm import Session
 from sqlalchemy.sql.elements import ColumnElement
 
 from pbem.dispatch import send_batches
+from pbem.logs import bind, log_context
 from pbem.mail.compose import compose
 from pbem.mail.game_views import GameViews
 from pbem.mail.quiet_hours import is_held
 from pbem.mail.transport import Outgoing, PermanentFailure, ServerDown
-from pbem.models import Outbox, OutboxStatus, utcnow
+from pbem.models import Game, Outbox, OutboxStatus, utcnow
 
 log = logging.getLogger(__name__)
 
@@ -103,9 +104,21 @@ def _send_row(
     views: GameViews,
     outgoing: Outgoing,
 ) -> bool:
+    with log_context(outbox=outbox_id):
+        return _send_claimed(session, outbox_id, config, views, outgoing)
+
+
+def _send_claimed(
+    session: Session,
+    outbox_id: int,
+    config: Mapping[str, Any],
+    views: GameViews,
+    outgoing: Outgoing,
+) -> bool:
     row = claim(session, outbox_id, config["PBEM_MAIL_MAX_ATTEMPTS"])
     if row is None:
         return False
+    bind(game=row.game_id and session.get_one(Game, row.game_id).public_id)
     message = written(session, row, config, views)
     if message is None:
         return False
@@ -118,6 +131,7 @@ def _send_row(
         _release(session, row, _error(exc))
         raise
     _finish(session, row, OutboxStatus.SENT, None)
+    log.info("outbox %s (%s) sent", row.id, row.kind)
     return True
 
 

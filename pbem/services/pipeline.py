@@ -12,6 +12,7 @@ periodic sweep (pbem.dispatch) hands them on.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 
 from sqlalchemy import select
@@ -20,6 +21,7 @@ from sqlalchemy.orm import Session
 import engine
 from pbem.clock.deadlines import follow_to_act
 from pbem.db import lock_game
+from pbem.logs import bind, log_context
 from pbem.models import Game, GameStatus, Move, Submission, SubmissionStatus, utcnow
 from pbem.services import notifications, snapshots
 from pbem.services.bots import bot_turn
@@ -27,6 +29,8 @@ from pbem.services.ratings import rate_game
 from pbem.services.replay import engine_game, setup_of
 from pbem.services.results import keep_result
 from pbem.services.submissions import ABANDONED, pending_submission, submission_lines, submit
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -38,10 +42,16 @@ class Outcome:
 
 def process_submission(session: Session, submission_id: int) -> Outcome | None:
     """Judge one submission exactly once; commits. None if it no longer exists."""
+    with log_context(submission=submission_id):
+        return _process(session, submission_id)
+
+
+def _process(session: Session, submission_id: int) -> Outcome | None:
     game_id = session.scalar(select(Submission.game_id).where(Submission.id == submission_id))
     if game_id is None:
         return None
     game = lock_game(session, game_id)
+    bind(game=game.public_id)
     submission = session.get(Submission, submission_id, populate_existing=True)
     assert submission is not None  # games and their submissions are deleted together
     if submission.status != SubmissionStatus.PENDING:
@@ -50,6 +60,7 @@ def process_submission(session: Session, submission_id: int) -> Outcome | None:
     follow_up = _judge(session, game, submission)
     outcome = Outcome(submission.status, submission.reason, follow_up)
     session.commit()
+    log.info("submission %s %s", submission_id, outcome.status)
     return outcome
 
 

@@ -86,7 +86,8 @@ def send_rows(session: Session, outbox_ids: Sequence[int], config: Mapping[str, 
         sent = 0
         for index, outbox_id in enumerate(outbox_ids):
             try:
-                sent += _send_row(session, outbox_id, config, views, outgoing)
+                with log_context(outbox=outbox_id):
+                    sent += _send_row(session, outbox_id, config, views, outgoing)
             except ServerDown as exc:
                 raise Transient([*unsent, *outbox_ids[index:]], str(exc)) from exc
             except OSError as exc:  # this row's alone: the others go on
@@ -98,17 +99,6 @@ def send_rows(session: Session, outbox_ids: Sequence[int], config: Mapping[str, 
 
 
 def _send_row(
-    session: Session,
-    outbox_id: int,
-    config: Mapping[str, Any],
-    views: GameViews,
-    outgoing: Outgoing,
-) -> bool:
-    with log_context(outbox=outbox_id):
-        return _send_claimed(session, outbox_id, config, views, outgoing)
-
-
-def _send_claimed(
     session: Session,
     outbox_id: int,
     config: Mapping[str, Any],

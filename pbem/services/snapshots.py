@@ -143,30 +143,24 @@ def keep(session: Session, game_id: int, setup: engine.Record, played: engine.Ga
     if settings is None or ply == 0:
         return
     current = fingerprint(setup)
-    session.execute(
-        delete(GameSnapshot).where(
-            GameSnapshot.game_id == game_id, GameSnapshot.fingerprint != current
+    stored = session.execute(
+        select(GameSnapshot.ply, GameSnapshot.fingerprint)
+        .where(GameSnapshot.game_id == game_id)
+        .order_by(GameSnapshot.ply)
+    ).all()
+    plies = [earlier for earlier, made_by in stored if made_by == current]
+    gone = {earlier for earlier, made_by in stored if made_by != current}  # other engine code
+    if ply not in plies:
+        checkpoints: dict[int, int] = {}
+        for earlier in [*plies, ply]:
+            checkpoints.setdefault(earlier // CHECKPOINT_PLIES, earlier)
+        gone |= set(plies) - set(checkpoints.values())
+    if gone:
+        session.execute(
+            delete(GameSnapshot).where(GameSnapshot.game_id == game_id, GameSnapshot.ply.in_(gone))
         )
-    )
-    plies = list(
-        session.scalars(
-            select(GameSnapshot.ply)
-            .where(GameSnapshot.game_id == game_id)
-            .order_by(GameSnapshot.ply)
-        )
-    )
     if ply in plies:
         return
-    checkpoints: dict[int, int] = {}
-    for earlier in [*plies, ply]:
-        checkpoints.setdefault(earlier // CHECKPOINT_PLIES, earlier)
-    replaced = set(plies) - set(checkpoints.values())
-    if replaced:
-        session.execute(
-            delete(GameSnapshot).where(
-                GameSnapshot.game_id == game_id, GameSnapshot.ply.in_(replaced)
-            )
-        )
     data = zlib.compress(pickle.dumps(played.state, pickle.HIGHEST_PROTOCOL), 1)
     session.add(
         GameSnapshot(

@@ -98,3 +98,10 @@ def test_a_negative_number_of_days_to_keep_mail_is_refused(monkeypatch):
     monkeypatch.setenv("PBEM_MAIL_KEEP_DAYS", "-1")
     with pytest.raises(ConfigError, match="PBEM_MAIL_KEEP_DAYS must be 0 or more days"):
         create_app({"SECRET_KEY": "x", "PBEM_DATABASE_URL": "sqlite://"})
+
+
+@pytest.mark.parametrize("percent", ["-1", "101"])
+def test_a_snapshot_check_share_outside_0_to_100_is_refused(monkeypatch, percent):
+    monkeypatch.setenv("PBEM_SNAPSHOT_CHECK_PERCENT", percent)
+    with pytest.raises(ConfigError, match="PBEM_SNAPSHOT_CHECK_PERCENT must be a percentage"):
+        create_app({"SECRET_KEY": "x", "PBEM_DATABASE_URL": "sqlite://"})

@@ -178,3 +178,4 @@ def test_pbem_verify_drops_a_snapshot_that_disagrees(app, session, make_user, ch
     assert snapshot_plies(session, game) == []
     assert runner.invoke(main, ["verify", "--", game.public_id]).exit_code == 0
     assert runner.invoke(main, ["verify", "no-such-game"]).exit_code == 1
+    assert runner.invoke(main, ["verify"]).exit_code == 2  # neither games nor --all

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from sqlalchemy import func, select
-from sqlalchemy.orm import object_session
+from sqlalchemy.orm import Session, object_session
 
 import engine
 from pbem.models import Game, GameStatus, Move, Seat
@@ -33,8 +33,8 @@ def _logged_moves(game: Game) -> list[engine.LoggedMove]:
     """The log as plain rows unless the game's moves are loaded already:
     building a thousand ORM objects costs more than replaying from a snapshot."""
     positions = {seat.id: seat.position for seat in game.seats}
-    session = object_session(game)
-    if "moves" in game.__dict__ or session is None:
+    session = _query_session(game)
+    if session is None:
         return [engine.LoggedMove(positions[move.seat_id], move.text) for move in game.moves]
     rows = session.execute(
         select(Move.seat_id, Move.text).where(Move.game_id == game.id).order_by(Move.ply)
@@ -43,10 +43,16 @@ def _logged_moves(game: Game) -> list[engine.LoggedMove]:
 
 
 def moves_stored(game: Game) -> int:
-    session = object_session(game)
-    if "moves" in game.__dict__ or session is None:
+    session = _query_session(game)
+    if session is None:
         return len(game.moves)
     return session.scalar(select(func.count()).where(Move.game_id == game.id)) or 0
+
+
+def _query_session(game: Game) -> Session | None:
+    """The session to read the game's moves through, or None when they are
+    in memory already (or the game belongs to no session)."""
+    return None if "moves" in game.__dict__ else object_session(game)
 
 
 def _left(game: Game) -> list[Seat]:

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Make sure the PostgreSQL and Redis servers the tests use answer on 127.0.0.1,
-# that the browser tests find Debian's chromium, and that the clock's end-to-end
-# test finds faketime (it runs `pbem sweep` days ahead of the system clock).
+# that the browser tests find Debian's chromium, that the clock's end-to-end
+# test finds faketime (it runs `pbem sweep` days ahead of the system clock),
+# that the proxy test finds nginx (it starts a private instance on loopback
+# ports), that the Postfix test finds Postfix (it runs a private one) and
+# that the deployment tests find iproute2 and systemd-analyze.
 # On a fresh Debian machine (as root) this installs and starts them; where they
 # already run it does nothing. Skipped when PBEM_TEST_POSTGRES_URL or
 # PBEM_TEST_REDIS_URL point the tests at servers of your own.
@@ -10,16 +13,20 @@ set -euo pipefail
 answers() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
 apt_updated=
+apt_update() {
+    if [ -z "$apt_updated" ]; then
+        apt-get update -qq
+        apt_updated=1
+    fi
+}
+
 apt_install() {
     if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
         echo "deploy/test-services.sh: $* is not running on 127.0.0.1 and I can only" \
             "install it as root on Debian; start it yourself or set the PBEM_TEST_*_URL variables" >&2
         exit 1
     fi
-    if [ -z "$apt_updated" ]; then
-        apt-get update -qq
-        apt_updated=1
-    fi
+    apt_update
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
 }
 
@@ -69,4 +76,36 @@ if [ ! -x /usr/bin/chromium ]; then
 fi
 if ! command -v faketime >/dev/null; then
     apt_install faketime
+fi
+if [ ! -x /usr/sbin/nginx ]; then
+    apt_install nginx
+fi
+
+# The tests check and run deploy/postfix/ with Postfix. Installing the package
+# would make Postfix this machine's mail server, so where it is not installed
+# its Debian package is only unpacked, with the libraries it needs, into $postfix_tools
+# (PBEM_TEST_POSTFIX_TOOLS; tests/server/test_postfix.py looks there too).
+postfix_tools=${PBEM_TEST_POSTFIX_TOOLS:-${XDG_CACHE_HOME:-$HOME/.cache}/pbem-test/postfix}
+if [ ! -x /usr/sbin/postconf ] && [ ! -x "$postfix_tools/usr/sbin/postconf" ]; then
+    apt_update
+    download=$(mktemp -d)
+    chmod a+rx "$download" && chown _apt "$download" 2>/dev/null || true
+    (cd "$download" && apt-get download -qq postfix)
+    mkdir -p "$postfix_tools"
+    dpkg-deb -x "$download"/postfix_*.deb "$postfix_tools"
+    rm -rf "$download"
+fi
+if [ ! -x /usr/sbin/postconf ] &&
+    LD_LIBRARY_PATH="$postfix_tools/usr/lib/postfix" ldd "$postfix_tools/usr/sbin/postconf" |
+    grep -q 'not found'; then
+    # shellcheck disable=SC2046  # one word a package
+    apt_install $(apt-cache depends postfix | awk '$1 == "Depends:" && $2 ~ /^lib/ {print $2}')
+fi
+# The deployment tests: hosts in network namespaces (iproute2), and systemd's
+# own check of the units (systemd-analyze; systemd itself need not run).
+if ! command -v ip >/dev/null; then
+    apt_install iproute2
+fi
+if ! command -v systemd-analyze >/dev/null; then
+    apt_install systemd
 fi

@@ -31,14 +31,17 @@ def create_app(config: Config | type[Config] | Mapping[str, Any] | None = None) 
     # the HTTP mail door allows PBEM_MAIL_MAX_BYTES for itself.
     app.config["MAX_CONTENT_LENGTH"] = app.config["PBEM_MAX_REQUEST_BYTES"]
 
-    from pbem import api, db, health, mail, ratelimit, web
+    from pbem import api, db, health, i18n, mail, ratelimit, web
+    from pbem.metrics import web as metrics_web
     from worker.celery_app import celery_init_app
 
     db.init_app(app)
+    i18n.init_app(app)
     celery_init_app(app)
     api.init_app(app)
     mail.init_app(app)
     web.init_app(app)
     app.register_blueprint(health.bp)
+    app.register_blueprint(metrics_web.bp)
     ratelimit.init_app(app)
     return app

@@ -21,7 +21,9 @@ from pbem.beat_lease import BEAT, HeldLease
 from pbem.db import EXTENSION, Database, get_db
 from pbem.dispatch import enqueue_pending, enqueue_submissions
 from pbem.health import readiness
+from pbem.i18n import catalogues
 from pbem.logs import gunicorn_json_logging
+from pbem.metrics.processes import process_ended, use_multiprocess_dir
 from pbem.models import Game, GameStatus
 from pbem.services import accounts
 from pbem.services.bots import BOTS
@@ -68,10 +70,13 @@ def web(info: ScriptInfo, bind: str | None, workers: int | None, dev: bool) -> N
             if app.config["PBEM_LOG_FORMAT"] == "json":
                 self.cfg.set("logconfig_dict", gunicorn_json_logging())
             self.cfg.set("post_fork", lambda _server, _worker: get_db_of(app).dispose_after_fork())
+            self.cfg.set("child_exit", lambda _server, worker: process_ended(worker.pid))
 
         def load(self) -> Flask:
             return app
 
+    # The web processes count into one folder, summed at each scrape.
+    use_multiprocess_dir(app.config["PBEM_METRICS_DIR"], f"web-{bind}")
     keep_out_of_collections()
     Server().run()
 
@@ -135,6 +140,13 @@ def _celery(app: Flask) -> Any:
 def worker(info: ScriptInfo, concurrency: int | None, loglevel: str) -> None:
     """Process submissions; run as many as you like, on any machines."""
     app = info.load_app()
+    metrics_bind = app.config["PBEM_WORKER_METRICS_BIND"]
+    if metrics_bind:
+        # Before the task processes are forked: they count into one folder.
+        use_multiprocess_dir(app.config["PBEM_METRICS_DIR"], f"worker-{metrics_bind}")
+        from pbem.metrics import worker_endpoint
+
+        worker_endpoint.serve(metrics_bind, app.config["PBEM_METRICS_TOKEN"])
     _celery(app).worker_main(
         [
             "worker",
@@ -251,9 +263,9 @@ def user() -> None:
 @click.argument("email")
 @click.option("--name", default="", help="shown to other players")
 @click.option("--time-zone", default="UTC", show_default=True)
-@click.option("--language", default="en", show_default=True)
+@click.option("--language", help="en, fr or cs (default: not chosen, pages follow the browser)")
 @with_appcontext
-def user_create(email: str, name: str, time_zone: str, language: str) -> None:
+def user_create(email: str, name: str, time_zone: str, language: str | None) -> None:
     with get_db().session() as session:
         try:
             created = accounts.create_user(session, email, name, time_zone, language)
@@ -417,3 +429,24 @@ def _print_game(game: Game) -> None:
     assert result is not None
     winners = ", ".join(played.seats[s] for s in result.winners)
     click.echo(f"game over: {result.reason}; won by {winners}")
+
+
+@main.group()
+def translations() -> None:
+    """The gettext catalogues in pbem/translations (a checkout's, not an install's)."""
+
+
+@translations.command("update")
+def translations_update() -> None:
+    """Add the sources' new strings to every language's .po file."""
+    catalogues.update()
+
+
+@translations.command("check")
+def translations_check() -> None:
+    """List the strings some language lacks; exit 1 if there are any."""
+    missing = catalogues.untranslated()
+    for entry in missing:
+        click.echo(f"{entry.area} {entry.language} {entry.problem}: {entry.msgid!r}")
+    if missing:
+        raise SystemExit(1)

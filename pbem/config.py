@@ -58,6 +58,7 @@ class Config:
             "PBEM_SENTRY_DSN": _env("SENTRY_DSN"),
             **mail_settings(instance),
             **limit_settings(),
+            **metrics_settings(instance),
             # Unset in the embedded default: pages use the request's address,
             # mail the one the web server binds to (see base_url).
             "PBEM_BASE_URL": (_env("BASE_URL") or "").rstrip("/") or None,
@@ -108,6 +109,16 @@ def mail_settings(instance: Path) -> dict[str, Any]:
     }
 
 
+def metrics_settings(instance: Path) -> dict[str, Any]:
+    """Who may read /metrics and where the processes keep their counters
+    (pbem.metrics); see docs/configuration.md."""
+    return {
+        "PBEM_METRICS_TOKEN": _env("METRICS_TOKEN"),
+        "PBEM_METRICS_DIR": _env("METRICS_DIR") or str(instance / "metrics"),
+        "PBEM_WORKER_METRICS_BIND": _bind("WORKER_METRICS_BIND"),
+    }
+
+
 def limit_settings() -> dict[str, Any]:
     """Rate limits and size caps (pbem.ratelimit, pbem.services.submissions).
     Limits are written like "5 per hour" or "10/minute;100/day"."""
@@ -125,6 +136,16 @@ def limit_settings() -> dict[str, Any]:
         "PBEM_MAX_SUBMISSION_MOVES": _int_env("MAX_SUBMISSION_MOVES", 50),
         "PBEM_MAX_MOVE_CHARS": _int_env("MAX_MOVE_CHARS", 200),
     }
+
+
+def _bind(name: str) -> str | None:
+    """An address:port to listen on, or None when unset."""
+    value = _env(name)
+    if value is not None and not value.rpartition(":")[2].isdigit():
+        raise ConfigError(
+            f"{ENV_PREFIX}{name} must be address:port, like 0.0.0.0:9101, not {value!r}"
+        )
+    return value
 
 
 def _days(name: str, default: int) -> int:

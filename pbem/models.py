@@ -97,7 +97,8 @@ class User(Base):
     email: Mapped[str] = mapped_column(String(320), unique=True)
     name: Mapped[str] = mapped_column(String(100))
     time_zone: Mapped[str] = mapped_column(String(64), default="UTC")
-    language: Mapped[str] = mapped_column(String(16), default="en")
+    # None: not chosen; pages follow the browser, mail is in English.
+    language: Mapped[str | None] = mapped_column(String(16))
     moved_mail: Mapped[str] = mapped_column(
         String(16), default=MovedMail.EACH, server_default=MovedMail.EACH.value
     )
@@ -298,6 +299,9 @@ class Submission(Base):
     channel: Mapped[str] = mapped_column(String(16))
     status: Mapped[str] = mapped_column(String(16), default=SubmissionStatus.PENDING)
     reason: Mapped[str | None] = mapped_column(Text)
+    # The refusal's message id, parameters and rule (pbem.i18n.rules), so it
+    # is shown in each reader's language; `reason` keeps the English text.
+    refusal: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     processed_at: Mapped[datetime | None]
 

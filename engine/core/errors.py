@@ -1,10 +1,32 @@
-"""Errors the engine raises; every message is meant for the player who caused it."""
+"""Errors the engine raises; every message is meant for the player who caused it.
+
+Each error built with `of` carries a registered message (an id and its
+parameters, see `engine.core.messages`) beside its English text, so a server
+can show it in the player's language; `str(error)` stays the English text.
+"""
 
 from __future__ import annotations
+
+from typing import Self
+
+from engine.core import message_texts  # noqa: F401  (the templates used here)
+from engine.core.messages import Message, Param, registered_words
+
+Argument = Param | Message | tuple[Message, ...]
 
 
 class EngineError(Exception):
     """Base of every error the engine raises on purpose."""
+
+    message: Message | None = None
+
+    @classmethod
+    def of(cls, code: str, /, **params: Argument) -> Self:
+        """The error of a registered message, e.g. `RecordError.of("record.not_json", ...)`."""
+        message = Message(code, params)
+        error = cls(message.text())
+        error.message = message
+        return error
 
 
 class IllegalMove(EngineError):
@@ -14,6 +36,30 @@ class IllegalMove(EngineError):
         super().__init__(reason)
         self.reason = reason
         self.rule = rule
+
+    @classmethod
+    def of(cls, code: str, /, rule: str | None = None, **params: Argument) -> Self:
+        """A refusal by message id, e.g. `IllegalMove.of("taluva.no_land", space="2,-1")`;
+        `rule` is a registered word (see `messages.words`)."""
+        if rule is not None and rule not in registered_words():
+            raise ValueError(f"rule {rule!r} is not a registered word (messages.words)")
+        message = Message(code, params)
+        error = cls(message.text(), rule)
+        error.message = message
+        return error
+
+    def with_rule(self, rule: str | None) -> Self:
+        """The same refusal under another rule's name."""
+        error = type(self)(self.reason, rule)
+        error.message = self.message
+        return error
+
+    def quoted(self) -> Message:
+        """The whole refusal, its rule included, as a parameter of another message."""
+        inner = self.message or Message("turn.plain", {"text": self.reason})
+        if self.rule is None:
+            return inner
+        return Message("turn.with_rule", {"reason": inner, "rule": self.rule})
 
     def __str__(self) -> str:
         return f"{self.reason} [{self.rule}]" if self.rule else self.reason

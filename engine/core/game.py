@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from engine.core.errors import EngineError, IllegalMove, ReplayError
+from engine.core.message_texts import TURN_ORDER
 from engine.core.record import LoggedMove, Record
 from engine.core.registry import get_ruleset
 from engine.core.state import Result, State
@@ -56,9 +57,9 @@ class Game:
 
     def _explained(self, exc: IllegalMove) -> IllegalMove:
         """A refusal for turn order names the seats the game waits for."""
-        if exc.rule == "turn order" and not self.state.is_over():
+        if exc.rule == TURN_ORDER and not self.state.is_over():
             waiting = ", ".join(self.seats[s] for s in sorted(self.state.to_act()))
-            return IllegalMove(f"it is not your turn (waiting for {waiting})", exc.rule)
+            return IllegalMove.of("turn.waiting_for", rule=exc.rule, seats=waiting)
         return exc
 
     def push(self, seat: int, move: Any) -> None:

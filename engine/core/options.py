@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from engine.core import message_texts  # noqa: F401  (the templates used here)
 from engine.core.errors import EngineError
 
 _TRUE = {"1", "true", "yes", "on"}
@@ -28,20 +29,24 @@ class Option:
             text = raw.strip().lower()
             if kind is bool:
                 if text not in _TRUE | _FALSE:
-                    raise EngineError(f"option {self.name} takes yes or no, not {raw!r}")
+                    raise EngineError.of("options.yes_or_no", option=self.name, value=str(raw))
                 value = text in _TRUE
             elif kind is int:
                 try:
                     value = int(text)
                 except ValueError:
-                    raise EngineError(
-                        f"option {self.name} takes a whole number, not {raw!r}"
+                    raise EngineError.of(
+                        "options.whole_number", option=self.name, value=str(raw)
                     ) from None
         if type(value) is not kind:
-            raise EngineError(f"option {self.name} takes a {kind.__name__}, not {raw!r}")
+            raise EngineError.of(
+                "options.wrong_type", option=self.name, kind=kind.__name__, value=str(raw)
+            )
         if self.choices is not None and value not in self.choices:
             allowed = ", ".join(str(c) for c in self.choices)
-            raise EngineError(f"option {self.name} must be one of {allowed}, not {raw!r}")
+            raise EngineError.of(
+                "options.not_a_choice", option=self.name, choices=allowed, value=str(raw)
+            )
         return value
 
 
@@ -52,5 +57,5 @@ def resolve_options(spec: tuple[Option, ...], raw: Mapping[str, Any] | None) -> 
     unknown = sorted(set(raw) - set(known))
     if unknown:
         names = ", ".join(known) or "none"
-        raise EngineError(f"unknown option {unknown[0]!r} (options: {names})")
+        raise EngineError.of("options.unknown", option=unknown[0], options=names)
     return {o.name: o.coerce(raw[o.name]) if o.name in raw else o.default for o in spec}

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from engine.core import message_texts  # noqa: F401  (the templates used here)
 from engine.core.errors import RecordError
 
 FORMAT = "pbem-record/1"
@@ -50,7 +51,7 @@ class Record:
     @classmethod
     def from_json(cls, data: Any) -> Record:
         if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise RecordError(f"not a game record (expected format {FORMAT!r})")
+            raise RecordError.of("record.not_a_record", format=FORMAT)
         try:
             moves = [LoggedMove(int(m["seat"]), str(m["move"])) for m in data.get("moves", [])]
             record = cls(
@@ -63,7 +64,7 @@ class Record:
                 withdrawn=[int(seat) for seat in data.get("withdrawn", [])],
             )
         except (KeyError, TypeError, ValueError) as exc:
-            raise RecordError(f"malformed game record: {exc}") from None
+            raise RecordError.of("record.malformed", problem=str(exc)) from None
         return record
 
     def dumps(self) -> str:
@@ -74,7 +75,7 @@ class Record:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise RecordError(f"game record is not valid JSON: {exc}") from None
+            raise RecordError.of("record.not_json", problem=str(exc)) from None
         return cls.from_json(data)
 
     @classmethod
@@ -82,7 +83,9 @@ class Record:
         try:
             text = Path(path).read_text(encoding="utf-8")
         except OSError as exc:
-            raise RecordError(f"cannot read {path}: {exc.strerror}") from None
+            raise RecordError.of(
+                "record.unreadable", path=str(path), problem=str(exc.strerror)
+            ) from None
         return cls.loads(text)
 
     def save(self, path: str | Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.core import message_texts  # noqa: F401  (the templates used here)
 from engine.core.errors import RecordError
 from engine.core.state import State
 
@@ -26,10 +27,13 @@ def get_ruleset(name: str, version: int | None = None) -> type[State]:
     versions = sorted(v for n, v in _RULESETS if n == name)
     if not versions:
         known = ", ".join(sorted({n for n, _ in _RULESETS}))
-        raise RecordError(f"unknown game {name!r} (games: {known})")
+        raise RecordError.of("record.unknown_game", game=name, games=known)
     chosen = versions[-1] if version is None else version
     if chosen not in versions:
-        raise RecordError(
-            f"{name} has no rules version {chosen} (versions: {', '.join(map(str, versions))})"
+        raise RecordError.of(
+            "record.unknown_version",
+            game=name,
+            version=chosen,
+            versions=", ".join(map(str, versions)),
         )
     return _RULESETS[(name, chosen)]

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self, TypeVar
 
 from engine.core.errors import EngineError, IllegalMove
+from engine.core.message_texts import TURN_ORDER
 from engine.core.options import Option, resolve_options
 from engine.core.rng import seed_commitment
 
@@ -68,8 +69,12 @@ class State(ABC):
     def new(cls, players: int, seed: str, options: Mapping[str, Any] | None = None) -> Self:
         """Set up a game after checking the player count and the options."""
         if not cls.min_players <= players <= cls.max_players:
-            raise EngineError(
-                f"{cls.title} takes {cls.min_players} to {cls.max_players} players, not {players}"
+            raise EngineError.of(
+                "options.player_count",
+                game=cls.title,
+                least=cls.min_players,
+                most=cls.max_players,
+                players=players,
             )
         resolved = resolve_options(cls.option_spec, options)
         cls.check_options(players, resolved)
@@ -131,11 +136,11 @@ class State(ABC):
 
     def require_turn(self, seat: int) -> None:
         if not 0 <= seat < self.players:
-            raise IllegalMove(f"there is no seat {seat} in this game")
+            raise IllegalMove.of("turn.no_seat", seat=seat)
         if self.is_over():
-            raise IllegalMove("the game is over")
+            raise IllegalMove.of("turn.game_over")
         if seat not in self.to_act():
-            raise IllegalMove("it is not your turn", rule="turn order")
+            raise IllegalMove.of("turn.not_your_turn", rule=TURN_ORDER)
 
     def parse_move(self, seat: int, text: str) -> Any:
         """Read and judge a move's text; the move returned is legal now."""

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from engine.core.errors import IllegalMove
+from engine.core.messages import Message
 
 if TYPE_CHECKING:
     from engine.core.game import Game
@@ -45,8 +46,17 @@ class PartlyPlayed:
     error: IllegalMove
     not_played: tuple[str, ...]  # every move from the failed one on, as sent
 
-    def __str__(self) -> str:
-        return (
-            f"played {'; '.join(self.played)} (a draw cannot be taken back); "
-            f"not played {'; '.join(self.not_played)}, because {self.failed!r}: {self.error}"
+    @property
+    def message(self) -> Message:
+        return Message(
+            "turn.partly_played",
+            {
+                "played": "; ".join(self.played),
+                "not_played": "; ".join(self.not_played),
+                "failed": self.failed,
+                "error": self.error.quoted(),
+            },
         )
+
+    def __str__(self) -> str:
+        return self.message.text()

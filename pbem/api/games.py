@@ -29,6 +29,7 @@ from pbem.clock.calendar import DAY
 from pbem.clock.time_control import TimeControl
 from pbem.db import request_session
 from pbem.dispatch import enqueue_pending, enqueue_submissions
+from pbem.i18n.rules import refusal_of
 from pbem.models import Game, Seat, Submission, User
 from pbem.numbers import ID_CONVERTER
 from pbem.services import chat
@@ -273,7 +274,8 @@ class Moves(MethodView):
             preview(seat, text)
         except engine.IllegalMove as exc:
             code = 409 if exc.rule == "turn order" else 422
-            abort(code, message=str(exc), errors={"rule": exc.rule})
+            refusal = refusal_of(exc) or {"code": None, "params": {}, "rule": exc.rule}
+            abort(code, message=str(exc), errors=refusal)
         submission = submit(session, seat, text, channel="api")
         session.commit()
         enqueue_submissions([submission.id])

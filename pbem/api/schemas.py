@@ -6,8 +6,9 @@ import marshmallow as ma
 from marshmallow import validate
 
 from pbem.clock.time_control import BANK_DAYS, DAYS_PER_MOVE
+from pbem.i18n import LANGUAGES
 from pbem.models import MovedMail, OnTimeout, SubmissionStatus
-from pbem.services.accounts import DIGEST_HOURS, LANGUAGES, REMINDER_HOURS
+from pbem.services.accounts import DIGEST_HOURS, REMINDER_HOURS
 from pbem.web.links import calendar_url
 
 
@@ -246,6 +247,21 @@ class SubmitSchema(ma.Schema):
     )
 
 
+class RefusalSchema(ma.Schema):
+    code = ma.fields.String(
+        required=True,
+        metadata={"description": "the refusal's stable message id, e.g. taluva.no_land"},
+    )
+    params = ma.fields.Dict(
+        required=True,
+        metadata={
+            "description": "the message's parameters (English words; a nested refusal is"
+            " an object with its own code and params)"
+        },
+    )
+    rule = ma.fields.String(allow_none=True, metadata={"description": "the rule broken"})
+
+
 class SubmissionSchema(ma.Schema):
     id = ma.fields.Integer(required=True)
     status = ma.fields.String(
@@ -259,6 +275,11 @@ class SubmissionSchema(ma.Schema):
     reason = ma.fields.String(
         allow_none=True,
         metadata={"description": "why it was rejected, or which moves were not played"},
+    )
+    refusal = ma.fields.Nested(
+        RefusalSchema,
+        allow_none=True,
+        metadata={"description": "the reason as a message id and parameters, to translate"},
     )
     channel = ma.fields.String(required=True)
     text = ma.fields.String(required=True, attribute="raw_text")
@@ -299,7 +320,14 @@ class SettingsSchema(ma.Schema):
         validate=validate.Length(min=1, max=100), metadata={"description": "shown to others"}
     )
     time_zone = ma.fields.String(metadata={"example": "Europe/Berlin"})
-    language = ma.fields.String(validate=validate.OneOf(LANGUAGES))
+    language = ma.fields.String(
+        allow_none=True,
+        validate=validate.OneOf(LANGUAGES),
+        metadata={
+            "description": "pages and mail in this language; null: not chosen (pages follow"
+            " the browser, mail is in English)"
+        },
+    )
     moved_mail = ma.fields.String(
         validate=validate.OneOf(list(MovedMail)),
         metadata={

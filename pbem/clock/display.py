@@ -1,12 +1,19 @@
-"""Times as a reader sees them: in their own zone, with how far off they are,
-like "Thu 26 Nov, 18:00 (in 2 days)"."""
+"""Times as a reader sees them: in their own zone and language, with how far
+off they are, like "Thu 26 Nov, 18:00 (in 2 days)"."""
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
+from babel.dates import format_datetime, format_timedelta
+from babel.units import format_unit
+from flask_babel import gettext
+
+from pbem.i18n import current_language
 from pbem.models import utcnow
+
+UNITS = (("day", 86400), ("hour", 3600), ("minute", 60))
 
 
 def local_time(
@@ -15,8 +22,9 @@ def local_time(
     """The moment in the reader's zone, then how long until or since it;
     `name_zone` for readers who may not know which zone it is (watchers: UTC)."""
     local = moment.astimezone(ZoneInfo(zone))
+    when = format_datetime(local, "EEE d MMM, HH:mm", locale=current_language())
     named = f" {zone}" if name_zone else ""
-    return f"{local:%a} {local.day} {local:%b}, {local:%H:%M}{named} ({relative(moment, now)})"
+    return f"{when}{named} ({relative(moment, now)})"
 
 
 def relative(moment: datetime, now: datetime | None = None) -> str:
@@ -25,28 +33,28 @@ def relative(moment: datetime, now: datetime | None = None) -> str:
     delta = moment - (now or utcnow())
     size = abs(delta).total_seconds()
     if size < 60:
-        return "now"
+        return gettext("now")
     unit, seconds = next(
         (unit, seconds)
-        for unit, seconds, from_size in (
-            ("day", 86400, 2 * 86400),
-            ("hour", 3600, 90 * 60),
-            ("minute", 60, 0),
-        )
+        for (unit, seconds), from_size in zip(UNITS, (2 * 86400, 90 * 60, 0), strict=True)
         if size >= from_size
     )
     count = round(size / seconds)
-    amount = f"{count} {unit}{'s' if count != 1 else ''}"
-    return f"in {amount}" if delta > timedelta(0) else f"{amount} ago"
+    # Babel's own wording ("za 2 dny", "il y a 3 minutes"); a threshold of
+    # exactly the count keeps it in the unit chosen above.
+    signed = timedelta(seconds=count * seconds if delta > timedelta(0) else -count * seconds)
+    return format_timedelta(
+        signed, granularity=unit, threshold=count, add_direction=True, locale=current_language()
+    )
 
 
 def duration(seconds: float) -> str:
     """A bank or extension in words: '5 days', '2 days 3 hours', '40 minutes'."""
     whole = timedelta(seconds=round(seconds))
-    days, hours, minutes = whole.days, whole.seconds // 3600, whole.seconds % 3600 // 60
+    counts = (whole.days, whole.seconds // 3600, whole.seconds % 3600 // 60)
     parts = [
-        f"{count} {unit}{'s' if count != 1 else ''}"
-        for count, unit in ((days, "day"), (hours, "hour"), (minutes, "minute"))
+        format_unit(count, f"duration-{unit}", length="long", locale=current_language())
+        for count, (unit, _seconds) in zip(counts, UNITS, strict=True)
         if count
     ]
-    return " ".join(parts[:2]) or "nothing"
+    return " ".join(parts[:2]) or gettext("nothing")

@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 
 import engine
 from pbem.db import lock_game
+from pbem.metrics import events
 from pbem.models import Game, GameStatus, OnTimeout, Seat
 from pbem.services import notifications
 from pbem.services.bots import bot_turn
@@ -83,6 +84,7 @@ def apply_timeouts(session: Session, now: datetime) -> tuple[int, list[int]]:
             log.error("game %s: seat %s could not be timed out: %s", game_id, seat_id, exc)
             continue
         session.commit()
+        events.timed_out(game.on_timeout)
         applied += 1
     return applied, follow_up
 

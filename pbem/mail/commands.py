@@ -1,7 +1,9 @@
 """The commands a player may write in a reply, and what each one does.
 
 Every line that is not a command is a move; all the moves of one mail go in
-as one submission, applied together or not at all.
+as one submission, applied together or not at all. Command words are read in
+English, French and Czech (command_words). Lines the game cannot read after
+a first move it can read make the mail a question, not a turn (unread_lines).
 """
 
 from __future__ import annotations
@@ -15,7 +17,9 @@ from sqlalchemy.orm import Session
 
 import engine
 from pbem.clock.display import local_time
+from pbem.mail.command_words import command_named
 from pbem.mail.game_text import history_lines
+from pbem.mail.unread_lines import question, unread_lines
 from pbem.models import GameStatus, Seat, utcnow
 from pbem.services import chat, vacation
 from pbem.services.errors import ServiceError
@@ -25,19 +29,8 @@ from pbem.services.resign import resign
 from pbem.services.seat_address import NEW_ADDRESS, renew_address
 from pbem.services.submissions import check_size, preview, submission_lines, submit
 
-COMMANDS = (
-    "legal",
-    "board",
-    "history",
-    "resign",
-    "chat",
-    "newaddress",
-    "vacation",
-    "back",
-    "help",
-)
 LEGAL_LIMIT = 3000
-VACATION_DAYS = re.compile(r"([0-9]{1,4})(?:\s*days?)?", re.IGNORECASE)
+VACATION_DAYS = re.compile(r"([0-9]{1,4})(?:\s*(?:days?|jours?|dn[iíuů]|dny|den))?", re.IGNORECASE)
 HELP = """Write one move per line, in the notation of the game (the mails list
 some of your legal moves; `legal` lists them all). All the moves of one mail
 are played together, or none of them if one is not allowed.
@@ -66,8 +59,9 @@ def read_commands(text: str) -> Reading:
     reading = Reading()
     for line in submission_lines(text):
         word, _, rest = line.partition(" ")
-        if word.lower() in COMMANDS:
-            reading.commands.append((word.lower(), rest.strip()))
+        command = command_named(word)
+        if command is not None:
+            reading.commands.append((command, rest.strip()))
         else:
             reading.moves.append(line)
     return reading
@@ -120,6 +114,11 @@ def _moves(
         answer.paragraphs.append("This game is over; your moves were not played.")
         answer.board = True
         answer.outcome = "refused"
+        return
+    unread = unread_lines(seat, moves)
+    if unread:
+        answer.paragraphs.append(question(seat, moves, unread))
+        answer.outcome = "unclear"
         return
     try:
         check_size(seat, moves)

@@ -18,6 +18,7 @@ import engine
 from pbem.clock.display import local_time
 from pbem.clock.time_control import TIMEOUT_WORDS, time_control_words
 from pbem.config import base_url
+from pbem.i18n.rules import describe_refusal
 from pbem.mail import addresses
 from pbem.mail.clock_text import clock_text
 from pbem.mail.game_text import SeatPicture, result_text, seed_text
@@ -246,11 +247,11 @@ def _write_kind(mail: Mail, row: Outbox, picture: SeatPicture, seat: Seat) -> st
     if row.kind == "game_over":  # the board part says who won and shows the seed
         return "game over"
     if row.kind == "submission_rejected" and payload.get("played"):
-        mail.para(f"Your turn was accepted in part: {payload['reason']}.")
+        mail.para(f"Your turn was accepted in part: {_refusal(payload, seat)}.")
         mail.para("The moves played stand; send the rest of your turn again if you like.")
         return "accepted in part"
     if row.kind == "submission_rejected":
-        mail.para(f"Your turn was not accepted: {payload['reason']}")
+        mail.para(f"Your turn was not accepted: {_refusal(payload, seat)}")
         mail.para("Nothing of it was applied. Please send the whole turn again.")
         return "not accepted"
     if row.kind == "submission_accepted":
@@ -279,6 +280,12 @@ def _write_kind(mail: Mail, row: Outbox, picture: SeatPicture, seat: Seat) -> st
         mail.para(f"{payload['name']} resigned. A bot plays their seat to the end.")
         return f"{payload['name']} resigned"
     raise ValueError(f"no mail for outbox kind {row.kind!r}")
+
+
+def _refusal(payload: Mapping[str, Any], seat: Seat) -> str:
+    """The refusal in the recipient's language (English for rows from before)."""
+    language = seat.user.language if seat.user else None
+    return describe_refusal(payload.get("refusal"), payload["reason"], language)
 
 
 def _reminder(mail: Mail, payload: Mapping[str, Any], seat: Seat) -> str:

@@ -5,7 +5,8 @@ and hands it to a worker; `process` then reads it once:
 loop guard (auto-replies and bounces are ignored) -> size -> the sender check
 of our receiving host -> authentication (the seat token in the recipient
 address and the seat's player in From) ->
-the new text above the quote -> commands and moves.
+the new text around the quote -> commands and moves (or, when lines no game
+reads follow a move, a question and nothing played: see unread_lines).
 A stranger gets a polite refusal that says nothing about any game.
 """
 
@@ -15,7 +16,6 @@ import hashlib
 import logging
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
@@ -31,6 +31,7 @@ from pbem.mail.automatic import is_automatic
 from pbem.mail.commands import carry_out, read_commands
 from pbem.mail.reply_text import UnreadableBody, body_text, new_text
 from pbem.mail.sender_check import failed_check
+from pbem.metrics import events
 from pbem.models import InboundMessage, InboundStatus, Outbox, Seat, utcnow
 from pbem.ratelimit import allow_refusal_answer
 
@@ -122,7 +123,9 @@ def process(session: Session, inbound_id: int, config: Mapping[str, Any]) -> Res
     row = session.get_one(InboundMessage, inbound_id)
     result = _read(session, row, config)
     row.status, row.outcome, row.detail = InboundStatus.DONE, result.outcome, result.detail
+    door = row.channel
     session.commit()
+    events.inbound_read(door, result.outcome)
     log.info("inbound %s (%s): %s %s", row.id, row.message_id, result.outcome, result.detail)
     return result
 
@@ -228,22 +231,6 @@ def _refuse(session: Session, sender: str, message: EmailMessage, reason: str) -
             payload={"reason": reason, "in_reply_to": str(message.get("Message-ID", ""))},
         )
     )
-
-
-def forget_raw(session: Session, received_before: datetime) -> int:
-    """Delete the bytes of mail read and received before the date, keeping the
-    row (its Message-ID still stops a resent copy) and its outcome; commits."""
-    forgotten = session.execute(
-        update(InboundMessage)
-        .where(
-            InboundMessage.status == InboundStatus.DONE,
-            InboundMessage.received_at < received_before,
-            InboundMessage.raw.is_not(None),
-        )
-        .values(raw=None)
-    )
-    session.commit()
-    return forgotten.rowcount
 
 
 def received_since(session: Session, older_than: Any) -> list[int]:

@@ -1,9 +1,13 @@
-"""The new text of a reply: what the player wrote above (or below) the quote.
+"""The new text of a reply: what the player wrote above the quote, below it,
+or both.
 
 Plain text is preferred; an HTML-only mail is turned into text with its
-quoted blocks left out. Quoted lines ('>') and the attribution line before
-them go, and mail-parser-reply cuts signatures and Outlook-style quoted
-originals, so top- and bottom-posted replies give the same commands.
+quoted blocks left out. Then the lines are walked once: a quote header
+(attribution, Outlook header block, separator; see reply_patterns) followed
+by '>' lines ends with them and the text after it is read again; one followed
+by an unquoted original ends the new text. A signature runs until the next
+quote. Both parts of a reply written around a quote are kept, in order, so
+that a turn is never cut in two.
 """
 
 from __future__ import annotations
@@ -12,10 +16,10 @@ import re
 from email.message import EmailMessage
 from html.parser import HTMLParser
 
-from mailparser_reply import EmailReplyParser
+from pbem.mail import reply_patterns as patterns
 
 QUOTED = re.compile(r"^\s*>")
-LANGUAGES = ["en", "de", "fr"]
+HEADER_BLOCK_MAX_LINES = 12  # an Outlook header block, its fields run on
 
 
 class _HtmlText(HTMLParser):
@@ -103,10 +107,111 @@ def _decoded(part: EmailMessage) -> str:
 
 
 def new_text(body: str) -> str:
-    """Only the lines the author wrote in this reply."""
-    unquoted = "\n".join(line for line in body.splitlines() if not QUOTED.match(line))
-    parsed = EmailReplyParser(languages=LANGUAGES).read(unquoted)
-    for reply in parsed.replies:
-        if reply.body.strip():
-            return reply.body
-    return ""
+    """Only the lines the author wrote in this reply: above the quote, below
+    it, or both (in order), without quote headers, quotes and signatures."""
+    lines = [_clean(line) for line in body.splitlines()]
+    kept: list[str] = []
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        header_end = _quote_header_end(lines, index)
+        if header_end is not None:
+            after = _next_written(lines, header_end)
+            if after is None or not QUOTED.match(lines[after]):
+                break  # the original follows unquoted: nothing after it is new
+            index = _after_quote(lines, after)
+        elif QUOTED.match(line):
+            index = _after_quote(lines, index)
+        elif patterns.starts_signature(line) or (any(kept) and patterns.is_closing(line)):
+            index = _after_signature(lines, index + 1)
+        else:
+            kept.append(line)
+            index += 1
+    return "\n".join(kept).strip()
+
+
+def _clean(line: str) -> str:
+    """Without the invisible spaces HTML mail leaves (no-break, zero width)."""
+    return line.replace("\xa0", " ").replace("\u200b", "").replace("\ufeff", "").rstrip()
+
+
+def _next_written(lines: list[str], index: int) -> int | None:
+    while index < len(lines) and not lines[index].strip():
+        index += 1
+    return index if index < len(lines) else None
+
+
+def _after_quote(lines: list[str], index: int) -> int:
+    while index < len(lines) and (QUOTED.match(lines[index]) or not lines[index].strip()):
+        index += 1
+    return index
+
+
+def _after_signature(lines: list[str], index: int) -> int:
+    """A signature runs until a quote or its header starts."""
+    while index < len(lines):
+        if QUOTED.match(lines[index]) or _quote_header_end(lines, index) is not None:
+            break
+        index += 1
+    return index
+
+
+def _quote_header_end(lines: list[str], index: int) -> int | None:
+    """The index after the quote header starting at lines[index], or None."""
+    line = lines[index].strip()
+    if not line or QUOTED.match(line):
+        return None
+    if patterns.is_separator(line):
+        return index + 1
+    for span in (1, 2, 3):
+        if span > 1 and not _wrap_continues(lines, index, span):
+            break
+        joined = " ".join(part.strip() for part in lines[index : index + span])
+        if patterns.is_attribution(joined) or (
+            patterns.is_dated_attribution(joined) and _quote_follows(lines, index + span)
+        ):
+            return index + span
+    fields = _header_fields(lines, index)
+    if fields:
+        return index + fields
+    found = patterns.library_header_lines("\n".join(lines[index : index + 8]))
+    return index + found if found else None
+
+
+def _wrap_continues(lines: list[str], index: int, span: int) -> bool:
+    """Whether lines[index + span - 1] may continue an attribution begun at
+    lines[index] (which names a time or an address): no blank line between,
+    and no line after the first begins an attribution of its own."""
+    last = index + span - 1
+    if last >= len(lines) or not patterns.may_start_wrapped_attribution(lines[index]):
+        return False
+    return all(
+        lines[i].strip()
+        and not QUOTED.match(lines[i])
+        and (i == index or not patterns.opens_attribution(lines[i].strip()))
+        for i in range(index, last + 1)
+    )
+
+
+def _quote_follows(lines: list[str], index: int) -> bool:
+    after = _next_written(lines, index)
+    return after is not None and QUOTED.match(lines[after]) is not None
+
+
+def _header_fields(lines: list[str], index: int) -> int:
+    """The length of an Outlook-style header block ("From:", "Sent:", ...)
+    starting at lines[index]: at least two fields, one of them the sender; a
+    field's value may run on to the next line ("From: Ann\n<ann@x>")."""
+    if not patterns.is_header_field(lines[index].strip()):
+        return 0
+    fields, end = [lines[index].strip()], index + 1
+    while end < min(len(lines), index + HEADER_BLOCK_MAX_LINES) and lines[end].strip():
+        line = lines[end].strip()
+        if patterns.is_header_field(line):
+            fields.append(line)
+        elif not (end + 1 < len(lines) and patterns.is_header_field(lines[end + 1].strip())):
+            break  # a line that neither is a field nor comes before one
+        end += 1
+    if len(fields) >= 2 and any(patterns.is_from_field(line) for line in fields):
+        return end - index
+    return 0

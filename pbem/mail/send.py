@@ -44,6 +44,7 @@ from pbem.mail.compose import compose
 from pbem.mail.game_views import GameViews
 from pbem.mail.quiet_hours import is_held
 from pbem.mail.transport import Outgoing, PermanentFailure, ServerDown
+from pbem.metrics import events
 from pbem.models import Game, Outbox, OutboxStatus, utcnow
 
 log = logging.getLogger(__name__)
@@ -115,12 +116,14 @@ def _send_row(
     try:
         outgoing.send(message, name=f"{utcnow():%Y%m%d-%H%M%S}-{row.id}")
     except PermanentFailure as exc:
-        fail(session, row, str(exc))
+        fail(session, row, str(exc), reason="refused")
         return False
     except (ServerDown, OSError) as exc:
         _release(session, row, _error(exc))
+        events.mail_failed("server_down" if isinstance(exc, ServerDown) else "temporary")
         raise
     _finish(session, row, OutboxStatus.SENT, None)
+    events.mail_sent(row.kind)
     log.info("outbox %s (%s) sent", row.id, row.kind)
     return True
 
@@ -160,7 +163,8 @@ def written(
     except SQLAlchemyError:
         raise  # the database's fault, not the mail's: the lease runs out, the row is tried again
     except Exception as exc:  # any fault in writing the mail is this row's alone
-        fail(session, row, f"the mail could not be written: {type(exc).__name__}: {exc}")
+        error = f"the mail could not be written: {type(exc).__name__}: {exc}"
+        fail(session, row, error, reason="unwritable")
         return None
     if row.message_id is None:
         row.message_id = str(message["Message-ID"])
@@ -170,9 +174,11 @@ def written(
     return message
 
 
-def fail(session: Session, row: Outbox, reason: str) -> None:
-    _finish(session, row, OutboxStatus.FAILED, reason)
-    log.error("outbox %s (%s) failed for good: %s", row.id, row.kind, reason)
+def fail(session: Session, row: Outbox, error: str, reason: str) -> None:
+    """`reason`: the kind of failure, a label of pbem_mail_failures_total."""
+    _finish(session, row, OutboxStatus.FAILED, error)
+    events.mail_failed(reason)
+    log.error("outbox %s (%s) failed for good: %s", row.id, row.kind, error)
 
 
 def _release(session: Session, row: Outbox, error: str) -> None:
@@ -212,6 +218,7 @@ def give_up(session: Session, max_attempts: int, outbox_ids: Iterable[int] | Non
             "outbox %s failed for good after %s attempts: %s", outbox_id, attempts, last_error
         )
     session.commit()  # expires what the session holds, so callers read the new status
+    events.mail_failed("attempts_spent", failed)
     return failed
 
 

@@ -84,7 +84,7 @@ def forget_inbound_raw() -> int:
     """Run by beat every PBEM_SWEEP_SECONDS: raw mail is kept PBEM_MAIL_KEEP_DAYS."""
     age = timedelta(days=current_app.config["PBEM_MAIL_KEEP_DAYS"])
     with get_db().session() as session:
-        return inbound.forget_raw(session, utcnow() - age)
+        return retention.forget_inbound_raw(session, utcnow() - age)
 
 
 @shared_task(name=FORGET_OUTBOX, **DB_RETRY)

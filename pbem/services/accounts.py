@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 from pbem.clock.calendar import in_quiet_hours, parse_clock_time
 from pbem.clock.deadlines import recompute_user
 from pbem.clock.reminders import MAX_REMINDER_HOURS
+from pbem.i18n import LANGUAGES
 from pbem.models import ApiToken, MovedMail, User, seat_token, utcnow
 from pbem.services.errors import Conflict, Invalid
 from pbem.services.names import NAME_LENGTH, checked_name
@@ -25,7 +26,6 @@ DIGEST_HOURS = range(24)
 WEEKDAY_NUMBERS = range(7)  # the weekly league digest's day, 0 Monday .. 6 Sunday
 # No spaces or control characters: the address goes into the To header.
 EMAIL = re.compile(r"^[^@\s\x00-\x1f\x7f]+@[^@\s\x00-\x1f\x7f]+\.[^@\s\x00-\x1f\x7f]+$")
-LANGUAGES = ("en", "de", "fr")
 
 
 def normalise_email(email: str) -> str:
@@ -36,11 +36,13 @@ def normalise_email(email: str) -> str:
 
 
 def create_user(
-    session: Session, email: str, name: str, time_zone: str = "UTC", language: str = "en"
+    session: Session, email: str, name: str, time_zone: str = "UTC", language: str | None = None
 ) -> User:
+    """`language` None: not chosen yet (pages follow the browser)."""
     email = normalise_email(email)
     _check_time_zone(time_zone)
-    _check_language(language)
+    if language is not None:
+        _check_language(language)
     if session.scalar(select(User.id).where(User.email == email)) is not None:
         raise Conflict(f"there is already a user with e-mail {email}")
     user = User(
@@ -79,7 +81,7 @@ def update_settings(
     *,
     name: str | None = None,
     time_zone: str | None = None,
-    language: str | None = None,
+    language: str | Keep | None = KEEP,
     moved_mail: str | None = None,
     quiet_hours: str | Keep | None = KEEP,
     reminder_hours: int | Keep | None = KEEP,
@@ -87,14 +89,15 @@ def update_settings(
     league_digest_day: int | Keep | None = KEEP,
     league_digest_hour: int | None = None,
 ) -> None:
-    """Change the settings given (None keeps the first four, KEEP the others,
-    for which None means off); nothing changes if one is invalid. A new zone
+    """Change the settings given (None keeps name, zone and moved mail, KEEP
+    the others, for which None means off, or for the language, not chosen);
+    nothing changes if one is invalid. A new zone
     or new quiet hours move the user's deadlines."""
     if name is not None:
         name = checked_name(name)
     if time_zone is not None:
         _check_time_zone(time_zone)
-    if language is not None:
+    if language is not KEEP and language is not None:
         _check_language(language)
     if moved_mail is not None and moved_mail not in set(MovedMail):
         choices = ", ".join(MovedMail)
@@ -109,10 +112,12 @@ def update_settings(
     weekly_hour = user.league_digest_hour if league_digest_hour is None else league_digest_hour
     _check_league_digest(weekday, weekly_hour)
     moves_deadlines = time_zone not in (None, user.time_zone) or quiet != old_quiet
-    changes = {"name": name, "time_zone": time_zone, "language": language, "moved_mail": moved_mail}
+    changes = {"name": name, "time_zone": time_zone, "moved_mail": moved_mail}
     for field, value in changes.items():
         if value is not None:
             setattr(user, field, value)
+    if language is not KEEP:
+        user.language = language
     user.quiet_start, user.quiet_end = quiet
     if reminder_hours is not KEEP:
         user.reminder_hours = reminder_hours

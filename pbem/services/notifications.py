@@ -61,6 +61,7 @@ def notify_rejected(session: Session, submission: Submission, played: Sequence[s
             "submission": submission.id,
             "channel": submission.channel,
             "reason": submission.reason,
+            "refusal": submission.refusal,
             "played": list(played),
         },
     )

@@ -13,6 +13,7 @@ periodic sweep (pbem.dispatch) hands them on.
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import dataclass, field
 
 from sqlalchemy import select
@@ -21,14 +22,16 @@ from sqlalchemy.orm import Session
 import engine
 from pbem.clock.deadlines import follow_to_act
 from pbem.db import lock_game
+from pbem.i18n.rules import refusal_of
 from pbem.logs import bind, log_context
+from pbem.metrics import events
 from pbem.models import Game, GameStatus, Move, Submission, SubmissionStatus, utcnow
 from pbem.services import notifications, snapshots
 from pbem.services.bots import bot_turn
 from pbem.services.ratings import rate_game
 from pbem.services.replay import engine_game, setup_of
 from pbem.services.results import keep_result
-from pbem.services.submissions import ABANDONED, pending_submission, submission_lines, submit
+from pbem.services.submissions import pending_submission, submission_lines, submit
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +53,7 @@ def _process(session: Session, submission_id: int) -> Outcome | None:
     game_id = session.scalar(select(Submission.game_id).where(Submission.id == submission_id))
     if game_id is None:
         return None
+    started = time.perf_counter()
     game = lock_game(session, game_id)
     bind(game=game.public_id)
     submission = session.get(Submission, submission_id, populate_existing=True)
@@ -59,7 +63,12 @@ def _process(session: Session, submission_id: int) -> Outcome | None:
         return Outcome(submission.status, submission.reason)
     follow_up = _judge(session, game, submission)
     outcome = Outcome(submission.status, submission.reason, follow_up)
+    channel, ruleset = submission.channel, game.ruleset
+    waited = (utcnow() - submission.created_at).total_seconds()
     session.commit()
+    events.submission_judged(
+        channel, outcome.status, ruleset, time.perf_counter() - started, waited
+    )
     log.info("submission %s %s", submission_id, outcome.status)
     return outcome
 
@@ -69,20 +78,21 @@ def _judge(session: Session, game: Game, submission: Submission) -> list[int]:
     submission.processed_at = utcnow()
     try:
         if game.status == GameStatus.OPEN:
-            raise engine.IllegalMove("the game has not started: it is waiting for players")
+            raise engine.IllegalMove.of("pbem.not_started")
         if game.abandoned_at is not None:
-            raise engine.IllegalMove(ABANDONED)
+            raise engine.IllegalMove.of("pbem.abandoned")
         if submission.seat.resigned_at is not None and submission.channel != "bot":
-            raise engine.IllegalMove("you resigned from this game")
+            raise engine.IllegalMove.of("pbem.resigned")
         played = engine_game(game)
         waiting = played.state.to_act()
         first_new = len(played.log)
         lines = submission_lines(submission.raw_text)
         if not lines:
-            raise engine.IllegalMove("the submission holds no move")
+            raise engine.IllegalMove.of("pbem.no_move")
         partly = played.play_submission(position, lines)
     except engine.IllegalMove as exc:
         submission.status, submission.reason = SubmissionStatus.REJECTED, str(exc)
+        submission.refusal = refusal_of(exc)
         notifications.notify_rejected(session, submission)
         if game.status != GameStatus.ACTIVE:
             return []
@@ -107,6 +117,7 @@ def _judge(session: Session, game: Game, submission: Submission) -> list[int]:
         )
     else:
         submission.status, submission.reason = SubmissionStatus.PARTIAL, str(partly)
+        submission.refusal = refusal_of(partly)
         notifications.notify_rejected(session, submission, played=list(partly.played))
     # The mover's 'your turn' still stands while it goes on with the same turn.
     already_waiting = waiting if goes_on else waiting - {position}

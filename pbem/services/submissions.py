@@ -10,15 +10,15 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 import engine
+from pbem.metrics import events
 from pbem.models import Seat, Submission, SubmissionStatus
 from pbem.services.errors import Conflict
+from pbem.services.refusal_texts import SIZE_RULE, TURN_ORDER
 from pbem.services.replay import engine_game
 
 # "clock": a bot playing a seat whose player ran out of time (pbem.clock.timeouts).
 CHANNELS = ("api", "web", "mail", "bot", "clock")
 STILL_WAITING = "your previous submission is still being processed"
-SIZE_RULE = "submission size"
-ABANDONED = "the game was abandoned by its organiser"
 
 
 def submission_lines(raw_text: str) -> list[str]:
@@ -40,16 +40,18 @@ def check_size(seat: Seat, lines: list[str]) -> None:
     overlong move (PBEM_MAX_MOVE_CHARS); IllegalMove says which."""
     most = most_moves(seat)
     if len(lines) > most:
-        raise engine.IllegalMove(
-            f"the submission holds {len(lines)} moves; send at most {most} at once",
-            rule=SIZE_RULE,
+        raise engine.IllegalMove.of(
+            "pbem.too_many_moves", rule=SIZE_RULE, count=len(lines), most=most
         )
     longest = current_app.config["PBEM_MAX_MOVE_CHARS"]
     for line in lines:
         if len(line) > longest:
-            raise engine.IllegalMove(
-                f"a move of {len(line)} characters ({line[:20]}...); a move has at most {longest}",
+            raise engine.IllegalMove.of(
+                "pbem.move_too_long",
                 rule=SIZE_RULE,
+                length=len(line),
+                start=line[:20],
+                most=longest,
             )
 
 
@@ -62,10 +64,10 @@ def preview(seat: Seat, raw_text: str) -> engine.Trial:
     again under the game lock.
     """
     if seat.game.abandoned_at is not None:  # the rules would go on; the game does not
-        raise engine.IllegalMove(ABANDONED, rule="turn order")
+        raise engine.IllegalMove.of("pbem.abandoned", rule=TURN_ORDER)
     lines = submission_lines(raw_text)
     if not lines:
-        raise engine.IllegalMove("the submission holds no move")
+        raise engine.IllegalMove.of("pbem.no_move")
     check_size(seat, lines)
     return engine_game(seat.game).trial(seat.position, lines)
 
@@ -93,6 +95,7 @@ def submit(session: Session, seat: Seat, raw_text: str, channel: str) -> Submiss
         # Another request of this seat stored its turn first (a unique index
         # over the waiting submissions of the pages and the API).
         raise Conflict(STILL_WAITING) from None
+    events.submission_received(channel)
     return submission
 
 

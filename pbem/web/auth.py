@@ -12,6 +12,7 @@ from zoneinfo import available_timezones
 from flask import Flask, current_app, redirect, render_template, request, url_for
 from flask_login import LoginManager, login_user, logout_user
 
+from pbem.i18n import LANGUAGE_NAMES
 from pbem.leagues.digest import WEEKDAYS
 from pbem.models import MovedMail, User
 from pbem.services import accounts, notifications
@@ -129,7 +130,7 @@ def _settings_form(first_visit: bool):  # type: ignore[no-untyped-def]
     page = {
         "user": user,
         "zones": sorted(available_timezones()),
-        "languages": accounts.LANGUAGES,
+        "languages": LANGUAGE_NAMES,
         "moved_choices": MOVED_CHOICES,
         "digest_hours": accounts.DIGEST_HOURS,
         "weekdays": WEEKDAYS,
@@ -147,7 +148,7 @@ def _settings_form(first_visit: bool):  # type: ignore[no-untyped-def]
             user,
             name=request.form.get("name", ""),
             time_zone=request.form.get("time_zone", "UTC"),
-            language=request.form.get("language", user.language),
+            language=request.form.get("language", accounts.KEEP),
             moved_mail=request.form.get("moved_mail", user.moved_mail),
             **_mail_times(request.form),
         )

@@ -17,6 +17,8 @@ from sqlalchemy import or_, select
 
 import engine
 from pbem.dispatch import enqueue_submissions
+from pbem.i18n import page_language
+from pbem.i18n.rules import describe_error, describe_refusal
 from pbem.models import Game, GameStatus, Move, Seat, Submission, SubmissionStatus
 from pbem.numbers import whole_number
 from pbem.services import chat, pictures, submissions
@@ -112,6 +114,7 @@ def render_game_page(
         may_move=may_move,
         pending=pending,
         shown=shown,
+        shown_reason=_reason(shown),
         moves=moves,
         error=error,
         waiting=_waiting(game, seat, pending, position),
@@ -156,10 +159,8 @@ def _check(seat: Seat, text: str, drawn_at: int) -> engine.Trial:
         return preview(seat, text)
     except engine.IllegalMove as exc:
         if drawn_at != current:
-            raise engine.IllegalMove(
-                f"the game moved on since your page was drawn (then {drawn_at} moves,"
-                f" now {current}), and your move no longer fits: {exc}",
-                exc.rule,
+            raise engine.IllegalMove.of(
+                "pbem.page_outdated", rule=exc.rule, then=drawn_at, now=current, error=exc.quoted()
             ) from None
         raise
 
@@ -172,7 +173,13 @@ def preview_page(game_id: str):  # type: ignore[no-untyped-def]
     try:
         trial = _check(seat, text, drawn_at)
     except engine.IllegalMove as exc:
-        return render_game_page(seat, None, moves=text, error=str(exc), status=_refusal_status(exc))
+        return render_game_page(
+            seat,
+            None,
+            moves=text,
+            error=describe_error(exc, page_language()),
+            status=_refusal_status(exc),
+        )
     return render_template(
         "preview.html",
         game=seat.game,
@@ -190,6 +197,13 @@ def preview_page(game_id: str):  # type: ignore[no-untyped-def]
 def _data_url(game: Game, view: dict[str, Any]) -> str:
     """The preview's board inline: it exists nowhere else, nothing is stored."""
     return "data:image/png;base64," + base64.b64encode(pictures.draw(game, view)).decode("ascii")
+
+
+def _reason(shown: Submission | None) -> str | None:
+    """A stored refusal in the reader's language."""
+    if shown is None or shown.reason is None:
+        return None
+    return describe_refusal(shown.refusal, shown.reason, page_language())
 
 
 def _refusal_status(exc: engine.IllegalMove) -> int:
@@ -217,7 +231,13 @@ def submit(game_id: str):  # type: ignore[no-untyped-def]
             return redirect(_game_url(seat, submission=earlier.id, again=1))
         return render_game_page(seat, None, moves=text, error=str(exc), status=409)
     except engine.IllegalMove as exc:
-        return render_game_page(seat, None, moves=text, error=str(exc), status=_refusal_status(exc))
+        return render_game_page(
+            seat,
+            None,
+            moves=text,
+            error=describe_error(exc, page_language()),
+            status=_refusal_status(exc),
+        )
     db().commit()
     enqueue_submissions([submission.id])
     return redirect(_game_url(seat, submission=submission.id))

@@ -64,3 +64,23 @@ def test_bytes_foreign_to_the_declared_charset_are_refused_not_replaced():
     message = BytesParser(policy=policy.default).parsebytes(raw)
     with pytest.raises(UnreadableBody, match="us-ascii, but it is not"):
         body_text(message)
+
+
+def test_text_above_and_below_a_quote_is_kept_in_order():
+    body = f"tile 0,1 -1,2 -1,1\n\nOn Sun, 22 Nov 2026, pbem wrote:\n{ORIGINAL}\nhut 1,0\n"
+    assert read_commands(new_text(body)).moves == ["tile 0,1 -1,2 -1,1", "hut 1,0"]
+
+
+def test_a_line_with_a_time_right_above_an_attribution_is_not_taken_into_it():
+    body = f"chat see you at 10:30\nOn Sun, 22 Nov 2026 at 10:02, pbem wrote:\n{ORIGINAL}"
+    assert read_commands(new_text(body)).commands == [("chat", "see you at 10:30")]
+
+
+def test_a_closing_word_before_any_text_is_not_taken_for_a_signature():
+    body = "Thanks\nhut 1,0\n\nCheers,\nAnn\n"
+    assert read_commands(new_text(body)).moves == ["Thanks", "hut 1,0"]
+
+
+def test_an_unquoted_original_after_a_header_block_is_not_read():
+    body = "hut 1,0\nVon: pbem\nGesendet: Montag\n\ntile 0,0 0,-1 1,-1\n"
+    assert read_commands(new_text(body)).moves == ["hut 1,0"]

@@ -327,7 +327,7 @@ def test_settings_are_read_and_changed_through_the_api(api, make_user, token_for
         "email": ann.email,
         "name": "Ann",
         "time_zone": "UTC",
-        "language": "en",
+        "language": None,  # not chosen: pages follow the browser
         "moved_mail": "each",
         "quiet_hours": None,  # the tests' users have none
         "reminder_hours": 24,
@@ -336,6 +336,12 @@ def test_settings_are_read_and_changed_through_the_api(api, make_user, token_for
         "league_digest_hour": 18,
         "calendar_url": f"http://localhost/calendar/{ann.calendar_token}.ics",
     }
+    chosen = api.call("updateSettings", token, {"language": "cs"})
+    assert chosen.status_code == 200 and chosen.get_json()["language"] == "cs"
+    unset = api.call("updateSettings", token, {"language": None})
+    assert unset.status_code == 200 and unset.get_json()["language"] is None
+    refused = api.call("updateSettings", token, {"language": "de"})
+    assert refused.status_code == 422
     changed = api.call("updateSettings", token, {"time_zone": "Asia/Tokyo", "moved_mail": "never"})
     assert changed.status_code == 200
     assert changed.get_json()["time_zone"] == "Asia/Tokyo" and changed.get_json()["name"] == "Ann"

@@ -1,16 +1,18 @@
 """The beat's sweep deletes outbox rows kept PBEM_OUTBOX_KEEP_DAYS (sign-in
 mail: PBEM_SIGN_IN_KEEP_DAYS, once its link expired), never a row still to
-be sent, and a backlog in batches."""
+be sent, and a backlog in batches; and the bytes of inbound mail read long
+ago, in batches too."""
 
 from __future__ import annotations
 
+import uuid
 from datetime import timedelta
 
 from sqlalchemy import select
 
 from pbem.mail import retention
 from pbem.mail.tasks import FORGET_OUTBOX
-from pbem.models import Outbox, OutboxStatus, utcnow
+from pbem.models import InboundMessage, InboundStatus, Outbox, OutboxStatus, utcnow
 from pbem.services.notifications import SIGN_IN, YOUR_TURN
 from tests.server.conftest import drain
 from worker.celery_app import beat_schedule
@@ -113,3 +115,32 @@ def test_a_backlog_goes_in_batches_until_none_is_left(app, session, make_user, m
 def test_the_beat_runs_the_sweep():
     schedule = beat_schedule({"PBEM_SWEEP_SECONDS": 60})
     assert schedule["forget-outbox"] == {"task": FORGET_OUTBOX, "schedule": 60.0}
+
+
+def test_raw_inbound_mail_is_forgotten_in_batches_keeping_the_rows(app, session, monkeypatch):
+    monkeypatch.setattr(retention, "BATCH_SIZE", 2)
+    now = utcnow()
+
+    def stored(name: str, status: str, days: int) -> int:
+        row = InboundMessage(
+            message_id=f"<{name}-{uuid.uuid4().hex}@example.org>",
+            raw=b"Subject: hello\r\n\r\nboard\r\n",
+            channel="smtp",
+            status=status,
+            received_at=now - timedelta(days=days),
+        )
+        session.add(row)
+        session.commit()
+        return row.id
+
+    old = [stored(f"old{n}", InboundStatus.DONE, 40) for n in range(5)]
+    recent = stored("recent", InboundStatus.DONE, 20)
+    unread = stored("unread", InboundStatus.RECEIVED, 40)
+
+    forgotten = retention.forget_inbound_raw(session, now - timedelta(days=30))
+
+    assert forgotten == len(old)
+    session.expire_all()
+    rows = {row.id: row for row in session.scalars(select(InboundMessage))}
+    assert all(rows[row_id].raw is None for row_id in old)  # the rows themselves stay
+    assert rows[recent].raw is not None and rows[unread].raw is not None

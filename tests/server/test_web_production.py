@@ -16,6 +16,7 @@ import urllib.parse
 import urllib.request
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -73,10 +74,10 @@ def csrf_token(page: str) -> str:
     return found.group(1)
 
 
-@pytest.fixture
-def production_env(tmp_path: Path) -> Iterator[dict[str, str]]:
+@contextmanager
+def production_settings(instance: Path, **settings: str) -> Iterator[dict[str, str]]:
     """The settings an administrator puts in the environment, with a scratch
-    database and a queue of the test's own."""
+    database and a queue of the test's own; `settings` are laid over them."""
     port = free_port()
     queue = f"pbem-test-{uuid.uuid4().hex[:12]}"
     with scratch_database() as database_url:
@@ -89,27 +90,35 @@ def production_env(tmp_path: Path) -> Iterator[dict[str, str]]:
             "PBEM_TASK_QUEUE": queue,
             "PBEM_BASE_URL": f"http://127.0.0.1:{port}",
             "PBEM_WEB_BIND": f"127.0.0.1:{port}",
-            "PBEM_INSTANCE_PATH": str(tmp_path),
+            "PBEM_INSTANCE_PATH": str(instance),
+            **settings,
         }
     forget_queue(queue)
+
+
+@pytest.fixture
+def production_env(tmp_path: Path) -> Iterator[dict[str, str]]:
+    with production_settings(tmp_path) as env:
+        yield env
 
 
 def pbem(*args: str) -> list[str]:
     return [str(Path(sys.executable).parent / "pbem"), *args]
 
 
-@pytest.fixture
-def web(production_env: dict[str, str]) -> Iterator[str]:
-    """The real `pbem web` with two workers; yields its address."""
-    subprocess.run(pbem("db", "upgrade"), env=production_env, check=True, capture_output=True)
+@contextmanager
+def web_server(env: dict[str, str], workers: int = 2) -> Iterator[str]:
+    """The real `pbem web` (gunicorn) on the database migrated to head; yields
+    the address it listens on, PBEM_WEB_BIND."""
+    subprocess.run(pbem("db", "upgrade"), env=env, check=True, capture_output=True)
     server = subprocess.Popen(
-        pbem("web", "--workers", "2"),
-        env=production_env,
+        pbem("web", "--workers", str(workers)),
+        env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
     )
-    base = production_env["PBEM_BASE_URL"]
+    base = "http://" + env["PBEM_WEB_BIND"]
     try:
         wait_for(lambda: answers(base + "/"), 60, "pbem web to answer")
         yield base
@@ -120,6 +129,13 @@ def web(production_env: dict[str, str]) -> Iterator[str]:
     # gunicorn; its log line is the only trace.
     assert "SIGSEGV" not in output and "exited with code" not in output, output[-3000:]
     assert "Traceback" not in output, output[-3000:]
+
+
+@pytest.fixture
+def web(production_env: dict[str, str]) -> Iterator[str]:
+    """The real `pbem web` with two workers; yields its address."""
+    with web_server(production_env) as base:
+        yield base
 
 
 def sign_in(visitor: Visitor, email: str, name: str, env: dict[str, str]) -> None:

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from engine.core.errors import IllegalMove
+from engine.games.java import messages as m
 from engine.games.java.board import (
     NEIGHBORS,
     PRINTED_IRRIGATION,
@@ -31,14 +33,6 @@ class Palace:
     @property
     def value(self) -> int:
         return self.values[-1]
-
-
-@dataclass(frozen=True)
-class Problem:
-    """Why a tile may not lie somewhere: the player's message and the rule."""
-
-    reason: str
-    rule: str
 
 
 @dataclass
@@ -115,37 +109,38 @@ class Land:
         """Ring spaces not yet covered: each costs 1 AP more to lie over."""
         return sum(1 for c in cells if SPACES[c].ring and c not in self.level)
 
-    def irrigation_problem(self, cells: Iterable[str]) -> Problem | None:
+    def irrigation_problem(self, cells: Iterable[str]) -> IllegalMove | None:
         """Irrigation is never covered; said first, before any shape rule."""
         for c in cells:
             if c in self.irrigation:
-                return Problem(f"{c} is irrigation, which is never covered", "stacking")
+                return IllegalMove.of("java.irrigation_covered", rule=m.STACKING, space=c)
         return None
 
     def tile_problem(
         self, cells: tuple[str, ...], *, developers_block: bool = True
-    ) -> Problem | None:
+    ) -> IllegalMove | None:
         """Why a tile may not cover `cells` (the geometry only; the kind fixes the shape)."""
         problem = self.irrigation_problem(cells)
         if problem:
             return problem
         for c in cells:
             if developers_block and c in self.developers:
-                return Problem(f"a developer stands on {c}", "stacking")
+                return IllegalMove.of("java.developer_under", rule=m.STACKING, space=c)
             if c in self.palaces:
-                return Problem(f"a palace stands on {c}", "stacking")
+                return IllegalMove.of("java.palace_under", rule=m.STACKING, space=c)
         levels = {self.level.get(c, 0) for c in cells}
         if len(levels) > 1:
-            return Problem(
-                f"the tile would not lie flat on {' '.join(cells)} (levels {sorted(levels)})",
-                "stacking",
+            return IllegalMove.of(
+                "java.not_flat",
+                rule=m.STACKING,
+                spaces=" ".join(cells),
+                levels=str(sorted(levels)),
             )
         if levels != {0}:
             under = {self.top[c] for c in cells}
             if len(under) == 1 and self.sizes[under.pop()] == len(cells):
-                return Problem(
-                    f"the tile would lie exactly on a tile of the same size at {' '.join(cells)}",
-                    "stacking",
+                return IllegalMove.of(
+                    "java.same_size_under", rule=m.STACKING, spaces=" ".join(cells)
                 )
         return None
 

@@ -11,7 +11,9 @@ import re
 from dataclasses import dataclass
 
 from engine.core.errors import IllegalMove
+from engine.core.vocabulary import Vocabulary
 from engine.games.java import cards
+from engine.games.java import messages as m
 from engine.games.java.board import SPACES, sort_spaces
 from engine.games.java.tiles import DOUBLE, PALACE_VALUES, RICE, TILE_SIZE, TRIPLE, VILLAGE
 
@@ -112,14 +114,46 @@ Move = (
     | EndTurn
 )
 
-_SYNTAX = "move syntax"
+_SYNTAX = m.SYNTAX
+# The words of the French and Czech rulebooks (terrain triple, rizière,
+# bâtir, agrandir; trojdílné území, nasadit, stáhnout, postavit...); English
+# is canonical and is what the record keeps.
+VERBS = Vocabulary(
+    {
+        TRIPLE: {"fr": ("triple",), "cs": ("trojdílné", "trojdíl")},
+        DOUBLE: {"fr": ("double",), "cs": ("dvojdílné", "dvojdíl")},
+        RICE: {"fr": ("rizière",), "cs": ("rýže", "rýžové")},
+        VILLAGE: {"fr": ("village",), "cs": ("vesnice",)},
+        "enter": {"fr": ("entrer",), "cs": ("nasadit",)},
+        "leave": {"fr": ("sortir",), "cs": ("stáhnout",)},
+        "move": {"fr": ("déplacer",), "cs": ("pohnout",)},
+        "build": {"fr": ("bâtir",), "cs": ("postavit",)},
+        "enlarge": {"fr": ("agrandir",), "cs": ("rozšířit",)},
+        "irrigate": {"fr": ("irriguer", "bassin"), "cs": ("nádrž", "zavlažit")},
+        "draw": {"fr": ("piocher",), "cs": ("vzít",)},
+        "token": {"fr": ("jeton",), "cs": ("žeton",)},
+        "festival": {"fr": ("fête",), "cs": ("slavnost",)},
+        "play": {"fr": ("jouer",), "cs": ("vyložit",)},
+        "agree": {"fr": ("accepter",), "cs": ("souhlasit",)},
+        "pass": {"fr": ("passer",), "cs": ("pas",)},
+        "end": {"fr": ("fin",), "cs": ("konec",)},
+    }
+)
+OTHER_WORDS = Vocabulary(
+    {
+        FACEUP: {"fr": ("visible",), "cs": ("odkrytá",)},
+        DECK: {"fr": ("pioche",), "cs": ("balík",)},
+        "to": {"fr": ("vers",), "cs": ("na",)},
+        VILLAGE: {"fr": ("village",), "cs": ("vesnice",)},
+    }
+)
 _CARD_WORDS = {name: letter for letter, name in cards.SYMBOL_NAMES.items()}
 
 
 def _space(word: str) -> str:
     sid = word.upper()
     if sid not in SPACES:
-        raise IllegalMove(f"{word!r} is not a space of the board (spaces look like F3)", _SYNTAX)
+        raise IllegalMove.of("java.not_a_space", rule=_SYNTAX, word=word)
     return sid
 
 
@@ -128,22 +162,22 @@ def _card(word: str) -> str:
     parts = lowered.split("+") if "+" in word or lowered in _CARD_WORDS else list(word.upper())
     letters = [_CARD_WORDS.get(p, p.upper()) for p in parts]
     if not letters or any(p not in cards.SYMBOLS for p in letters) or len(set(letters)) > 2:
-        raise IllegalMove(f"{word!r} is not a festival card (write M, D, P, MD, MP or DP)", _SYNTAX)
+        raise IllegalMove.of("java.not_a_card", rule=_SYNTAX, word=word)
     card = cards.canonical(letters)
     if len(card) != len(letters):
-        raise IllegalMove(f"{word!r} names a symbol twice", _SYNTAX)
+        raise IllegalMove.of("java.symbol_twice", rule=_SYNTAX, word=word)
     return card
 
 
 def _cards(words: list[str]) -> tuple[str, ...]:
     if not words:
-        raise IllegalMove("name the cards you play, e.g. 'play M MD'", _SYNTAX)
+        raise IllegalMove.of("java.name_cards", rule=_SYNTAX)
     return cards.sort_cards(_card(w) for w in words)
 
 
 def _value(word: str) -> int:
     if not word.isdigit() or int(word) not in PALACE_VALUES:
-        raise IllegalMove(f"a palace is worth 2, 4, 6, 8 or 10, not {word!r}", _SYNTAX)
+        raise IllegalMove.of("java.palace_values", rule=_SYNTAX, word=word)
     return int(word)
 
 
@@ -154,34 +188,34 @@ def _tile(kind: str, words: list[str]) -> PlaceTile:
     for word in words:
         key, sep, val = word.partition("=")
         if sep:
-            if key.lower() != "village" or village is not None:
-                raise IllegalMove(f"write village=SPACE once, not {word!r}", _SYNTAX)
+            if OTHER_WORDS.english(key) != VILLAGE or village is not None:
+                raise IllegalMove.of("java.village_once", rule=_SYNTAX, word=word)
             village = _space(val)
         else:
             spaces.append(_space(word))
     if len(spaces) != size or len(set(spaces)) != size:
-        raise IllegalMove(f"a {kind} tile covers {size} different spaces", _SYNTAX)
+        raise IllegalMove.of("java.tile_spaces", rule=_SYNTAX, kind=kind, size=size)
     if kind in (TRIPLE, DOUBLE):
         if village is None:
-            raise IllegalMove(f"say which space of the {kind} is the village: village=F4", _SYNTAX)
+            raise IllegalMove.of("java.which_village", rule=_SYNTAX, kind=kind)
         if village not in spaces:
-            raise IllegalMove(f"the village {village} is not one of the tile's spaces", _SYNTAX)
+            raise IllegalMove.of("java.village_not_on_tile", rule=_SYNTAX, space=village)
     elif village is not None:
-        raise IllegalMove(f"a single {kind} tile takes no village=", _SYNTAX)
+        raise IllegalMove.of("java.single_no_village", rule=_SYNTAX, kind=kind)
     return PlaceTile(kind, sort_spaces(spaces), village)
 
 
 def _arity(words: list[str], n: int, usage: str) -> None:
     if len(words) != n:
-        raise IllegalMove(f"write '{usage}'", _SYNTAX)
+        raise IllegalMove.of("java.write", rule=_SYNTAX, usage=usage)
 
 
 def parse(text: str) -> Move:
     words = re.split(r"[\s,;]+", text.strip())
     words = [w for w in words if w]
     if not words:
-        raise IllegalMove("empty move", _SYNTAX)
-    verb, args = words[0].lower(), words[1:]
+        raise IllegalMove.of("java.empty_move", rule=_SYNTAX)
+    verb, args = VERBS.english(words[0]) or words[0].lower(), words[1:]
     if verb in (TRIPLE, DOUBLE, RICE, VILLAGE):
         return _tile(verb, args)
     if verb == "enter":
@@ -191,7 +225,7 @@ def parse(text: str) -> Move:
         _arity(args, 1, "leave F3")
         return Leave(_space(args[0]))
     if verb == "move":
-        if len(args) == 3 and args[1].lower() == "to":
+        if len(args) == 3 and OTHER_WORDS.english(args[1]) == "to":
             args = [args[0], args[2]]
         _arity(args, 2, "move F3 G5")
         return MoveDeveloper(_space(args[0]), _space(args[1]))
@@ -204,18 +238,16 @@ def parse(text: str) -> Move:
         return Irrigate(_space(args[0]))
     if verb == "draw":
         _arity(args, 1, "draw faceup' or 'draw deck")
-        source = args[0].lower()
+        source = OTHER_WORDS.english(args[0]) or args[0].lower()
         if source not in (FACEUP, DECK):
-            raise IllegalMove("draw from 'faceup' or 'deck'", _SYNTAX)
+            raise IllegalMove.of("java.draw_from", rule=_SYNTAX)
         return Draw(source)
     if verb == "token":
         _arity(args, 0, "token")
         return TakeToken()
     if verb == "festival":
         if len(args) < 2:
-            raise IllegalMove(
-                "write 'festival G5 M MD': the palace and your opening cards", _SYNTAX
-            )
+            raise IllegalMove.of("java.festival_usage", rule=_SYNTAX)
         return Festival(_space(args[0]), _cards(args[1:]))
     if verb == "play":
         return PlayCards(_cards(args))
@@ -223,11 +255,7 @@ def parse(text: str) -> Move:
         if verb == word:
             _arity(args, 0, word)
             return cls()
-    raise IllegalMove(
-        f"unknown move {words[0]!r} (moves: triple, double, rice, village, enter, leave, "
-        "move, build, enlarge, irrigate, draw, token, festival, play, agree, pass, end)",
-        _SYNTAX,
-    )
+    raise IllegalMove.of("java.unknown_move", rule=_SYNTAX, word=words[0])
 
 
 def format_move(move: Move) -> str:

@@ -11,10 +11,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.core.errors import IllegalMove
+from engine.core.messages import Message
 from engine.core.registry import register
 from engine.core.rng import SeededRandom
 from engine.core.state import Result, State
 from engine.games.java import cards, legal, notation, picture, view
+from engine.games.java import messages as m
 from engine.games.java.board import SPACES, edge_cost
 from engine.games.java.festival import Auction, festival_points
 from engine.games.java.land import Land, Palace
@@ -51,6 +53,8 @@ from engine.games.java.tiles import (
     TRIPLE,
     TRIPLES,
 )
+
+EDGE_MESSAGES = {"enter": "java.edge_enter", "leave": "java.edge_leave"}
 
 
 @register
@@ -149,11 +153,9 @@ class JavaState(State):
     def check(self, seat: int, move: Move) -> None:
         in_auction = isinstance(move, PlayCards | Agree | Pass)
         if in_auction and self.auction is None:
-            raise IllegalMove("there is no festival auction going on", rule="festival")
+            raise IllegalMove.of("java.no_auction", rule=m.FESTIVAL)
         if not in_auction and self.auction is not None:
-            raise IllegalMove(
-                "a festival auction is going on: play cards, agree or pass", rule="festival"
-            )
+            raise IllegalMove.of("java.auction_on", rule=m.FESTIVAL)
         checker = getattr(self, f"_check_{type(move).__name__}")
         checker(seat, move)
 
@@ -183,42 +185,32 @@ class JavaState(State):
     def tile_cost(self, cells: tuple[str, ...]) -> int:
         return 1 + self.land.overhang(cells)
 
-    def _spend(self, cost: int, budget: int, what: str) -> None:
+    def _spend(self, cost: int, budget: int, what: Message) -> None:
         if cost > budget:
-            reserve = " (1 AP stays for your land tile)" if self.duty_pending else ""
-            raise IllegalMove(
-                f"{what} costs {cost} AP and you have {budget} to spend{reserve}",
-                rule="action points",
-            )
+            code = "java.over_budget_reserve" if self.duty_pending else "java.over_budget"
+            raise IllegalMove.of(code, rule=m.ACTION_POINTS, what=what, cost=cost, budget=budget)
 
     # -- land tiles -------------------------------------------------------
 
     def _check_PlaceTile(self, seat: int, move: PlaceTile) -> None:
         irrigated = self.land.irrigation_problem(move.cells)
         if irrigated:  # printed irrigation is no land space: say what it is
-            raise IllegalMove(irrigated.reason, rule=irrigated.rule)
+            raise irrigated
         size = len(move.cells)
         fps = legal.footprint_set(size)
         if move.cells not in fps:
-            shape = {
-                1: "one land space of central Java (single tiles never overhang)",
-                2: "two adjacent spaces, one at least in central Java",
-                3: "three mutually adjacent spaces, one at least in central Java",
-            }[size]
-            raise IllegalMove(
-                f"a {move.kind} tile covers {shape}, not {' '.join(move.cells)}",
-                rule="tile shape",
+            shape = {1: "java.shape_single", 2: "java.shape_double", 3: "java.shape_triple"}[size]
+            raise IllegalMove.of(
+                shape, rule=m.TILE_SHAPE, kind=move.kind, spaces=" ".join(move.cells)
             )
         if not self.has_tile(seat, move.kind):
-            raise IllegalMove(f"you have no {move.kind} tile left", rule="supply")
+            raise IllegalMove.of("java.no_tile_left", rule=m.SUPPLY, kind=move.kind)
         problem = self.land.tile_problem(move.cells)
         if problem:
-            raise IllegalMove(problem.reason, rule=problem.rule)
-        self._spend(self.tile_cost(move.cells), self.ap_left, "this tile")
+            raise problem
+        self._spend(self.tile_cost(move.cells), self.ap_left, Message("java.cost_tile"))
         if self.land.joins_cities(move.kind, move.cells, move.village):
-            raise IllegalMove(
-                f"the tile at {' '.join(move.cells)} would join two cities", rule="cities"
-            )
+            raise IllegalMove.of("java.joins_cities", rule=m.CITIES, spaces=" ".join(move.cells))
 
     def _apply_PlaceTile(self, seat: int, move: PlaceTile) -> None:
         self.ap_left -= self.tile_cost(move.cells)
@@ -246,11 +238,11 @@ class JavaState(State):
 
     def _check_Enter(self, seat: int, move: Enter) -> None:
         if self.off_board[seat] == 0:
-            raise IllegalMove("all your developers are on the board", rule="developers")
+            raise IllegalMove.of("java.all_on_board", rule=m.DEVELOPERS)
         cost = self._edge(move.cell, "enter")
         if not self.land.free_for_developer(move.cell):
-            raise IllegalMove(f"{move.cell} is taken", rule="one developer per space")
-        self._spend(cost, self.budget, f"entering at {move.cell}")
+            raise IllegalMove.of("java.taken", rule=m.ONE_PER_SPACE, space=move.cell)
+        self._spend(cost, self.budget, Message("java.cost_enter", {"space": move.cell}))
 
     def _apply_Enter(self, seat: int, move: Enter) -> None:
         self.ap_left -= edge_cost(move.cell) or 0
@@ -259,8 +251,12 @@ class JavaState(State):
 
     def _check_Leave(self, seat: int, move: Leave) -> None:
         if self.land.developers.get(move.cell) != seat:
-            raise IllegalMove(f"you have no developer on {move.cell}", rule="developers")
-        self._spend(self._edge(move.cell, "leave"), self.budget, f"leaving from {move.cell}")
+            raise IllegalMove.of("java.no_developer", rule=m.DEVELOPERS, space=move.cell)
+        self._spend(
+            self._edge(move.cell, "leave"),
+            self.budget,
+            Message("java.cost_leave", {"space": move.cell}),
+        )
 
     def _apply_Leave(self, seat: int, move: Leave) -> None:
         self.ap_left -= edge_cost(move.cell) or 0
@@ -270,33 +266,27 @@ class JavaState(State):
     def _edge(self, cell: str, verb: str) -> int:
         cost = self.land.entry_cost(cell)
         if cost is None:
-            where = "a land tile" if cell not in self.land.level else "the edge of central Java"
-            raise IllegalMove(
-                f"developers {verb} only on a land tile at the edge of central Java or on an "
-                f"overhanging tile; {cell} is not {where}",
-                rule="enter and leave",
+            where = "java.where_tile" if cell not in self.land.level else "java.where_edge"
+            raise IllegalMove.of(
+                EDGE_MESSAGES[verb], rule=m.ENTER_LEAVE, space=cell, where=Message(where)
             )
         return cost
 
     def _check_MoveDeveloper(self, seat: int, move: MoveDeveloper) -> None:
         if self.land.developers.get(move.source) != seat:
-            raise IllegalMove(f"you have no developer on {move.source}", rule="developers")
+            raise IllegalMove.of("java.no_developer", rule=m.DEVELOPERS, space=move.source)
         if move.target == move.source:
-            raise IllegalMove("a move must end on another space", rule="movement")
+            raise IllegalMove.of("java.same_space", rule=m.MOVEMENT)
         if move.target not in self.land.level:
-            raise IllegalMove(
-                f"developers move only on land tiles, {move.target} has none", rule="movement"
-            )
+            raise IllegalMove.of("java.no_land_tile", rule=m.MOVEMENT, space=move.target)
         if not self.land.free_for_developer(move.target):
-            raise IllegalMove(f"{move.target} is taken", rule="one developer per space")
+            raise IllegalMove.of("java.taken", rule=m.ONE_PER_SPACE, space=move.target)
         cost = self.land.move_costs(move.source).get(move.target)
         if cost is None:
-            raise IllegalMove(
-                f"no path from {move.source} to {move.target} over land tiles avoiding palaces "
-                "and opponents' developers",
-                rule="movement",
+            raise IllegalMove.of(
+                "java.no_path", rule=m.MOVEMENT, source=move.source, target=move.target
             )
-        self._spend(cost, self.budget, f"this move ({cost} colour changes)")
+        self._spend(cost, self.budget, Message("java.cost_move", {"changes": cost}))
 
     def _apply_MoveDeveloper(self, seat: int, move: MoveDeveloper) -> None:
         self.ap_left -= self.land.move_costs(move.source)[move.target]
@@ -307,33 +297,24 @@ class JavaState(State):
 
     def _check_palace_value(self, seat: int, value: int, area: set[str], cell: str) -> None:
         if value > len(area):
-            raise IllegalMove(
-                f"a palace of {value} needs a village of {value} spaces; {cell}'s has {len(area)}",
-                rule="palace value",
+            raise IllegalMove.of(
+                "java.palace_too_big", rule=m.PALACE_VALUE, value=value, space=cell, size=len(area)
             )
         if self.palace_supply[value] == 0:
-            raise IllegalMove(f"no palace of {value} is left", rule="supply")
+            raise IllegalMove.of("java.no_palace_left", rule=m.SUPPLY, value=value)
         if strict_winner(self.land.positions(area)) != seat:
-            raise IllegalMove(
-                f"you do not hold the highest position in {cell}'s village",
-                rule="highest position",
-            )
-        self._spend(1, self.budget, "a palace")
+            raise IllegalMove.of("java.not_highest", rule=m.HIGHEST_POSITION, space=cell)
+        self._spend(1, self.budget, Message("java.cost_palace"))
 
     def _check_Build(self, seat: int, move: Build) -> None:
         if not self.land.is_village(move.cell):
-            raise IllegalMove(
-                f"palaces stand on village spaces; {move.cell} is not one", rule="palace"
-            )
+            raise IllegalMove.of("java.not_village", rule=m.PALACE, space=move.cell)
         if not self.land.free_for_developer(move.cell):
-            raise IllegalMove(f"{move.cell} is not empty", rule="palace")
+            raise IllegalMove.of("java.not_empty", rule=m.PALACE, space=move.cell)
         area = self.land.village_area(move.cell)
         existing = self.land.palace_of(area)
         if existing:
-            raise IllegalMove(
-                f"this city already has its palace on {existing} (enlarge it instead)",
-                rule="one palace per city",
-            )
+            raise IllegalMove.of("java.has_palace", rule=m.ONE_PALACE, space=existing)
         self._check_palace_value(seat, move.value, area, move.cell)
 
     def _apply_Build(self, seat: int, move: Build) -> None:
@@ -343,16 +324,13 @@ class JavaState(State):
     def _check_Enlarge(self, seat: int, move: Enlarge) -> None:
         palace = self.land.palaces.get(move.cell)
         if palace is None:
-            raise IllegalMove(f"there is no palace on {move.cell}", rule="palace")
+            raise IllegalMove.of("java.no_palace", rule=m.PALACE, space=move.cell)
         if move.value <= palace.value:
-            raise IllegalMove(
-                f"the palace on {move.cell} is already worth {palace.value}", rule="palace value"
+            raise IllegalMove.of(
+                "java.palace_worth", rule=m.PALACE_VALUE, space=move.cell, value=palace.value
             )
         if palace.changed_turn == self.turn_number:
-            raise IllegalMove(
-                f"the palace on {move.cell} was already built or enlarged this turn",
-                rule="once per palace per turn",
-            )
+            raise IllegalMove.of("java.palace_changed", rule=m.ONCE_PER_TURN, space=move.cell)
         self._check_palace_value(seat, move.value, self.land.village_area(move.cell), move.cell)
 
     def _apply_Enlarge(self, seat: int, move: Enlarge) -> None:
@@ -372,19 +350,14 @@ class JavaState(State):
     def _check_Irrigate(self, seat: int, move: Irrigate) -> None:
         space = SPACES[move.cell]
         if space.ring or space.border:
-            raise IllegalMove(
-                f"irrigation goes inside central Java, not on the edge ({move.cell})",
-                rule="irrigation",
-            )
+            raise IllegalMove.of("java.irrigation_edge", rule=m.IRRIGATION, space=move.cell)
         if move.cell in self.land.irrigation:
-            raise IllegalMove(f"{move.cell} is already irrigation", rule="irrigation")
+            raise IllegalMove.of("java.already_irrigation", rule=m.IRRIGATION, space=move.cell)
         if move.cell in self.land.level:
-            raise IllegalMove(
-                f"irrigation lies on the board, never on a tile ({move.cell})", rule="irrigation"
-            )
+            raise IllegalMove.of("java.irrigation_on_tile", rule=m.IRRIGATION, space=move.cell)
         if self.irrigation_left == 0:
-            raise IllegalMove("no irrigation tile is left", rule="supply")
-        self._spend(1, self.budget, "irrigation")
+            raise IllegalMove.of("java.no_irrigation_left", rule=m.SUPPLY)
+        self._spend(1, self.budget, Message("java.cost_irrigation"))
 
     def _apply_Irrigate(self, seat: int, move: Irrigate) -> None:
         self.ap_left -= 1
@@ -394,12 +367,12 @@ class JavaState(State):
 
     def _check_Draw(self, seat: int, move: Draw) -> None:
         if self.cards_drawn >= CARDS_PER_TURN:
-            raise IllegalMove("you may draw at most 2 cards per turn", rule="cards")
+            raise IllegalMove.of("java.two_cards", rule=m.CARDS)
         if move.source == FACEUP and self.faceup is None:
-            raise IllegalMove("there is no face-up card", rule="cards")
+            raise IllegalMove.of("java.no_faceup", rule=m.CARDS)
         if move.source == DECK and not (self.deck or self.discards):
-            raise IllegalMove("the deck and the discards are empty", rule="cards")
-        self._spend(1, self.budget, "a card")
+            raise IllegalMove.of("java.deck_empty", rule=m.CARDS)
+        self._spend(1, self.budget, Message("java.cost_card"))
 
     def _apply_Draw(self, seat: int, move: Draw) -> None:
         self.ap_left -= 1
@@ -420,9 +393,9 @@ class JavaState(State):
 
     def _check_TakeToken(self, seat: int, move: TakeToken) -> None:
         if self.token_used:
-            raise IllegalMove("one action token per turn", rule="action token")
+            raise IllegalMove.of("java.one_token", rule=m.ACTION_TOKEN)
         if self.tokens[seat] == 0:
-            raise IllegalMove("you have no action token left", rule="action token")
+            raise IllegalMove.of("java.no_token", rule=m.ACTION_TOKEN)
 
     def _apply_TakeToken(self, seat: int, move: TakeToken) -> None:
         self.tokens[seat] -= 1
@@ -433,38 +406,32 @@ class JavaState(State):
 
     def _check_cards(self, seat: int, played: tuple[str, ...], at_least: int) -> None:
         if self.faceup is None:
-            raise IllegalMove("no face-up card sets a requirement", rule="festival")
+            raise IllegalMove.of("java.no_requirement", rule=m.FESTIVAL)
         hand = list(self.hands[seat])
         for card in played:
             if card not in hand:
-                raise IllegalMove(f"you do not hold the card {card}", rule="festival cards")
+                raise IllegalMove.of("java.card_not_held", rule=m.FESTIVAL_CARDS, card=card)
             hand.remove(card)
             if cards.value(card, self.faceup) == 0:
-                raise IllegalMove(
-                    f"{card} shares no symbol with the face-up card {self.faceup}",
-                    rule="festival cards",
+                raise IllegalMove.of(
+                    "java.card_useless", rule=m.FESTIVAL_CARDS, card=card, faceup=self.faceup
                 )
         worth = cards.total(played, self.faceup)
         if worth < at_least:
-            raise IllegalMove(
-                f"your cards are worth {worth}; you need {at_least}", rule="festival auction"
+            raise IllegalMove.of(
+                "java.cards_worth", rule=m.FESTIVAL_AUCTION, worth=worth, needed=at_least
             )
 
     def _check_Festival(self, seat: int, move: Festival) -> None:
         palace = self.land.palaces.get(move.cell)
         if palace is None:
-            raise IllegalMove(f"there is no palace on {move.cell}", rule="festival")
+            raise IllegalMove.of("java.no_palace", rule=m.FESTIVAL, space=move.cell)
         if palace.festival:
-            raise IllegalMove(
-                f"the palace on {move.cell} has had its festival; enlarge it first",
-                rule="festival once per palace level",
-            )
+            raise IllegalMove.of("java.festival_held", rule=m.FESTIVAL_ONCE, space=move.cell)
         if self.duty_pending:
-            raise IllegalMove(
-                "a festival ends your turn: place your land tile first", rule="mandatory land tile"
-            )
+            raise IllegalMove.of("java.festival_ends_turn", rule=m.LAND_TILE_DUTY)
         if seat not in self.land.positions(self.land.village_area(move.cell)):
-            raise IllegalMove(f"you have no developer in {move.cell}'s city", rule="festival")
+            raise IllegalMove.of("java.not_in_city", rule=m.FESTIVAL, space=move.cell)
         self._check_cards(seat, move.cards, 1)
 
     def _apply_Festival(self, seat: int, move: Festival) -> None:
@@ -518,9 +485,8 @@ class JavaState(State):
     def _check_Agree(self, seat: int, move: Agree) -> None:
         assert self.auction is not None
         if not self.auction.is_level(seat):
-            raise IllegalMove(
-                f"you are below the highest total {self.auction.highest}: play cards or pass",
-                rule="festival auction",
+            raise IllegalMove.of(
+                "java.below_highest", rule=m.FESTIVAL_AUCTION, highest=self.auction.highest
             )
 
     def _apply_Agree(self, seat: int, move: Agree) -> None:
@@ -531,9 +497,7 @@ class JavaState(State):
     def _check_Pass(self, seat: int, move: Pass) -> None:
         assert self.auction is not None
         if self.auction.is_level(seat):
-            raise IllegalMove(
-                "you are level with the highest total: agree or raise", rule="festival auction"
-            )
+            raise IllegalMove.of("java.level_highest", rule=m.FESTIVAL_AUCTION)
 
     def _apply_Pass(self, seat: int, move: Pass) -> None:
         assert self.auction is not None
@@ -544,9 +508,7 @@ class JavaState(State):
 
     def _check_EndTurn(self, seat: int, move: EndTurn) -> None:
         if self.duty_pending and legal.tile_moves(self, seat):
-            raise IllegalMove(
-                "you must place at least one land tile this turn", rule="mandatory land tile"
-            )
+            raise IllegalMove.of("java.tile_duty", rule=m.LAND_TILE_DUTY)
 
     def _apply_EndTurn(self, seat: int, move: EndTurn) -> None:
         self._end_turn()

@@ -10,9 +10,12 @@ end                                           end the turn
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from engine.core.errors import IllegalMove
+from engine.core.vocabulary import Vocabulary
+from engine.games.samurai import messages  # noqa: F401  (the templates used here)
 from engine.games.samurai.board import Board
 from engine.games.samurai.tiles import FIGURES, HAND_SIZE, KINDS, in_order
 
@@ -63,50 +66,74 @@ class EndTurn:
 Move = ChooseTiles | PlaceFigure | PlayTile | TokenExchange | FigureExchange | EndTurn
 
 TILE_NAMES = ", ".join(KINDS)
+# Tile and figure names of the French rulebook (parure, chevalier, mouvement,
+# échange...) and Czech; a tile is its type's word and its strength
+# ("parure4", "loď1"). English is canonical and is what the record keeps.
+TYPE_WORDS = Vocabulary(
+    {
+        "helmet": {"fr": ("parure",), "cs": ("přilba",)},
+        "buddha": {"fr": ("bouddha",), "cs": ("buddha",)},
+        "rice": {"fr": ("rizière",), "cs": ("rýže",)},
+        "samurai": {"fr": ("samouraï",), "cs": ("samuraj",)},
+        "ronin": {"fr": ("chevalier",), "cs": ("rónin",)},
+        "ship": {"fr": ("bateau",), "cs": ("loď",)},
+        "token-exchange": {"fr": ("mouvement",), "cs": ("přesun",)},
+        "figure-exchange": {"fr": ("échange",), "cs": ("výměna",)},
+    }
+)
+COMMANDS = Vocabulary(
+    {
+        "choose": {"fr": ("choisir",), "cs": ("vybrat",)},
+        "figure": {"fr": ("pion",), "cs": ("figurka",)},
+        "end": {"fr": ("fin",), "cs": ("konec",)},
+    }
+)
+_STRENGTH = re.compile(r"^(\D+?)(\d*)$")
 _EXAMPLE = "helmet4 buddha3 samurai2 ronin ship1"
 
 
 def _space(board: Board, word: str) -> int:
     name = word.upper()
     if name not in board.by_name:
-        raise IllegalMove(
-            f"there is no space {word!r} in play (a space is a column letter and a row"
-            f" number as on the board, e.g. {board.name(board.edo)} for Edo)"
-        )
+        raise IllegalMove.of("samurai.no_space", word=word, edo=board.name(board.edo))
     return board.by_name[name]
 
 
 def _figure(word: str) -> str:
-    figure = word.lower()
+    figure = TYPE_WORDS.english(word) or word.lower()
     if figure not in FIGURES:
-        raise IllegalMove(f"{word!r} is not a figure (figures: {', '.join(FIGURES)})")
+        raise IllegalMove.of("samurai.not_a_figure", word=word, figures=", ".join(FIGURES))
     return figure
 
 
 def _tile(word: str) -> str:
     code = word.lower()
+    parts = _STRENGTH.match(code)
+    if parts and TYPE_WORDS.english(parts.group(1)):
+        code = f"{TYPE_WORDS.english(parts.group(1))}{parts.group(2)}"
     if code not in KINDS:
-        raise IllegalMove(f"{word!r} is not a tile (tiles: {TILE_NAMES})")
+        raise IllegalMove.of("samurai.not_a_tile", word=word, tiles=TILE_NAMES)
     return code
 
 
 def _expect(words: list[str], count: int, shape: str) -> None:
     if len(words) != count:
-        raise IllegalMove(f"write '{shape}'")
+        raise IllegalMove.of("samurai.write", shape=shape)
 
 
 def parse(board: Board, text: str) -> Move:
     """Read a move's text; IllegalMove with the expected shape when malformed."""
     words = text.split()
     if not words:
-        raise IllegalMove("empty move: write a tile and a space, e.g. 'helmet4 N11', or 'end'")
+        raise IllegalMove.of("samurai.empty_move")
     head = words[0].lower()
+    head = COMMANDS.english(head) or TYPE_WORDS.english(head) or head
     if head == "end":
         _expect(words, 1, "end")
         return EndTurn()
     if head == "choose":
         if len(words) != HAND_SIZE + 1:
-            raise IllegalMove(f"choose exactly {HAND_SIZE} tiles, e.g. 'choose {_EXAMPLE}'")
+            raise IllegalMove.of("samurai.choose_count", count=HAND_SIZE, example=_EXAMPLE)
         return ChooseTiles(tuple(in_order([_tile(w) for w in words[1:]])))
     if head == "figure":
         _expect(words, 3, "figure FIGURE SPACE, e.g. figure helmet O10")

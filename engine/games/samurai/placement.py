@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 
 from engine.core.errors import IllegalMove
+from engine.games.samurai import messages as m
 from engine.games.samurai.board import Board
 from engine.games.samurai.influence import Tiles
 from engine.games.samurai.notation import FigureExchange, PlayTile, TokenExchange
@@ -23,15 +24,13 @@ def space_error(board: Board, tiles: Tiles, code: str, space: int) -> IllegalMov
     target = board.space(space)
     name = target.name
     if space in tiles:
-        return IllegalMove(f"{name} already holds a tile", rule="tiles go on empty spaces")
+        return IllegalMove.of("samurai.space_taken", rule=m.EMPTY_SPACES, space=name)
     if target.is_settlement:
-        return IllegalMove(
-            f"{name} is a settlement; no tile ever goes on one", rule="no tiles on settlements"
-        )
+        return IllegalMove.of("samurai.on_settlement", rule=m.NO_TILES_ON_SETTLEMENTS, space=name)
     if kind(code).is_ship and not target.is_sea:
-        return IllegalMove(f"{name} is land; a ship goes on sea", rule="ships only at sea")
+        return IllegalMove.of("samurai.ship_on_land", rule=m.SHIPS_AT_SEA, space=name)
     if target.is_sea and not kind(code).is_ship:
-        return IllegalMove(f"{name} is sea; only ships go on sea", rule="ships only at sea")
+        return IllegalMove.of("samurai.land_tile_at_sea", rule=m.SHIPS_AT_SEA, space=name)
     return None
 
 
@@ -47,15 +46,11 @@ def tile_of(move: TileMove) -> str:
 def turn_error(hand: Sequence[str], played: Sequence[str], code: str) -> IllegalMove | None:
     """The tile must be behind the screen, and a turn holds one normal tile at most."""
     if code not in hand:
-        return IllegalMove(f"you have no {code} behind your screen", rule="tiles from your hand")
+        return IllegalMove.of("samurai.not_in_hand", rule=m.FROM_HAND, tile=code)
     if not kind(code).fast:
         earlier = [t for t in played if not kind(t).fast]
         if earlier:
-            return IllegalMove(
-                f"you already played {earlier[0]} this turn; only ships, ronin and figure"
-                " exchanges may join it",
-                rule="one normal tile per turn",
-            )
+            return IllegalMove.of("samurai.one_normal", rule=m.ONE_NORMAL_TILE, tile=earlier[0])
     return None
 
 
@@ -65,14 +60,11 @@ def token_exchange_error(
     """The token exchange takes the place of one of the mover's tiles (a ship
     too); the lifted tile goes at once to another empty legal space."""
     if tiles.get(move.space, (None,))[0] != seat:
-        return IllegalMove(
-            f"{board.name(move.space)} holds no tile of yours",
-            rule="token exchange replaces one of your tiles",
+        return IllegalMove.of(
+            "samurai.not_your_tile", rule=m.TOKEN_REPLACES, space=board.name(move.space)
         )
     if move.to == move.space:
-        return IllegalMove(
-            "the lifted tile must go to another space", rule="token exchange moves a tile"
-        )
+        return IllegalMove.of("samurai.same_space", rule=m.TOKEN_MOVES)
     return space_error(board, tiles, tiles[move.space][1], move.to)
 
 
@@ -82,19 +74,21 @@ def figure_exchange_error(
     """Two figures still on the board swap settlements; no city or Edo may end
     up with two equal figures."""
     if move.first == move.second:
-        return IllegalMove(
-            "the two figures must be in different settlements", rule="figure exchange"
-        )
+        return IllegalMove.of("samurai.same_settlement", rule=m.FIGURE_EXCHANGE)
     pairs = ((move.first, move.first_figure), (move.second, move.second_figure))
     for space, figure in pairs:
         if figure not in figures.get(space, []):
-            return IllegalMove(f"{board.name(space)} holds no {figure}", rule="figure exchange")
+            return IllegalMove.of(
+                "samurai.no_figure_there",
+                rule=m.FIGURE_EXCHANGE,
+                space=board.name(space),
+                figure=figure,
+            )
     for (space, leaving), (_, arriving) in (pairs, pairs[::-1]):
         closed = board.space(space).kind in CLOSED_SETTLEMENTS
         if closed and arriving != leaving and arriving in figures[space]:
-            return IllegalMove(
-                f"{board.name(space)} would hold two {arriving} figures",
-                rule="no two equal figures in a city or Edo",
+            return IllegalMove.of(
+                "samurai.two_equal", rule=m.NO_TWO_EQUAL, space=board.name(space), figure=arriving
             )
     return None
 

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from itertools import combinations, product
 
 from engine.core.errors import IllegalMove
+from engine.games.samurai import messages as m
 from engine.games.samurai.board import Board
 from engine.games.samurai.tiles import FIGURES
 
@@ -46,30 +47,26 @@ def placement_error(
     name = board.name(space)
     target = board.space(space)
     if not target.is_settlement:
-        return IllegalMove(f"{name} is not a settlement", rule="figures go on settlements")
+        return IllegalMove.of("samurai.not_settlement", rule=m.ON_SETTLEMENTS, space=name)
     if target.kind == "edo":
-        return IllegalMove("Edo got one of each figure at the start", rule="Edo is set up first")
+        return IllegalMove.of("samurai.edo_set", rule=m.EDO_FIRST)
     if supply[figure] == 0:
-        return IllegalMove(f"no {figure} is left to place", rule="figure supply")
+        return IllegalMove.of("samurai.no_figure_left", rule=m.FIGURE_SUPPLY, figure=figure)
     if open_slots(board, figures, space) == 0:
-        return IllegalMove(f"{name} is full", rule="settlement slots")
+        return IllegalMove.of("samurai.full", rule=m.SLOTS, space=name)
     if target.kind == "village" and cities_open(board, figures):
         waiting = ", ".join(board.name(c) for c in cities_open(board, figures))
-        return IllegalMove(
-            f"villages come after every city is full (still open: {waiting})",
-            rule="cities before villages",
-        )
+        return IllegalMove.of("samurai.cities_first", rule=m.CITIES_FIRST, spaces=waiting)
     if figure in figures.get(space, []):
-        return IllegalMove(
-            f"{name} already holds a {figure}", rule="two different figures in a city"
+        return IllegalMove.of(
+            "samurai.figure_twice", rule=m.TWO_DIFFERENT, space=name, figure=figure
         )
     after = {s: list(f) for s, f in figures.items()}
     after.setdefault(space, []).append(figure)
     remaining = dict(supply)
     remaining[figure] -= 1
     if not can_complete(board, after, remaining):
-        return IllegalMove(
-            f"a {figure} on {name} would leave too few different figures to fill the cities",
-            rule="the setup must stay completable",
+        return IllegalMove.of(
+            "samurai.not_completable", rule=m.COMPLETABLE, figure=figure, space=name
         )
     return None

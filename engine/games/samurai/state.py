@@ -9,9 +9,11 @@ from itertools import combinations
 from typing import Any
 
 from engine.core.errors import IllegalMove
+from engine.core.messages import Message
 from engine.core.registry import register
 from engine.core.rng import SeededRandom
 from engine.core.state import Result, State
+from engine.games.samurai import messages as m
 from engine.games.samurai import notation, placement, scoring, setup
 from engine.games.samurai.board import FIGURES_PER_TYPE, Board, board_for
 from engine.games.samurai.influence import resolve, surrounded
@@ -37,9 +39,9 @@ from engine.games.samurai.view import seat_view
 
 CHOOSE, FIGURES_PHASE, PLAY, OVER = "choose", "figures", "play", "over"
 PHASE_HELP = {
-    CHOOSE: "the opening: 'choose' five of your tiles",
-    FIGURES_PHASE: "the setup: place a figure, e.g. 'figure helmet O10'",
-    PLAY: "play: lay tiles, e.g. 'helmet4 N11', then 'end'",
+    CHOOSE: Message("samurai.phase_choose"),
+    FIGURES_PHASE: Message("samurai.phase_figures"),
+    PLAY: Message("samurai.phase_play"),
 }
 
 
@@ -139,7 +141,7 @@ class SamuraiState(State):
             PLAY: (PlayTile, TokenExchange, FigureExchange, EndTurn),
         }[self.phase]
         if not isinstance(move, expected):
-            return IllegalMove(f"this is {PHASE_HELP[self.phase]}", rule="game phase")
+            return IllegalMove.of("samurai.phase", rule=m.GAME_PHASE, phase=PHASE_HELP[self.phase])
         match move:
             case ChooseTiles(tiles):
                 return self._choice_error(tiles)
@@ -147,10 +149,7 @@ class SamuraiState(State):
                 return setup.placement_error(self.board, self.figures, self.supply, figure, space)
             case EndTurn():
                 if not self.played:
-                    return IllegalMove(
-                        "play at least one tile before ending your turn",
-                        rule="at least one tile per turn",
-                    )
+                    return IllegalMove.of("samurai.play_a_tile", rule=m.ONE_TILE_PER_TURN)
                 return None
         return self._tile_error(seat, move)
 
@@ -158,10 +157,12 @@ class SamuraiState(State):
     def _choice_error(tiles: tuple[str, ...]) -> IllegalMove | None:
         extra = Counter(tiles) - COLOUR_COUNTS
         if len(tiles) != HAND_SIZE or extra:
-            return IllegalMove(
-                f"choose {HAND_SIZE} of your 20 tiles (a colour has only"
-                f" {', '.join(f'{COLOUR_COUNTS[t]} {t}' for t in extra)})",
-                rule="opening choice",
+            counts = tuple(
+                Message("samurai.colour_count", {"count": COLOUR_COUNTS[t], "tile": t})
+                for t in extra
+            )
+            return IllegalMove.of(
+                "samurai.choice", rule=m.OPENING_CHOICE, count=HAND_SIZE, counts=counts
             )
         return None
 
@@ -175,9 +176,8 @@ class SamuraiState(State):
         match move:
             case PlayTile(tile, space):
                 if tile in (placement.TOKEN_EXCHANGE, placement.FIGURE_EXCHANGE):
-                    return IllegalMove(
-                        f"write the {tile} as in '{tile} ...' with its spaces (see the notation)",
-                        rule="exchange tiles",
+                    return IllegalMove.of(
+                        "samurai.exchange_syntax", rule=m.EXCHANGE_TILES, tile=tile
                     )
                 return placement.space_error(self.board, self.tiles, tile, space)
             case TokenExchange():

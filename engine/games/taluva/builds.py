@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 from engine.core.errors import IllegalMove
 from engine.core.hexgrid import Hex, neighbors
+from engine.games.taluva import messages as m
 from engine.games.taluva.island import HUT, TEMPLE, TOWER, Island, Settlement
 from engine.games.taluva.notation import Build, BuildAction, Extend
 from engine.games.taluva.notation import format_hex as fh
@@ -13,6 +14,7 @@ from engine.games.taluva.tiles import TERRAINS, VOLCANO
 
 TEMPLE_MIN_SPACES = 3
 TOWER_MIN_LEVEL = 3
+NOT_NEXT = {TEMPLE: "taluva.temple_not_next", TOWER: "taluva.tower_not_next"}
 
 
 class Builder:
@@ -55,79 +57,74 @@ class Builder:
         space, kind = move.at, move.kind
         cell = self.island.cells.get(space)
         if cell is None:
-            return IllegalMove(f"there is no land on {fh(space)}", rule="building")
+            return IllegalMove.of("taluva.no_land", rule=m.BUILDING, space=fh(space))
         if cell.terrain == VOLCANO:
-            return IllegalMove(
-                f"{fh(space)} is a volcano: nobody builds on a volcano", rule="building"
-            )
+            return IllegalMove.of("taluva.on_volcano", rule=m.BUILDING, space=fh(space))
         if not cell.empty:
-            return IllegalMove(f"{fh(space)} already holds a {cell.building}", rule="building")
+            return IllegalMove.of(
+                "taluva.occupied", rule=m.BUILDING, space=fh(space), building=str(cell.building)
+            )
         if self.stock[kind] < 1:
-            return IllegalMove(f"you have no {kind} left", rule="building stock")
+            return IllegalMove.of("taluva.none_left", rule=m.BUILDING_STOCK, building=kind)
         if kind == HUT:
             return self._hut_error(space, cell.level)
         nearby = [s for s in self.mine if s.spaces & set(neighbors(space))]
         if not nearby:
-            return IllegalMove(
-                f"a {kind} must stand next to one of your settlements, and {fh(space)} does not",
-                rule=kind,
-            )
+            return IllegalMove.of(NOT_NEXT[kind], rule=kind, space=fh(space))
         if kind == TEMPLE:
             if not any(len(s.spaces) >= TEMPLE_MIN_SPACES and s.temples == 0 for s in nearby):
-                return IllegalMove(
-                    f"a temple needs one of your settlements of at least {TEMPLE_MIN_SPACES} "
-                    f"spaces with no temple next to {fh(space)}",
-                    rule="temple",
+                return IllegalMove.of(
+                    "taluva.temple_settlement",
+                    rule=TEMPLE,
+                    size=TEMPLE_MIN_SPACES,
+                    space=fh(space),
                 )
             return None
         if cell.level < TOWER_MIN_LEVEL:
-            return IllegalMove(
-                f"a tower stands on level {TOWER_MIN_LEVEL} or higher, and {fh(space)} is "
-                f"level {cell.level}",
-                rule="tower",
+            return IllegalMove.of(
+                "taluva.tower_level",
+                rule=TOWER,
+                least=TOWER_MIN_LEVEL,
+                space=fh(space),
+                level=cell.level,
             )
         if not any(s.towers == 0 for s in nearby):
-            return IllegalMove(
-                f"every settlement of yours next to {fh(space)} already has a tower",
-                rule="tower",
-            )
+            return IllegalMove.of("taluva.tower_taken", rule=TOWER, space=fh(space))
         return None
 
     def _hut_error(self, space: Hex, level: int) -> IllegalMove | None:
         if level != 1:
-            return IllegalMove(
-                f"a new settlement starts on level 1, and {fh(space)} is level {level}",
-                rule="new settlement",
+            return IllegalMove.of(
+                "taluva.settlement_level", rule=m.NEW_SETTLEMENT, space=fh(space), level=level
             )
         cells = self.island.cells
         if any(n in cells and cells[n].owner == self.seat for n in neighbors(space)):
-            return IllegalMove(
-                f"{fh(space)} touches one of your buildings: a new settlement must stand "
-                "alone (to grow a settlement, extend it)",
-                rule="new settlement",
-            )
+            return IllegalMove.of("taluva.settlement_alone", rule=m.NEW_SETTLEMENT, space=fh(space))
         return None
 
     def _extend_error(self, move: Extend) -> IllegalMove | None:
         settlement = self.settlement_at(move.settlement)
         if settlement is None:
-            return IllegalMove(
-                f"you have no settlement on {fh(move.settlement)} to extend", rule="extension"
+            return IllegalMove.of(
+                "taluva.no_settlement", rule=m.EXTENSION, space=fh(move.settlement)
             )
         spaces = self.extension_spaces(settlement, move.terrain)
         if not spaces:
-            return IllegalMove(
-                f"there is no empty {move.terrain} next to your settlement on "
-                f"{fh(move.settlement)}",
-                rule="extension",
+            return IllegalMove.of(
+                "taluva.nothing_to_extend",
+                rule=m.EXTENSION,
+                terrain=move.terrain,
+                space=fh(move.settlement),
             )
         needed = sum(self.island.cells[s].level for s in spaces)
         if needed > self.stock[HUT]:
-            return IllegalMove(
-                f"extending onto {move.terrain} needs {needed} huts "
-                f"({', '.join(fh(s) for s in spaces)}, one per level) and you have "
-                f"{self.stock[HUT]}",
-                rule="extension",
+            return IllegalMove.of(
+                "taluva.huts_short",
+                rule=m.EXTENSION,
+                terrain=move.terrain,
+                needed=needed,
+                spaces=", ".join(fh(s) for s in spaces),
+                huts=self.stock[HUT],
             )
         return None
 

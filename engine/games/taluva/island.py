@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 
 from engine.core.errors import IllegalMove
 from engine.core.hexgrid import Hex, direction_index, neighbors
+from engine.core.messages import Message
+from engine.games.taluva import messages as m
 from engine.games.taluva import placements
 from engine.games.taluva.notation import PlaceTile, format_hex
 from engine.games.taluva.tiles import VOLCANO, Tile
@@ -66,62 +68,52 @@ class Island:
         covered = [s for s in spaces if s in self.cells]
         if not self.cells:
             if v != (0, 0):
-                return IllegalMove(
-                    "the first tile sets the coordinates: put its volcano on 0,0",
-                    rule="first tile",
-                )
+                return IllegalMove.of("taluva.first_tile", rule=m.FIRST_TILE)
             return None
         if not covered:
             if not any(n in self.cells for s in spaces for n in neighbors(s)):
-                return IllegalMove(
-                    "a tile on the table must touch the island by at least one side",
-                    rule="extending the island",
-                )
+                return IllegalMove.of("taluva.not_touching", rule=m.EXTENDING_ISLAND)
             return None
         if len(covered) < 3:
             gaps = ", ".join(format_hex(s) for s in spaces if s not in self.cells)
-            return IllegalMove(
-                f"no space may be left empty under a tile: nothing lies under {gaps}",
-                rule="eruption: no gap",
-            )
+            return IllegalMove.of("taluva.gap_under", rule=m.NO_GAP, spaces=gaps)
         return self._eruption_error(v, left, right)
 
     def _eruption_error(self, v: Hex, left: Hex, right: Hex) -> IllegalMove | None:
         under = [self.cells[s] for s in (v, left, right)]
         if under[0].terrain != VOLCANO:
-            return IllegalMove(
-                f"the volcano must lie on a volcano, and {format_hex(v)} is {under[0].terrain}",
-                rule="eruption: volcano on volcano",
+            return IllegalMove.of(
+                "taluva.volcano_on_volcano",
+                rule=m.VOLCANO_ON_VOLCANO,
+                space=format_hex(v),
+                terrain=under[0].terrain,
             )
         levels = {c.level for c in under}
         if len(levels) > 1:
-            detail = ", ".join(
-                f"{format_hex(s)} level {c.level}"
+            detail = [
+                Message("taluva.level_of", {"space": format_hex(s), "level": c.level})
                 for s, c in zip((v, left, right), under, strict=True)
-            )
-            return IllegalMove(
-                f"all three spaces under a tile must be at one level ({detail})",
-                rule="eruption: no gap",
-            )
+            ]
+            return IllegalMove.of("taluva.uneven", rule=m.NO_GAP, levels=tuple(detail))
         if len({c.tile for c in under}) == 1:
-            return IllegalMove(
-                f"the volcano on {format_hex(v)} must point another way than the tile it covers",
-                rule="eruption: volcano direction",
+            return IllegalMove.of(
+                "taluva.volcano_direction", rule=m.VOLCANO_DIRECTION, space=format_hex(v)
             )
         for space, cell in zip((left, right), under[1:], strict=True):
             if cell.building in (TEMPLE, TOWER):
-                return IllegalMove(
-                    f"a {cell.building} stands on {format_hex(space)}: temples and towers "
-                    "are never covered",
-                    rule="eruption: covering buildings",
+                return IllegalMove.of(
+                    "taluva.covers_building",
+                    rule=m.COVERING_BUILDINGS,
+                    building=str(cell.building),
+                    space=format_hex(space),
                 )
         covered = {left, right}
         for settlement in self.settlements():
             if settlement.spaces <= covered:
-                return IllegalMove(
-                    f"this would cover the whole settlement on "
-                    f"{', '.join(format_hex(s) for s in sorted(settlement.spaces))}",
-                    rule="eruption: whole settlement",
+                return IllegalMove.of(
+                    "taluva.covers_settlement",
+                    rule=m.WHOLE_SETTLEMENT,
+                    spaces=", ".join(format_hex(s) for s in sorted(settlement.spaces)),
                 )
         return None
 
@@ -195,16 +187,18 @@ class Island:
 def _shape_error(v: Hex, left: Hex, right: Hex) -> IllegalMove | None:
     d_left, d_right = direction_index(v, left), direction_index(v, right)
     if d_left is None or d_right is None or direction_index(left, right) is None:
-        return IllegalMove(
-            f"{format_hex(v)}, {format_hex(left)} and {format_hex(right)} are not the three "
-            "spaces of one tile: each must touch the other two"
+        return IllegalMove.of(
+            "taluva.not_one_tile",
+            volcano=format_hex(v),
+            left=format_hex(left),
+            right=format_hex(right),
         )
     if d_right != (d_left + 1) % 6:
-        return IllegalMove(
-            "a tile cannot be turned over: seen from the volcano, the left terrain's "
-            "space comes just before the right one going clockwise; "
-            f"'tile {format_hex(v)} {format_hex(right)} {format_hex(left)}' covers the same "
-            "spaces with the terrains the other way round",
-            rule="tile handedness",
+        return IllegalMove.of(
+            "taluva.turned_over",
+            rule=m.HANDEDNESS,
+            volcano=format_hex(v),
+            left=format_hex(left),
+            right=format_hex(right),
         )
     return None

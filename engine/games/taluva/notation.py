@@ -14,7 +14,10 @@ from dataclasses import dataclass
 
 from engine.core.errors import IllegalMove
 from engine.core.hexgrid import Hex
-from engine.games.taluva.tiles import TERRAIN_WORDS
+from engine.core.messages import Message
+from engine.core.vocabulary import Vocabulary
+from engine.games.taluva import messages  # noqa: F401  (the templates used here)
+from engine.games.taluva.tiles import TERRAIN_VOCABULARY
 
 _HEX = re.compile(r"^\(?(-?\d+)\s*,\s*(-?\d+)\)?$")
 
@@ -46,11 +49,18 @@ BuildAction = Build | Extend
 Move = PlaceTile | BuildAction
 
 SINGLE_BUILDINGS = ("hut", "temple", "tower")
-
-SYNTAX_HELP = (
-    "write one of: 'tile V L R' (volcano, left terrain, right terrain spaces), "
-    "'hut S', 'temple S', 'tower S', 'extend S TERRAIN' — spaces as q,r like 2,-1"
+# The verbs in the French rulebook's words and in Czech; English is canonical.
+VERBS = Vocabulary(
+    {
+        "tile": {"fr": ("tuile",), "cs": ("dílek", "dlaždice")},
+        "hut": {"fr": ("hutte",), "cs": ("chýše",)},
+        "temple": {"fr": ("temple",), "cs": ("chrám",)},
+        "tower": {"fr": ("tour",), "cs": ("věž",)},
+        "extend": {"fr": ("étendre", "agrandir"), "cs": ("rozšířit", "rozšiř")},
+    }
 )
+
+SYNTAX_HELP = Message("taluva.syntax_help")
 
 
 def format_hex(h: Hex) -> str:
@@ -60,7 +70,7 @@ def format_hex(h: Hex) -> str:
 def parse_hex(word: str) -> Hex:
     match = _HEX.match(word.strip())
     if not match:
-        raise IllegalMove(f"{word!r} is not a space: spaces are written q,r like 2,-1")
+        raise IllegalMove.of("taluva.not_a_space", word=word)
     return int(match.group(1)), int(match.group(2))
 
 
@@ -76,25 +86,27 @@ def format_move(move: Move) -> str:
 
 
 def parse_move(text: str) -> Move:
-    """Read a move; "2, -1" and "(2,-1)" are accepted as spaces, case is ignored."""
+    """Read a move; "2, -1" and "(2,-1)" are accepted as spaces, case and
+    accents are ignored, and words may be English, French or Czech (VERBS,
+    TERRAIN_VOCABULARY)."""
     # Let "2, -1" be one word before splitting on blanks.
     words = re.sub(r"\s*,\s*", ",", text.strip().lower()).split()
     if not words:
-        raise IllegalMove("the move is empty: " + SYNTAX_HELP)
-    verb, args = words[0], words[1:]
+        raise IllegalMove.of("taluva.empty_move", help=SYNTAX_HELP)
+    verb, args = VERBS.english(words[0]) or words[0], words[1:]
     if verb == "tile":
         if len(args) != 3:
-            raise IllegalMove("'tile' takes three spaces: volcano, left terrain, right terrain")
+            raise IllegalMove.of("taluva.tile_takes_three")
         return PlaceTile(*(parse_hex(a) for a in args))
     if verb in SINGLE_BUILDINGS:
         if len(args) != 1:
-            raise IllegalMove(f"'{verb}' takes one space, like '{verb} 2,-1'")
+            raise IllegalMove.of("taluva.build_takes_one", verb=verb)
         return Build(verb, parse_hex(args[0]))
     if verb == "extend":
         if len(args) != 2:
-            raise IllegalMove("'extend' takes a space of the settlement and a terrain")
-        terrain = TERRAIN_WORDS.get(args[1])
+            raise IllegalMove.of("taluva.extend_takes_two")
+        terrain = TERRAIN_VOCABULARY.english(args[1])
         if terrain is None:
-            raise IllegalMove(f"{args[1]!r} is not a terrain: jungle, clearing, sand, rock or lake")
+            raise IllegalMove.of("taluva.not_a_terrain", word=args[1])
         return Extend(parse_hex(args[0]), terrain)
-    raise IllegalMove(f"unknown move {verb!r}: " + SYNTAX_HELP)
+    raise IllegalMove.of("taluva.unknown_move", verb=verb, help=SYNTAX_HELP)

@@ -13,6 +13,7 @@ from engine.core.state import Result, State
 from engine.games.taluva import ending, view
 from engine.games.taluva.builds import Builder
 from engine.games.taluva.island import HUT, Island
+from engine.games.taluva.messages import TILE_THEN_BUILD
 from engine.games.taluva.notation import (
     BuildAction,
     Extend,
@@ -48,11 +49,11 @@ class TaluvaState(State):
     @classmethod
     def check_options(cls, players: int, options: dict[str, Any]) -> None:
         if options["tiles"] != 24 and players != 2:
-            raise EngineError(f"the tiles option is for 2 players; {players} use all they need")
+            raise EngineError.of("taluva.tiles_option", players=players)
         if options["teams"] and players != 4:
-            raise EngineError("the team variant is for 4 players")
+            raise EngineError.of("taluva.teams_option")
         if options["teams"] and options["ranking"]:
-            raise EngineError("the team and ranking variants do not combine")
+            raise EngineError.of("taluva.teams_and_ranking")
 
     def __init__(self, players: int, seed: str, options: dict[str, Any]) -> None:
         super().__init__(players, seed, options)
@@ -98,13 +99,11 @@ class TaluvaState(State):
     def check(self, seat: int, move: Move) -> None:
         if isinstance(move, PlaceTile):
             if self.phase != LAY_TILE:
-                raise IllegalMove(
-                    "you have laid your tile this turn: now build", rule="turn: tile, then build"
-                )
+                raise IllegalMove.of("taluva.tile_laid", rule=TILE_THEN_BUILD)
             error = self.island.placement_error(move)
         else:
             if self.phase != BUILD:
-                raise IllegalMove("first lay your tile, then build", rule="turn: tile, then build")
+                raise IllegalMove.of("taluva.tile_first", rule=TILE_THEN_BUILD)
             error = self._builder(seat).error(move)
         if error is not None:
             raise error

@@ -6,25 +6,29 @@ import json
 from dataclasses import dataclass
 from importlib import resources
 
+from engine.core.vocabulary import Vocabulary
+
 VOLCANO = "volcano"
 TERRAINS = ("jungle", "clearing", "sand", "rock", "lake")
 
-# English names are canonical; the French rulebook's names and first letters
-# are accepted too, since players type them in email.
-TERRAIN_WORDS = {
-    **{t: t for t in TERRAINS},
-    **{t[0]: t for t in TERRAINS},
-    "forest": "jungle",
-    "foret": "jungle",
-    "forêt": "jungle",
-    "prairie": "clearing",
-    "meadow": "clearing",
-    "desert": "sand",
-    "désert": "sand",
-    "montagne": "rock",
-    "mountain": "rock",
-    "lac": "lake",
-}
+# English names are canonical; players may type the French rulebook's names
+# (Talova, 2014) or the Czech ones, and the English first letters.
+TERRAIN_VOCABULARY = Vocabulary(
+    {
+        "jungle": {"fr": ("forêt",), "cs": ("džungle", "les")},
+        "clearing": {"fr": ("prairie",), "cs": ("mýtina", "louka")},
+        "sand": {"fr": ("désert",), "cs": ("písek", "poušť")},
+        "rock": {"fr": ("montagne",), "cs": ("skála", "hory")},
+        "lake": {"fr": ("lac",), "cs": ("jezero",)},
+    },
+    extra={
+        **{t[0]: t for t in TERRAINS},
+        "forest": "jungle",
+        "meadow": "clearing",
+        "desert": "sand",
+        "mountain": "rock",
+    },
+)
 
 TERRAIN_LETTERS = {VOLCANO: "V", **{t: t[0].upper() for t in TERRAINS}}
 

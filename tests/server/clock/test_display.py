@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from pbem.clock.display import duration, local_time, relative
+from pbem.i18n import in_language
 
 NOW = datetime(2026, 11, 24, 12, 0, tzinfo=UTC)
 
@@ -45,3 +46,30 @@ def test_duration_names_at_most_two_units():
     assert duration(2 * 86400 + 3 * 3600 + 60) == "2 days 3 hours"
     assert duration(40 * 60) == "40 minutes"
     assert duration(0) == "nothing"
+
+
+@pytest.mark.parametrize(
+    ("language", "offset", "words"),
+    [
+        ("fr", timedelta(days=2), "dans 2 jours"),
+        ("fr", -timedelta(minutes=3), "il y a 3 minutes"),
+        ("fr", timedelta(seconds=5), "maintenant"),
+        ("cs", timedelta(days=2), "za 2 dny"),
+        ("cs", -timedelta(days=5), "před 5 dny"),
+        ("cs", timedelta(hours=47, minutes=59), "za 48 hodin"),
+    ],
+)
+def test_relative_is_in_the_readers_language(app, language, offset, words):
+    with app.app_context(), in_language(language):
+        assert relative(NOW + offset, NOW) == words
+
+
+def test_local_time_and_durations_in_french_and_czech(app):
+    moment = datetime(2026, 11, 26, 17, 0, tzinfo=UTC)
+    with app.app_context(), in_language("fr"):
+        assert local_time(moment, "Europe/Paris", NOW) == "jeu. 26 nov., 18:00 (dans 2 jours)"
+        assert duration(2 * 86400 + 3 * 3600) == "2\xa0jours 3\xa0heures"  # non-breaking
+        assert duration(0) == "rien"
+    with app.app_context(), in_language("cs"):
+        assert local_time(moment, "Europe/Prague", NOW) == "čt 26 lis, 18:00 (za 2 dny)"
+        assert duration(5 * 86400) == "5 dnů"

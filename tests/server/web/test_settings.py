@@ -15,7 +15,8 @@ def reload(session, user: User) -> User:
 def test_settings_page_shows_the_current_choices(signed_in_as, make_user):
     page = signed_in_as(make_user("Ann")).get("/settings").get_data(as_text=True)
     assert "Your settings" in page and 'value="Ann"' in page
-    assert "<option selected>UTC</option>" in page and "<option selected>en</option>" in page
+    assert "<option selected>UTC</option>" in page
+    assert '<option value="en" lang="en" selected>English</option>' in page
     assert 'value="each" checked' in page and 'value="never">' in page
 
 
@@ -23,7 +24,7 @@ def test_settings_are_saved(signed_in_as, make_user, session):
     ann = make_user("Ann")
     browser = signed_in_as(ann)
     browser.get("/settings")
-    form = {"name": "Anna", "time_zone": "America/Lima", "language": "de", "moved_mail": "never"}
+    form = {"name": "Anna", "time_zone": "America/Lima", "language": "fr", "moved_mail": "never"}
     saved = browser.post("/settings", form)
     assert saved.status_code == 302 and saved.location == "/settings?saved=1"
     assert "Saved." in browser.get(saved.location).get_data(as_text=True)
@@ -31,7 +32,7 @@ def test_settings_are_saved(signed_in_as, make_user, session):
     assert (user.name, user.time_zone, user.language, user.moved_mail) == (
         "Anna",
         "America/Lima",
-        "de",
+        "fr",
         "never",
     )
 
@@ -55,11 +56,11 @@ def test_a_name_with_a_line_break_is_refused_and_nothing_is_saved(
     ann = make_user("Ann")
     browser = signed_in_as(ann)
     browser.get(page)
-    form = {"name": "Anna\nBcc: all@x.test", "time_zone": "UTC", "language": "de"}
+    form = {"name": "Anna\nBcc: all@x.test", "time_zone": "UTC", "language": "fr"}
     refused = browser.post(page, form)
     assert refused.status_code == 422
     assert "may not contain control characters" in refused.get_data(as_text=True)
-    assert (reload(session, ann).name, reload(session, ann).language) == ("Ann", "en")
+    assert (reload(session, ann).name, reload(session, ann).language) == ("Ann", None)
 
 
 def test_an_unknown_mail_choice_is_refused(signed_in_as, make_user, session):
@@ -104,3 +105,15 @@ def test_the_welcome_page_marks_the_zone_for_the_browsers_own(signed_in_as, make
     browser = signed_in_as(make_user("Ann"))
     assert "data-browser-zone" in browser.get("/welcome").get_data(as_text=True)
     assert "data-browser-zone" not in browser.get("/settings").get_data(as_text=True)
+
+
+def test_a_language_we_do_not_speak_is_refused(signed_in_as, make_user, session):
+    ann = make_user("Ann")
+    browser = signed_in_as(ann)
+    browser.get("/settings")
+    form = {"name": "Ann", "time_zone": "UTC", "language": "de", "moved_mail": "never"}
+    refused = browser.post("/settings", form)
+    assert refused.status_code == 422 and "language must be one of en, fr, cs" in refused.get_data(
+        as_text=True
+    )
+    assert reload(session, ann).language is None

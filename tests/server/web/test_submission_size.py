@@ -40,7 +40,11 @@ def test_the_api_refuses_more_moves_than_one_turn_holds(app, session, make_user)
     assert answer.status_code == 422
     body = answer.get_json()
     assert "holds 3 moves; send at most 2 at once" in body["message"]
-    assert body["errors"] == {"rule": "submission size"}
+    assert body["errors"] == {
+        "code": "pbem.too_many_moves",
+        "params": {"count": 3, "most": 2},
+        "rule": "submission size",
+    }
     assert submissions(session, game) == 0
 
 

@@ -1,0 +1,108 @@
+"""How well the new text of a reply is cut from quotes and signatures: every
+fixture under tests/mail/replies/ is read as the inbound path reads it and
+compared with its `.expected` lines; prints the figures per language.
+
+    .venv/bin/python -m benchmarks.replies [--failures]
+
+A fixture is `<language>/<name>.txt` (a plain-text body) or
+`<language>/<name>.eml` (a whole message, often HTML only), beside
+`<name>.expected`: the lines the player wrote (blank lines do not count).
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections import defaultdict
+from dataclasses import dataclass
+from email import policy
+from email.message import EmailMessage
+from email.parser import BytesParser
+from pathlib import Path
+from typing import cast
+
+from pbem.mail.reply_text import body_text, new_text
+from pbem.services.submissions import submission_lines
+
+FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "mail" / "replies"
+MUST_BE_PERFECT = ("en", "fr", "cs", "de")
+
+
+@dataclass(frozen=True)
+class Case:
+    path: Path
+
+    @property
+    def language(self) -> str:
+        return self.path.parent.name
+
+    @property
+    def name(self) -> str:
+        return f"{self.language}/{self.path.name}"
+
+    @property
+    def expected(self) -> list[str]:
+        return submission_lines(self.path.with_suffix(".expected").read_text(encoding="utf-8"))
+
+    def read(self) -> list[str]:
+        """The lines pbem takes from the fixture as the player's new text."""
+        if self.path.suffix == ".eml":
+            parsed = BytesParser(policy=policy.default).parsebytes(self.path.read_bytes())
+            body = body_text(cast(EmailMessage, parsed))
+        else:
+            body = self.path.read_text(encoding="utf-8")
+        return submission_lines(new_text(body))
+
+
+def cases() -> list[Case]:
+    return [Case(path) for path in sorted(FIXTURES.glob("*/*")) if path.suffix in (".txt", ".eml")]
+
+
+@dataclass
+class Score:
+    passed: dict[str, int]
+    total: dict[str, int]
+    failures: list[tuple[Case, list[str]]]
+
+    def share(self, language: str | None = None) -> float:
+        languages = [language] if language else list(self.total)
+        total = sum(self.total[lang] for lang in languages)
+        return sum(self.passed[lang] for lang in languages) / total if total else 1.0
+
+
+def score(chosen: list[Case]) -> Score:
+    passed: dict[str, int] = defaultdict(int)
+    total: dict[str, int] = defaultdict(int)
+    failures = []
+    for case in chosen:
+        total[case.language] += 1
+        got = case.read()
+        if got == case.expected:
+            passed[case.language] += 1
+        else:
+            failures.append((case, got))
+    return Score(passed, total, failures)
+
+
+def report(result: Score, failures: bool) -> str:
+    lines = [f"{'language':<9}{'cut right':>10}{'cases':>7}{'share':>8}"]
+    for language in sorted(result.total, key=lambda lang: (-result.total[lang], lang)):
+        lines.append(
+            f"{language:<9}{result.passed[language]:>10}{result.total[language]:>7}"
+            f"{result.share(language):>8.0%}"
+        )
+    passed, total = sum(result.passed.values()), sum(result.total.values())
+    lines.append(f"{'all':<9}{passed:>10}{total:>7}{result.share():>8.0%}")
+    if failures:
+        for case, got in result.failures:
+            lines.append(f"\n{case.name}\n  expected: {case.expected}\n  read:     {got}")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--failures", action="store_true", help="print every case cut wrong")
+    print(report(score(cases()), parser.parse_args().failures))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,59 @@
+"""The words players type, read in English, French and Czech.
+
+A move's text names tile kinds, terrains, actions; players write them in
+their own language, with or without accents and in any case. Each word maps
+to its English form, which the canonical record keeps, so records stay
+portable whatever language their moves were typed in.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+LANGUAGES = ("en", "fr", "cs")
+
+
+def fold(word: str) -> str:
+    """Lower case without accents: "Forêt" and "foret", "Věž" and "vez" are one word."""
+    decomposed = unicodedata.normalize("NFKD", word.casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """English words with their French and Czech equivalents
+    (`{"jungle": {"fr": ("forêt",), "cs": ("džungle",)}}`); `extra` adds
+    other spellings (abbreviations, synonyms) that are read but not listed."""
+
+    translations: Mapping[str, Mapping[str, tuple[str, ...]]]
+    extra: Mapping[str, str] = field(default_factory=dict)
+    _index: dict[str, str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        index: dict[str, str] = {}
+        for english, spelling in self._spellings():
+            known = index.setdefault(fold(spelling), english)
+            if known != english:
+                raise ValueError(f"{spelling!r} would mean both {known!r} and {english!r}")
+        object.__setattr__(self, "_index", index)
+
+    def _spellings(self) -> Iterable[tuple[str, str]]:
+        for english, by_language in self.translations.items():
+            yield english, english
+            for words in by_language.values():
+                for word in words:
+                    yield english, word
+        for word, english in self.extra.items():
+            yield english, word
+
+    def english(self, word: str) -> str | None:
+        """The English word `word` means, or None when it is none of ours."""
+        return self._index.get(fold(word))
+
+    def words(self, english: str, language: str) -> tuple[str, ...]:
+        """The words listed for `english` in `language` (for the docs)."""
+        if language == "en":
+            return (english,)
+        return tuple(self.translations.get(english, {}).get(language, ()))

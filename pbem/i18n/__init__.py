@@ -1,0 +1,73 @@
+"""Languages: pages, mails and rule messages in English, French and Czech.
+
+Flask-Babel translates with gettext catalogues kept in the repository as
+`.po` files, one folder per area (`pbem/translations/<area>/`) so pages,
+mails and rule messages each have their own file to translate; at start-up
+they are compiled into the instance folder and merged into one domain.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from flask import Flask, has_app_context, has_request_context, request
+from flask_babel import Babel, force_locale, get_locale
+
+from pbem.i18n.catalogues import AREAS, SOURCE, compile_catalogues
+
+LANGUAGES = ("en", "fr", "cs")
+DEFAULT_LANGUAGE = "en"
+# Each language named in itself: the settings list shows them so.
+LANGUAGE_NAMES = {"en": "English", "fr": "Français", "cs": "Čeština"}
+
+
+def init_app(app: Flask) -> None:
+    target = Path(app.instance_path) / "translations"
+    compile_catalogues(SOURCE, target)
+    app.config["BABEL_TRANSLATION_DIRECTORIES"] = ";".join(str(target / area) for area in AREAS)
+    app.config["BABEL_DEFAULT_LOCALE"] = DEFAULT_LANGUAGE
+    Babel(app, locale_selector=page_language)
+    app.context_processor(lambda: {"page_language": current_language()})
+
+
+def page_language() -> str:
+    """The signed-in reader's chosen language, else the browser's best match
+    (Accept-Language), else English."""
+    if not has_request_context():
+        return DEFAULT_LANGUAGE
+    from pbem.web.common import me
+
+    user = me()
+    if user is not None and user.language:
+        return user.language
+    return browser_language() or DEFAULT_LANGUAGE
+
+
+def browser_language() -> str | None:
+    """The language the visitor's browser asks for, among ours."""
+    if not has_request_context():
+        return None
+    return request.accept_languages.best_match(LANGUAGES)
+
+
+def current_language() -> str:
+    """The language being written in now: the page's, the mail's
+    (`in_language`), or English outside any app."""
+    if not has_app_context():
+        return DEFAULT_LANGUAGE
+    return str(get_locale() or DEFAULT_LANGUAGE)
+
+
+def mail_language(language: str | None) -> str:
+    """A recipient's language for mail: the one they chose, else English."""
+    return language if language in LANGUAGES else DEFAULT_LANGUAGE
+
+
+@contextmanager
+def in_language(language: str | None) -> Iterator[None]:
+    """Translate in this language meanwhile (a mail to its recipient, a
+    task without a request); needs an app context."""
+    with force_locale(mail_language(language)):
+        yield

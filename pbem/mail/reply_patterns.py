@@ -1,0 +1,200 @@
+"""The lines mail clients write around a reply, in many languages.
+
+Quote headers (an attribution such as "On ... wrote:", an Outlook header
+block, an "-----Original Message-----" separator) start the quoted original;
+signature markers ("-- ", "Sent from my iPhone", a closing such as "Best
+regards,") start what the player did not write as moves. mail-parser-reply's
+quote headers, phone signatures and closings of every language it knows are
+used; what it misses (wrapped Gmail attributions, Czech and most other
+clients' separators, attributions without a verb, phone signatures) is
+listed here. Each pattern must match whole lines, never a part of one, so a
+move is never cut short.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from mailparser_reply.constants import MAIL_LANGUAGES
+from mailparser_reply.parser import EmailMessage as LibraryMessage
+
+
+def _one_of(words: Iterable[str]) -> str:
+    return "|".join(sorted(words, key=len, reverse=True))
+
+
+def _library(key: str) -> list[str]:
+    """mail-parser-reply's patterns of one kind, from every language it knows."""
+    found: list[str] = []
+    for patterns in MAIL_LANGUAGES.values():
+        value = patterns.get(key) or []
+        found.extend([value] if isinstance(value, str) else value)
+    return [pattern for pattern in found if pattern]
+
+
+# Every language mail-parser-reply has patterns for; its own quote headers.
+LIBRARY_LANGUAGES = sorted(MAIL_LANGUAGES)
+LIBRARY_HEADER = LibraryMessage("", languages=list(LIBRARY_LANGUAGES)).HEADER_REGEX
+
+# The verb that ends an attribution ("... wrote:", "... a écrit :").
+WROTE = _one_of(
+    [
+        "wrote", "writes", "a écrit", "écrit", "schrieb", "napsal\\(a\\)", "napsala", "napsal",
+        "escribió", "ha scritto", "schreef", "het volgende geschreven", "geschreven",
+        "napisał\\(a\\)", "napisała", "napisał", "pisze", "escreveu", "skrev", "kirjoitti",
+        "írta", "yazdı", "написал\\(а\\)", "написала", "написал", "写道", "작성",
+    ]
+)  # fmt: skip
+ATTRIBUTION = re.compile(
+    rf"(?:.*(?<![^\W\d_]))?(?:{WROTE})(?:[\s(].{{0,160}})?\s*[:：]", re.IGNORECASE
+)
+ATTRIBUTION_MAX_CHARS = 400
+# An attribution naming no verb ("2014-03-20 8:48 GMT+01:00 Ann <ann@x>:",
+# "пн, 23 нояб. 2026 г. в 10:02, Ann <ann@x>:"): a time and an address before
+# the colon. Only taken as a header when a quote follows it.
+TIME = r"\d{1,2}[:.]\d{2}"
+DATED_ATTRIBUTION = re.compile(rf".*{TIME}.*(?:@|<).*[:：]|.*(?:@|<).*{TIME}.*[:：]")
+# The first line of an attribution wrapped over two or three lines.
+WRAPPED_START = re.compile(rf".*(?:{TIME}|@).*|.*[<(]")
+# How attributions begin ("On ...", "Le ...", "Dne ..."): a line that begins
+# so is a header of its own, never the end of one wrapped from the line before.
+OPENER = re.compile(r"(?:On|Le|Am|Dne|El|Il|Op|Em|No dia|Den|W dniu|Dnia)\s")
+
+ORIGINAL = _one_of(
+    [
+        "original message", "forwarded message", "message d'origine", "mail d'origine",
+        "mail original", "original-nachricht",
+        "message transféré", "ursprüngliche nachricht", "originalnachricht",
+        "weitergeleitete nachricht", "původní zpráva", "původní e-mail", "přeposlaná zpráva",
+        "mensaje original", "mensaje reenviado", "messaggio originale", "messaggio inoltrato",
+        "mensagem original", "mensagem encaminhada", "oorspronkelijk bericht",
+        "doorgestuurd bericht", "originalmeddelande", "vidarebefordrat meddelande",
+        "oprindelig meddelelse", "videresendt meddelelse", "opprinnelig melding",
+        "alkuperäinen viesti", "eredeti üzenet", "oryginalna wiadomość",
+        "wiadomość oryginalna", "przekazana wiadomość", "исходное сообщение",
+        "пересылаемое сообщение", "orijinal ileti", "原始邮件", "元のメッセージ",
+    ]
+)  # fmt: skip
+# Apple Mail's "Begin forwarded message:" and its translations.
+FORWARDED = _one_of(
+    [
+        "begin forwarded message", "début du message réexpédié", "začátek přeposílané zprávy",
+        "anfang der weitergeleiteten nachricht", "inicio del mensaje reenviado",
+        "inizio messaggio inoltrato", "begin doorgestuurd bericht",
+        "início da mensagem reencaminhada", "vidarebefordrat brev",
+        "początek przekazywanej wiadomości",
+    ]
+)  # fmt: skip
+SEPARATOR = re.compile(
+    rf"[-_=*\s]{{2,}}(?:{ORIGINAL})[-_=*\s]{{2,}}|_{{5,}}|(?:{FORWARDED})\s*:"
+    # Zoho: "---- On Mon, 23 Nov 2026 10:02 pbem wrote ----"
+    rf"|-{{2,}}\s.*(?<![^\W\d_])(?:{WROTE})\s+-{{2,}}",
+    re.IGNORECASE,
+)
+
+# Outlook-style header blocks: "From:/Sent:/To:/Subject:" in each language.
+FROM_FIELDS = _one_of(
+    [
+        "from", "von", "de", "od", "da", "van", "från", "fra", "lähettäjä", "feladó", "kimden",
+        "от", "nadawca", "remetente", "发件人", "보낸 사람", "差出人",
+    ]
+)  # fmt: skip
+OTHER_FIELDS = _one_of(
+    [
+        "sent", "date", "to", "subject", "cc", "gesendet", "an", "betreff", "datum", "envoyé",
+        "envoyé le", "à", "a", "objet", "date d'envoi", "odesláno", "komu", "předmět", "kopie",
+        "enviado", "enviado el", "enviada em", "enviado em", "para", "asunto", "assunto",
+        "fecha", "data", "inviato", "oggetto", "verzonden", "aan", "onderwerp", "skickat",
+        "till", "ämne", "sendt", "til", "emne", "lähetetty", "vastaanottaja", "aihe",
+        "elküldve", "címzett", "tárgy", "wysłano", "do", "temat", "dw", "отправлено", "кому",
+        "тема", "дата", "kime", "konu", "tarih", "gönderildi", "发送时间", "收件人", "主题",
+        "送信日時", "宛先", "件名", "보낸 날짜", "받는 사람", "제목",
+    ]
+)  # fmt: skip
+HEADER_FIELD = re.compile(rf"[*\s]*(?:{FROM_FIELDS}|{OTHER_FIELDS})[*\s]*[:：].*", re.IGNORECASE)
+FROM_FIELD = re.compile(rf"[*\s]*(?:{FROM_FIELDS})[*\s]*[:：].*", re.IGNORECASE)
+
+SENT_FROM = _one_of(
+    [
+        "sent from", "sent with", "sent via", "get outlook for", "envoyé de mon",
+        "envoyé depuis", "envoyé à partir de", "envoyé avec", "odesláno z", "odesláno ze",
+        "odeslano z", "posláno z", "von meinem .{1,40} gesendet", "gesendet von",
+        "gesendet mit", "gesendet vom", "enviado desde", "enviado do", "enviado con",
+        "inviato da", "inviato dal", "verzonden vanaf", "verzonden met", "verstuurd vanaf",
+        "wysłano z", "skickat från", "sendt fra", "lähetetty", "отправлено с", "отправлено из",
+        "télécharger outlook pour", "obtenir outlook pour", "stáhnout outlook pro",
+        "získat outlook pro", "outlook für .{1,20} herunterladen", "obtener outlook para",
+        "scarica outlook per", "outlook voor .{1,20} downloaden", "pobierz outlook dla",
+        *_library("sent_from"),
+    ]
+)  # fmt: skip
+SIGNATURE_START = re.compile(rf"--|—|(?:{SENT_FROM})(?:\W.{{0,80}})?", re.IGNORECASE)
+# Closings, only when the whole line is one, perhaps with a name: "Thanks,",
+# "S pozdravem", "Grüße, Ann".
+CLOSING = _one_of(
+    [
+        "thanks", "thank you", "cheers", "best", "regards", "best regards", "kind regards",
+        "cordialement", "bien cordialement", "bien à vous", "amitiés", "merci", "à bientôt",
+        "bonne journée", "s pozdravem", "zdravím", "díky", "děkuji", "mit freundlichen grüßen",
+        "grüße", "lg", "saludos", "un saludo", "cordiali saluti", "saluti", "grazie",
+        "met vriendelijke groet", "groeten", "groetjes", "pozdrawiam", "z poważaniem",
+        "atenciosamente", "abraços", "cumprimentos", "med vänliga hälsningar", "hälsningar",
+        "mvh", "med venlig hilsen", "hilsen", "terveisin", "üdvözlettel", "saygılarımla",
+        "с уважением",
+        *_library("signatures"),
+    ]
+)  # fmt: skip
+NAME = r"[^\W\d_][\w.'-]*(?:\s+[^\W\d_][\w.'-]*){0,2}"
+CLOSING_LINE = re.compile(rf"(?:{CLOSING})(?:[\s,.!]+{NAME})?[\s,.!]*", re.IGNORECASE)
+
+
+def is_separator(line: str) -> bool:
+    return SEPARATOR.fullmatch(line.replace("\u2019", "'")) is not None
+
+
+def _may_attribute(line: str) -> bool:
+    """Cheap checks first: attributions are short and end with a colon, and
+    the patterns' backtracking must stay bounded on long lines."""
+    return len(line) <= ATTRIBUTION_MAX_CHARS and line.rstrip().endswith((":", "："))
+
+
+def is_attribution(line: str) -> bool:
+    return _may_attribute(line) and ATTRIBUTION.fullmatch(line) is not None
+
+
+def is_dated_attribution(line: str) -> bool:
+    return _may_attribute(line) and DATED_ATTRIBUTION.fullmatch(line) is not None
+
+
+def may_start_wrapped_attribution(line: str) -> bool:
+    return WRAPPED_START.fullmatch(line) is not None
+
+
+def opens_attribution(line: str) -> bool:
+    return OPENER.match(line) is not None and is_attribution(line)
+
+
+def library_header_lines(text: str) -> int:
+    """How many of the text's lines mail-parser-reply takes as a quote header
+    starting at its first line; 0 for none."""
+    found = LIBRARY_HEADER.match(text)
+    if found is None or not found.group().strip():
+        return 0
+    return found.group().rstrip("\n").count("\n") + 1
+
+
+def is_header_field(line: str) -> bool:
+    return HEADER_FIELD.fullmatch(line) is not None
+
+
+def is_from_field(line: str) -> bool:
+    return FROM_FIELD.fullmatch(line) is not None
+
+
+def starts_signature(line: str) -> bool:
+    return SIGNATURE_START.fullmatch(line) is not None
+
+
+def is_closing(line: str) -> bool:
+    return CLOSING_LINE.fullmatch(line) is not None

@@ -1,0 +1,115 @@
+"""Replies from French and Czech mail clients through the real inbound path:
+their quote headers are cut and the moves played; command words in every
+language; a reply whose moves are followed by lines no game reads is
+answered with a question and nothing is played."""
+
+from __future__ import annotations
+
+import pytest
+
+from pbem.mail.commands import read_commands
+from pbem.models import InboundMessage
+from tests.mail.helpers import listed_moves, reply, text_of
+from tests.mail.test_inbound import mail_to, submit_by_smtp, turn_mail
+from tests.server.pipeline_helpers import judged, moves_of, start_game
+
+
+@pytest.fixture
+def taluva_of_two(rig, session, make_user):  # type: ignore[no-untyped-def]
+    ann, bob = make_user("Ann"), make_user("Bob")
+    return start_game(rig.app, session, "taluva", [ann, bob]), ann
+
+
+def french_bottom_posted(notification, move: str) -> str:  # type: ignore[no-untyped-def]
+    """Gmail in French, answering under the quote; its attribution wrapped."""
+    quoted = "\n".join(f"> {line}" for line in text_of(notification).splitlines())
+    return (
+        "Le mar. 24 nov. 2026 à 09:15, Serveur de parties pbem <\n"
+        f"{notification['Reply-To']}> a écrit :\n{quoted}\n\n{move}\n\n"
+        "Envoyé de mon iPhone\n"
+    )
+
+
+def czech_outlook(notification, move: str) -> str:  # type: ignore[no-untyped-def]
+    """Outlook in Czech: the original below a header block, not quoted."""
+    return (
+        f"{move}\n\n-----Původní zpráva-----\n"
+        f"Od: pbem <{notification['Reply-To']}>\n"
+        "Odesláno: úterý 24. listopadu 2026 9:15\n"
+        "Komu: Jan Novák <jan@hraci.example>\n"
+        f"Předmět: {notification['Subject']}\n\n{text_of(notification)}\n"
+    )
+
+
+def answered(rig, notification, user, body: str) -> InboundMessage:  # type: ignore[no-untyped-def]
+    raw = reply(notification, user.email, body, quote=False)
+    return submit_by_smtp(rig, raw, user.email, str(notification["Reply-To"]))
+
+
+def test_replies_from_french_and_czech_clients_are_played(rig, session, taluva_of_two):
+    game, ann = taluva_of_two
+    mail = turn_mail(rig, game, ann)
+    tile = listed_moves(mail)[0]
+    row = answered(rig, mail, ann, french_bottom_posted(mail, tile))
+    assert row.outcome == "submitted", row.detail
+    assert judged(rig.app, row.submission_id).status == "accepted"
+
+    accepted = mail_to(rig, ann, "accepted")
+    build = listed_moves(accepted)[0]
+    row = answered(rig, accepted, ann, czech_outlook(accepted, build))
+    assert row.outcome == "submitted", row.detail
+    assert judged(rig.app, row.submission_id).status == "accepted"
+    assert moves_of(session, game) == [(1, 0, tile), (2, 0, build)]
+
+
+def test_moves_followed_by_a_leaked_signature_are_asked_about_not_played(
+    rig, session, taluva_of_two
+):
+    game, ann = taluva_of_two
+    mail = turn_mail(rig, game, ann)
+    tile = listed_moves(mail)[0]
+    row = answered(rig, mail, ann, f"{tile}\nAnn Player\nGames club of Leeds\n")
+    assert (row.outcome, row.submission_id) == ("unclear", None)
+    question = text_of(mail_to(rig, ann, "answer")).replace("\r\n", "\n")
+    assert f"Moves read:\n  {tile}\n" in question
+    assert "Lines not understood:\n  Ann Player\n  Games club of Leeds\n" in question
+    assert "can be played now" in question
+    assert moves_of(session, game) == []
+
+    row = answered(rig, mail, ann, tile)
+    assert judged(rig.app, row.submission_id).status == "accepted"
+    assert moves_of(session, game) == [(1, 0, tile)]
+
+
+def test_the_question_says_when_the_moves_read_could_not_be_played_either(
+    rig, session, taluva_of_two
+):
+    game, ann = taluva_of_two
+    mail = turn_mail(rig, game, ann)
+    junk = "\n".join(f"Your turn, line {n}." for n in range(25))
+    row = answered(rig, mail, ann, f"tile 99,99 99,98 98,99\n{junk}\n")
+    assert (row.outcome, row.submission_id) == ("unclear", None)
+    question = text_of(mail_to(rig, ann, "answer")).replace("\r\n", "\n")
+    assert "could not be played now either" in question
+    assert "Your turn, line 19." in question and "Your turn, line 20." not in question
+    assert "(and 5 more lines)" in question
+    assert moves_of(session, game) == []
+
+
+def test_a_first_line_no_game_reads_is_refused_as_before(rig, session, taluva_of_two):
+    game, ann = taluva_of_two
+    mail = turn_mail(rig, game, ann)
+    row = answered(rig, mail, ann, f"Hello,\n{listed_moves(mail)[0]}\n")
+    assert row.outcome == "submitted"
+    assert judged(rig.app, row.submission_id).status == "rejected"
+    assert moves_of(session, game) == []
+
+
+def test_command_words_in_french_and_czech_play_their_commands(rig, session, taluva_of_two):
+    game, ann = taluva_of_two
+    mail = turn_mail(rig, game, ann)
+    row = answered(rig, mail, ann, "COUPS\nhistorie\n")
+    assert row.outcome == "answered"
+    answer = text_of(mail_to(rig, ann, "answer"))
+    assert "legal moves" in answer and "All moves so far" in answer
+    assert read_commands("Vzdat").commands == [("resign", "")]

@@ -24,10 +24,11 @@ def option_help(option: Option) -> str:
 def extract_help(
     fileobj: Any, keywords: Any, comment_tags: Any, options: Any
 ) -> Iterator[tuple[int, None, str, list[str]]]:
-    """A Babel extractor (see the pages area's babel.cfg): every option's help
-    text, which no gettext call names in the sources."""
+    """A Babel extractor (see the pages area's babel.cfg): the help text of
+    every option of the games the engine ships, which no gettext call names."""
     seen: set[str] = set()
-    for rules in engine.rulesets():
+    shipped = (rules for rules in engine.rulesets() if rules.__module__.startswith("engine."))
+    for rules in shipped:
         for option in rules.option_spec:
             if option.help not in seen:
                 seen.add(option.help)

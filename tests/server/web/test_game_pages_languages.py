@@ -38,13 +38,14 @@ def test_the_game_page_in_french_and_czech(app, session, make_user, french, sign
     assert "Coups, un par ligne" in page and "Coups possibles (" in page
     assert "Obtenir une nouvelle adresse e-mail" in page
     assert "Your move" not in page
+    assert "coup 0 sur 0" in page and "%(" not in page  # every placeholder filled
 
     jan = make_user("Jan")
     game = taluva_against(app, session, jan)
     page = text(czech_browser(signed_in_as, jan).get(f"/games/{game.public_id}"))
     assert "<h2>Váš tah</h2>" in page
     assert "Tahy, jeden na řádek" in page and "Možné tahy (" in page
-    assert '<span class="tag">vy</span>' in page
+    assert '<span class="tag">vy</span>' in page and "tah 0 z 0" in page
 
 
 def test_an_illegal_move_is_refused_on_a_page_in_the_readers_language(

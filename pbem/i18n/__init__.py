@@ -16,6 +16,8 @@ from flask import Flask, has_app_context, has_request_context, request
 from flask_babel import Babel, force_locale, get_locale
 
 from pbem.i18n.catalogues import AREAS, SOURCE, compile_catalogues
+from pbem.i18n.games import game_title
+from pbem.i18n.options import option_help
 
 LANGUAGES = ("en", "fr", "cs")
 DEFAULT_LANGUAGE = "en"
@@ -30,6 +32,7 @@ def init_app(app: Flask) -> None:
     app.config["BABEL_DEFAULT_LOCALE"] = DEFAULT_LANGUAGE
     Babel(app, locale_selector=page_language)
     app.context_processor(lambda: {"page_language": current_language()})
+    app.jinja_env.globals.update(game_title=game_title, option_help=option_help)
 
 
 def page_language() -> str:

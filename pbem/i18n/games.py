@@ -11,7 +11,8 @@ TITLES = {
 }
 
 
-def game_title(ruleset: str) -> str:
-    """The name of the game a ruleset plays, in the current language."""
+def game_title(ruleset: str, default: str | None = None) -> str:
+    """The name of the game a ruleset plays, in the current language; for a
+    ruleset without a translated name, `default` (its own title) or its name."""
     title = TITLES.get(ruleset)
-    return str(title) if title is not None else ruleset
+    return str(title) if title is not None else default or ruleset

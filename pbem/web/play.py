@@ -13,6 +13,7 @@ import base64
 from typing import Any
 
 from flask import current_app, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from sqlalchemy import or_, select
 
 import engine
@@ -65,7 +66,7 @@ def _shown_submission(seat: Seat, raw: str | None) -> Submission | None:
     number = whole_number(raw)
     found = db().get(Submission, number) if number is not None else None
     if found is None or found.seat_id != seat.id:
-        raise NotFound("no such submission")
+        raise NotFound(_("no such submission"))
     return found
 
 
@@ -147,7 +148,7 @@ def _form() -> tuple[str, int]:
     """The move text and the ply the page was drawn at."""
     ply = whole_number(request.form.get("ply"))
     if ply is None:
-        raise BadForm("the form lacks the position it was made for")
+        raise BadForm(_("the form lacks the position it was made for"))
     return request.form.get("moves", "").replace("\r\n", "\n"), ply
 
 
@@ -296,5 +297,5 @@ def version(game_id: str):  # type: ignore[no-untyped-def]
     Public like the spectator view."""
     game = db().scalar(select(Game).where(Game.public_id == game_id))
     if game is None:
-        raise NotFound("no such game")
+        raise NotFound(_("no such game"))
     return {"version": game.lock_version}

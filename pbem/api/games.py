@@ -178,7 +178,7 @@ class Games(MethodView):
             body["options"],
             body.get("version"),
             time_control=TimeControl(**clock) if clock else None,
-            title=refuse_control_characters(body["title"], "a title"),
+            title=refuse_control_characters(body["title"], _("a title")),
         )
         session.commit()
         enqueue_pending(session, game.id)

@@ -225,7 +225,7 @@ def _title(form: Any) -> str:
                 TITLE_LENGTH,
             )
         )
-    return refuse_control_characters(title, "a title")
+    return refuse_control_characters(title, _("a title"))
 
 
 def _send_invitations(game: Game) -> None:

@@ -69,7 +69,8 @@ def _cell_lines(space: tuple[int, int], cell: Any) -> tuple[str, str]:
 
 def text_board(state: TaluvaState, seat: int | None) -> TextBoard:
     cells = {s: _cell_lines(s, c) for s, c in state.island.cells.items()}
-    lines = [Message("taluva.board_key") if cells else Message("taluva.board_empty")]
+    lines = [] if cells else [Message("taluva.board_empty")]
+    lines.append(Message("taluva.board_key"))
     lines.append(Message("taluva.board_pile", {"tiles": len(state.pile)}))
     for s, stock in enumerate(state.stocks):
         marker = "*" if s == state.current and state.phase != "over" else " "

@@ -1,4 +1,4 @@
-"""PNG pictures of a game's board as one seat sees it.
+"""PNG pictures of a game's board as one seat sees it, in its reader's language.
 
 Input is only the engine's view of a seat (`Game.view(seat)`), so a picture
 can never show what that seat may not see.
@@ -13,8 +13,9 @@ from pbem.render import java, samurai, taluva
 from pbem.render.colours import seat_colours
 from pbem.render.hexdraw import Colour, Picture, Point
 from pbem.render.palette import palette_png
+from pbem.render.words import Words
 
-Renderer = Callable[[Mapping[str, Any], Sequence[Colour]], Picture]
+Renderer = Callable[[Mapping[str, Any], Sequence[Colour], Words], Picture]
 Centres = Callable[[Mapping[str, Any]], dict[str, Point]]
 
 RENDERERS: dict[str, tuple[Renderer, Centres]] = {
@@ -32,17 +33,20 @@ def _game(view: Mapping[str, Any]) -> tuple[Renderer, Centres]:
 
 
 def render_picture(
-    view: Mapping[str, Any], colours: Sequence[str | Colour] | None = None
+    view: Mapping[str, Any], colours: Sequence[str | Colour] | None = None, language: str = "en"
 ) -> Picture:
     """The picture with its drawn texts and space centres (what tests look at)."""
     render, _ = _game(view)
-    return render(view, seat_colours(len(view["seats"]), colours))
+    return render(view, seat_colours(len(view["seats"]), colours), Words(language))
 
 
-def render_png(view: Mapping[str, Any], colours: Sequence[str | Colour] | None = None) -> bytes:
-    """PNG bytes of a seat's view; `colours` (names or #rrggbb) per seat, else the defaults."""
+def render_png(
+    view: Mapping[str, Any], colours: Sequence[str | Colour] | None = None, language: str = "en"
+) -> bytes:
+    """PNG bytes of a seat's view; `colours` (names or #rrggbb) per seat, else the
+    defaults; its words in `language` (en, fr or cs)."""
     seats = seat_colours(len(view["seats"]), colours)
-    return palette_png(render_picture(view, seats).image, seats)
+    return palette_png(render_picture(view, seats, language).image, seats)
 
 
 def space_centres(view: Mapping[str, Any]) -> dict[str, tuple[float, float]]:

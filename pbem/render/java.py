@@ -25,13 +25,13 @@ from pbem.render.colours import (
 )
 from pbem.render.hexdraw import Canvas, Colour, HexLayout, Picture, Point, neighbour
 from pbem.render.lastturn import highlight, last_turn, spaces_named
-from pbem.render.panel import PAD, SMALL, WIDTH, Panel, compose, count
+from pbem.render.panel import PAD, SMALL, WIDTH, Panel, compose
+from pbem.render.words import Words
 
 MAX_WIDTH, MAX_HEIGHT = 1180, 1000
 MAX_HEX = 44
 MARGIN = 18
 BY_HEX = {(s.q, s.r): sid for sid, s in SPACES.items()}
-CARD_LEGEND = "cards: M mask · D drum · P puppet"
 
 
 def layout(view: Mapping[str, Any]) -> HexLayout:
@@ -43,9 +43,9 @@ def centres(view: Mapping[str, Any]) -> dict[str, Point]:
     return {sid: lay.centre((s.q, s.r)) for sid, s in SPACES.items()}
 
 
-def render(view: Mapping[str, Any], colours: Sequence[Colour]) -> Picture:
+def render(view: Mapping[str, Any], colours: Sequence[Colour], words: Words) -> Picture:
     board_layout = layout(view)
-    panel = _panel(view, colours)
+    panel = _panel(view, colours, words)
     return compose(board_layout, panel, lambda canvas: _board(canvas, board_layout, view, colours))
 
 
@@ -144,45 +144,62 @@ def _palace(canvas: Canvas, centre: Point, palace: Mapping[str, Any], s: float) 
 # -- panel ---------------------------------------------------------------
 
 
-def _panel(view: Mapping[str, Any], colours: Sequence[Colour]) -> Panel:
+def _panel(view: Mapping[str, Any], colours: Sequence[Colour], words: Words) -> Panel:
     state = view["state"]
-    panel = Panel(view, colours)
-    details = f"turn {state['turn']}" + (" · final round" if state["final_round"] else "")
-    panel.header("Java", details)
+    panel = Panel(view, colours, words)
+    details = words.gettext("turn %(turn)s", turn=state["turn"])
+    if state["final_round"]:
+        details += " · " + words.gettext("final round")
+    panel.header(words.gettext("Java"), details)
     if not view.get("over") and state["auction"] is None:
         turn = [
-            f"{state['ap_left']} AP left",
-            "tile laid" if state["tile_placed"] else "no tile yet",
+            words.ngettext(
+                "%(num)s action point left", "%(num)s action points left", state["ap_left"]
+            ),
+            words.gettext("tile laid") if state["tile_placed"] else words.gettext("no tile yet"),
+            words.ngettext("%(num)s card drawn", "%(num)s cards drawn", state["cards_drawn"]),
         ]
-        turn.append(f"{count(state['cards_drawn'], 'card')} drawn")
         if state["token_used"]:
-            turn.append("token used")
+            turn.append(words.gettext("token used"))
         panel.line(f"{panel.name(state['current'])}: " + " · ".join(turn), size=SMALL)
     players = state["players"]
 
     def seat_details(seat: int) -> list[str]:
         entry = players[seat]
-        tiles = " · ".join(f"{n} {kind}" for kind, n in entry["tiles"].items())
-        lines = [f"{count(entry['score'], 'point')} · tiles left: {tiles}"]
+        tiles = " · ".join(f"{words.word(kind)} {n}" for kind, n in entry["tiles"].items())
+        points = words.ngettext("%(num)s point", "%(num)s points", entry["score"])
+        lines = [f"{points} · " + words.gettext("tiles left: %(tiles)s", tiles=tiles)]
+        off_board = entry["developers_off_board"]
         lines.append(
-            f"{entry['developers_off_board']} developers off board · "
-            f"{count(entry['action_tokens'], 'token')} · {count(entry['hand_size'], 'card')}"
+            " · ".join(
+                [
+                    words.ngettext(
+                        "%(num)s developer off board", "%(num)s developers off board", off_board
+                    ),
+                    words.ngettext("%(num)s token", "%(num)s tokens", entry["action_tokens"]),
+                    words.ngettext("%(num)s card", "%(num)s cards", entry["hand_size"]),
+                ]
+            )
         )
         if entry["final_scored"]:
-            lines.append("final scoring done")
+            lines.append(words.gettext("final scoring done"))
         return lines
 
     panel.seats(seat_details)
     supply = state["supply"]
-    panel.heading("Supply")
-    panel.line(
-        f"{count(supply['triples'], 'triple tile')} · {supply['irrigation']} irrigation", size=SMALL
-    )
+    panel.heading(words.gettext("Supply"))
+    triples = words.ngettext("%(num)s triple tile", "%(num)s triple tiles", supply["triples"])
+    irrigation = words.gettext("irrigation %(num)s", num=supply["irrigation"])
+    panel.line(f"{triples} · {irrigation}", size=SMALL)
     palaces = " · ".join(f"{n}×{value}" for value, n in supply["palaces"].items())
-    panel.line(f"palaces: {palaces}", size=SMALL)
+    panel.line(words.gettext("palaces: %(palaces)s", palaces=palaces), size=SMALL)
     panel.line(
-        f"face-up card: {state['faceup'] or '–'} · deck {state['deck_size']} · "
-        f"discards {len(state['discards'])}",
+        words.gettext(
+            "face-up card: %(card)s · deck %(deck)s · discards %(discards)s",
+            card=_card(state["faceup"], words) if state["faceup"] else "–",
+            deck=state["deck_size"],
+            discards=len(state["discards"]),
+        ),
         size=SMALL,
     )
     if state.get("hand") is not None:
@@ -190,19 +207,25 @@ def _panel(view: Mapping[str, Any], colours: Sequence[Colour]) -> Panel:
     if state["auction"] is not None:
         _auction(panel, state["auction"])
     if state["events"]:
-        panel.heading("Scoring")
+        panel.heading(words.gettext("Scoring"))
         for event in state["events"][-6:]:
             panel.line(event, size=SMALL)
     panel.last_turn()
     panel.gap(6)
-    panel.line(CARD_LEGEND, MUTED, 12)
+    panel.line(words.gettext("cards: M mask · D drum · P puppet"), MUTED, 12)
     return panel
 
 
+def _card(card: str, words: Words) -> str:
+    """A card's letters; a preview's card from the deck is not known yet."""
+    return words.gettext("not known yet") if card == UNKNOWN else card
+
+
 def _hand(panel: Panel, hand: Sequence[str]) -> None:
-    panel.heading("Your festival cards")
+    words = panel.words
+    panel.heading(words.gettext("Your festival cards"))
     if not hand:
-        panel.line("(none)", MUTED, SMALL)
+        panel.line(words.gettext("(none)"), MUTED, SMALL)
         return
     width, height = 46, 62
     for i, card in enumerate(hand):
@@ -214,21 +237,29 @@ def _hand(panel: Panel, hand: Sequence[str]) -> None:
         panel.canvas.text((x + width / 2, panel.y + height / 2), label, 18, INK, bold=True)
     panel.y += height + 8
     if UNKNOWN in hand:
-        panel.line(f"?: {UNKNOWN}, known once the move is sent", MUTED, SMALL)
+        unknown = words.gettext("?: a card from the deck, known once the move is sent")
+        panel.line(unknown, MUTED, SMALL)
 
 
 def _auction(panel: Panel, auction: Mapping[str, Any]) -> None:
-    panel.heading(f"Festival at {auction['palace']}")
-    panel.line(f"held by {panel.name(auction['organiser'])}", size=SMALL)
+    words = panel.words
+    panel.heading(words.gettext("Festival at %(space)s", space=auction["palace"]))
+    organiser = panel.name(auction["organiser"])
+    panel.line(words.gettext("held by %(name)s", name=organiser), size=SMALL)
     totals = {int(s): t for s, t in auction["totals"].items()}
     for seat in auction["seats"]:
-        panel.line(f"{panel.name(seat)}: total {totals.get(seat, 0)}", size=SMALL)
-    panel.line("still in: " + ", ".join(panel.name(s) for s in auction["still_in"]), size=SMALL)
-    if auction["agreed"]:
-        panel.line(
-            "agreed to share: " + ", ".join(panel.name(s) for s in auction["agreed"]), size=SMALL
+        total = words.gettext(
+            "%(name)s: total %(total)s", name=panel.name(seat), total=totals.get(seat, 0)
         )
+        panel.line(total, size=SMALL)
+    still_in = ", ".join(panel.name(s) for s in auction["still_in"])
+    panel.line(words.gettext("still in: %(names)s", names=still_in), size=SMALL)
+    if auction["agreed"]:
+        agreed = ", ".join(panel.name(s) for s in auction["agreed"])
+        panel.line(words.gettext("agreed to share: %(names)s", names=agreed), size=SMALL)
     if auction["to_decide"] is not None:
-        panel.line(f"{panel.name(auction['to_decide'])} decides", size=SMALL, bold=True)
+        deciding = words.gettext("%(name)s decides", name=panel.name(auction["to_decide"]))
+        panel.line(deciding, size=SMALL, bold=True)
     if auction["cards_played"]:
-        panel.line("cards played: " + " ".join(map(str, auction["cards_played"])), size=SMALL)
+        played = " ".join(map(str, auction["cards_played"]))
+        panel.line(words.gettext("cards played: %(cards)s", cards=played), size=SMALL)

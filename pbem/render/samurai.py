@@ -11,19 +11,14 @@ from engine.games.samurai.tiles import UNKNOWN
 from pbem.render.colours import EDGE, INK, MUTED, SAMURAI_FIGURE, SAMURAI_SPACE, ink_on, shade
 from pbem.render.hexdraw import Canvas, Colour, HexLayout, Picture, Point
 from pbem.render.lastturn import highlight, last_turn, spaces_named
-from pbem.render.panel import PAD, SMALL, WIDTH, Panel, compose, count
+from pbem.render.panel import PAD, SMALL, WIDTH, Panel, compose
+from pbem.render.words import Words
 
 MAX_WIDTH, MAX_HEIGHT = 1180, 1400
 MIN_WIDTH, MIN_HEIGHT = 700, 700
 MAX_HEX = 40
 MARGIN = 16
 
-PHASES = {
-    "choose": "opening: every seat chooses 5 tiles",
-    "figures": "setup: placing figures",
-    "play": "play",
-    "over": "over",
-}
 # The notation's picture abbreviations (docs/notation/samurai.md).
 SYMBOLS = {
     "helmet": "H",
@@ -36,7 +31,6 @@ SYMBOLS = {
     "figure-exchange": "FX",
 }
 FIGURE_LETTERS = {"helmet": "H", "buddha": "B", "rice": "R"}
-LEGEND = "H helmet · B buddha · R rice · S samurai · Ro ronin · Sh ship · TX token exchange"
 
 
 def tile_label(code: str) -> str:
@@ -60,9 +54,9 @@ def centres(view: Mapping[str, Any]) -> dict[str, Point]:
     return {s["name"]: lay.centre((s["q"], s["r"])) for s in view["state"]["spaces"]}
 
 
-def render(view: Mapping[str, Any], colours: Sequence[Colour]) -> Picture:
+def render(view: Mapping[str, Any], colours: Sequence[Colour], words: Words) -> Picture:
     board_layout = layout(view)
-    panel = _panel(view, colours)
+    panel = _panel(view, colours, words)
     return compose(board_layout, panel, lambda canvas: _board(canvas, board_layout, view, colours))
 
 
@@ -138,25 +132,39 @@ def figure_disc(canvas: Canvas, centre: Point, figure: str, radius: float) -> No
 # -- panel ---------------------------------------------------------------
 
 
-def _panel(view: Mapping[str, Any], colours: Sequence[Colour]) -> Panel:
+def _phase(phase: str, turn: int, words: Words) -> str:
+    if phase == "choose":
+        return words.gettext("opening: every seat chooses 5 tiles")
+    if phase == "figures":
+        return words.gettext("setup: placing figures")
+    if phase == "play":
+        return words.gettext("turn %(turn)s", turn=turn)
+    return words.gettext("game over")
+
+
+def _panel(view: Mapping[str, Any], colours: Sequence[Colour], words: Words) -> Panel:
     state = view["state"]
-    panel = Panel(view, colours)
-    details = PHASES.get(state["phase"], state["phase"])
-    if state["phase"] == "play":
-        details = f"turn {state['turn']}"
-    panel.header("Samurai", details)
+    panel = Panel(view, colours, words)
+    panel.header(words.gettext("Samurai"), _phase(state["phase"], state["turn"], words))
     seats = state["seats"]
 
     def seat_details(seat: int) -> list[str]:
         entry = seats[seat]
         lines = [
-            f"hand {entry['hand_size']} · pile {entry['pile_size']} · "
-            f"figure exchanges played {entry['figure_exchanges_played']}"
+            words.gettext(
+                "hand %(hand)s · pile %(pile)s · figure exchanges played %(exchanges)s",
+                hand=entry["hand_size"],
+                pile=entry["pile_size"],
+                exchanges=entry["figure_exchanges_played"],
+            )
         ]
         if state["phase"] == "choose":
-            lines.append("has chosen" if entry["chosen"] else "still choosing")
+            if entry["chosen"]:
+                lines.append(words.gettext("has chosen"))
+            else:
+                lines.append(words.gettext("still choosing"))
         if seat in state.get("passed", []):
-            lines.append("passed")
+            lines.append(words.gettext("passed"))
         return lines
 
     panel.seats(seat_details)
@@ -165,30 +173,41 @@ def _panel(view: Mapping[str, Any], colours: Sequence[Colour]) -> Panel:
         if "hand" in entry:
             _screen(panel, seat, entry, colours[seat])
     if state.get("played_this_turn"):
-        panel.line("Played this turn: " + ", ".join(state["played_this_turn"]), size=SMALL)
+        played = ", ".join(state["played_this_turn"])
+        panel.line(words.gettext("Played this turn: %(moves)s", moves=played), size=SMALL)
     _resolution(panel, state.get("last_resolution", []))
     panel.last_turn()
     panel.gap(6)
-    panel.line(LEGEND, MUTED, 12)
+    legend = words.gettext(
+        "H helmet · B buddha · R rice · S samurai · Ro ronin · Sh ship · TX token exchange"
+    )
+    panel.line(legend, MUTED, 12)
     return panel
 
 
-def _figure_counts(counts: Mapping[str, int]) -> str:
-    return ", ".join(f"{n} {figure}" for figure, n in counts.items())
+def _figure_counts(counts: Mapping[str, int], words: Words) -> str:
+    return ", ".join(f"{words.word(figure)} {n}" for figure, n in counts.items())
 
 
 def _figures_off_board(panel: Panel, state: Mapping[str, Any]) -> None:
-    panel.heading("Figures")
+    words = panel.words
+    panel.heading(words.gettext("Figures"))
     if any(state["figure_supply"].values()):
-        panel.line("still to place: " + _figure_counts(state["figure_supply"]), size=SMALL)
-    panel.line("set aside: " + _figure_counts(state["set_aside"]), size=SMALL)
+        supply = _figure_counts(state["figure_supply"], words)
+        panel.line(words.gettext("still to place: %(figures)s", figures=supply), size=SMALL)
+    set_aside = _figure_counts(state["set_aside"], words)
+    panel.line(words.gettext("set aside: %(figures)s", figures=set_aside), size=SMALL)
 
 
 def _screen(panel: Panel, seat: int, entry: Mapping[str, Any], colour: Colour) -> None:
     """What lies behind a screen the view opens: the hand as tiles, the rest as text."""
-    whose = "your" if seat == panel.view.get("viewer") else f"{panel.name(seat)}'s"
-    panel.heading(f"Behind {whose} screen")
-    panel.line(f"hand: {count(len(entry['hand']), 'tile')}", INK, SMALL)
+    words = panel.words
+    if seat == panel.view.get("viewer"):
+        panel.heading(words.gettext("Behind your screen"))
+    else:
+        panel.heading(words.gettext("Behind %(name)s's screen", name=panel.name(seat)))
+    hand = words.ngettext("hand: %(num)s tile", "hand: %(num)s tiles", len(entry["hand"]))
+    panel.line(hand, INK, SMALL)
     chip = 44
     for i, code in enumerate(entry["hand"]):
         x = PAD + chip / 2 + i * (chip + 8)
@@ -198,30 +217,46 @@ def _screen(panel: Panel, seat: int, entry: Mapping[str, Any], colour: Colour) -
     if entry["hand"]:
         panel.y += chip + 8
     if entry.get("choice"):
-        panel.line("opening choice: " + " ".join(entry["choice"]), INK, SMALL)
-    panel.line("pile holds: " + _pile_text(entry["pile_tiles"]), INK, SMALL)
-    panel.line("captured: " + _figure_counts(entry["captured"]), INK, SMALL)
+        choice = " ".join(entry["choice"])
+        panel.line(words.gettext("opening choice: %(tiles)s", tiles=choice), INK, SMALL)
+    pile = _pile_text(entry["pile_tiles"], words)
+    panel.line(words.gettext("pile holds: %(tiles)s", tiles=pile), INK, SMALL)
+    captured = _figure_counts(entry["captured"], words)
+    panel.line(words.gettext("captured: %(figures)s", figures=captured), INK, SMALL)
 
 
-def _pile_text(pile: Sequence[str]) -> str:
+def _pile_text(pile: Sequence[str], words: Words) -> str:
     """The pile's tiles; after a preview's draw, only how many are left."""
     unknown = pile.count(UNKNOWN)
     known = [code for code in pile if code != UNKNOWN]
     parts = [" ".join(known)] if known else []
     if unknown:
-        parts.append(f"{count(unknown, 'tile')} not known before the draw")
-    return ", ".join(parts) or "nothing"
+        parts.append(
+            words.ngettext(
+                "%(num)s tile not known before the draw",
+                "%(num)s tiles not known before the draw",
+                unknown,
+            )
+        )
+    return ", ".join(parts) or words.gettext("nothing")
 
 
 def _resolution(panel: Panel, events: Sequence[Mapping[str, Any]]) -> None:
     if not events:
         return
-    panel.heading("Last resolution")
+    words = panel.words
+    panel.heading(words.gettext("Last resolution"))
     for event in events:
+        where, figure = event["settlement"], words.word(event["figure"])
         if event["set_aside"]:
-            fate = "set aside"
+            fate = words.gettext("%(space)s: %(figure)s set aside", space=where, figure=figure)
         elif "taken_by" in event:
-            fate = f"taken by {panel.name(event['taken_by'])}"
+            fate = words.gettext(
+                "%(space)s: %(figure)s taken by %(name)s",
+                space=where,
+                figure=figure,
+                name=panel.name(event["taken_by"]),
+            )
         else:
-            fate = "taken"
-        panel.line(f"{event['settlement']}: {event['figure']} {fate}", size=SMALL)
+            fate = words.gettext("%(space)s: %(figure)s taken", space=where, figure=figure)
+        panel.line(fate, size=SMALL)

@@ -9,14 +9,13 @@ from typing import Any
 from pbem.render.colours import EDGE, LAVA, MUTED, TALUVA_TERRAIN, ink_on, shade
 from pbem.render.hexdraw import Canvas, Colour, HexLayout, Picture, neighbour
 from pbem.render.lastturn import highlight, last_turn, spaces_named
-from pbem.render.panel import PAD, SMALL, Panel, compose, count
+from pbem.render.panel import PAD, SMALL, Panel, compose
+from pbem.render.words import Words
 
 MAX_WIDTH, MAX_HEIGHT = 1120, 1000
 MIN_WIDTH, MIN_HEIGHT = 700, 700
 MAX_HEX = 46
 MARGIN = 20
-
-PHASES = {"tile": "lay a tile", "build": "build"}
 
 
 def layout(view: Mapping[str, Any]) -> HexLayout:
@@ -30,22 +29,29 @@ def centres(view: Mapping[str, Any]) -> dict[str, tuple[float, float]]:
     return {cell["space"]: lay.centre((cell["q"], cell["r"])) for cell in view["state"]["board"]}
 
 
-def render(view: Mapping[str, Any], colours: Sequence[Colour]) -> Picture:
+def render(view: Mapping[str, Any], colours: Sequence[Colour], words: Words) -> Picture:
     board_layout = layout(view)
-    panel = _panel(view, colours)
-    return compose(board_layout, panel, lambda canvas: _board(canvas, board_layout, view, colours))
+    panel = _panel(view, colours, words)
+    return compose(
+        board_layout, panel, lambda canvas: _board(canvas, board_layout, view, colours, words)
+    )
 
 
 # -- board ---------------------------------------------------------------
 
 
 def _board(
-    canvas: Canvas, lay: HexLayout, view: Mapping[str, Any], colours: Sequence[Colour]
+    canvas: Canvas,
+    lay: HexLayout,
+    view: Mapping[str, Any],
+    colours: Sequence[Colour],
+    words: Words,
 ) -> dict[str, tuple[float, float]]:
     cells = {(c["q"], c["r"]): c for c in view["state"]["board"]}
     if not cells:
         middle = (lay.width / 2, lay.height / 2)
-        canvas.text(middle, "No tile on the table yet: the first volcano goes on 0,0", 18, MUTED)
+        empty = words.gettext("No tile on the table yet: the first volcano goes on 0,0")
+        canvas.text(middle, empty, 18, MUTED)
         return {}
     s = lay.size
     for h, cell in cells.items():
@@ -148,41 +154,54 @@ def _building(
 # -- panel ---------------------------------------------------------------
 
 
-def _panel(view: Mapping[str, Any], colours: Sequence[Colour]) -> Panel:
+def _panel(view: Mapping[str, Any], colours: Sequence[Colour], words: Words) -> Panel:
     state = view["state"]
-    panel = Panel(view, colours)
-    phase = PHASES.get(state["phase"], state["phase"])
-    details = f"{count(state['tiles_left'], 'tile')} left in the pile"
-    panel.header("Taluva", details)
+    panel = Panel(view, colours, words)
+    left = state["tiles_left"]
+    details = words.ngettext(
+        "%(num)s tile left in the pile", "%(num)s tiles left in the pile", left
+    )
+    panel.header(words.gettext("Taluva"), details)
     if not view.get("over") and state.get("current") is not None:
-        panel.line(f"{panel.name(state['current'])} to {phase}", size=SMALL)
+        name = panel.name(state["current"])
+        if state["phase"] == "tile":
+            panel.line(words.gettext("%(name)s to lay a tile", name=name), size=SMALL)
+        else:
+            panel.line(words.gettext("%(name)s to build", name=name), size=SMALL)
     players = state["players"]
 
     def seat_details(seat: int) -> list[str]:
         lines = [
-            f"{title}: "
-            + " · ".join(count(pieces[kind], kind) for kind in ("hut", "temple", "tower"))
-            for title, pieces in (
-                ("in stock", players[seat]["stock"]),
-                ("built", players[seat]["built"]),
-            )
+            words.gettext("in stock: %(pieces)s", pieces=_pieces(players[seat]["stock"], words)),
+            words.gettext("built: %(pieces)s", pieces=_pieces(players[seat]["built"], words)),
         ]
         if players[seat]["eliminated"]:
-            lines.append("eliminated")
+            lines.append(words.gettext("eliminated"))
         if players[seat]["finished"]:
-            lines.append("finished (placed two whole kinds)")
+            lines.append(words.gettext("finished (placed two whole kinds)"))
         return lines
 
     panel.seats(seat_details)
     if state.get("teams"):
         teams = [" + ".join(panel.name(s) for s in team) for team in state["teams"]]
-        panel.line("Teams: " + " against ".join(teams), size=SMALL)
+        panel.line(words.gettext("Teams: %(teams)s", teams=" – ".join(teams)), size=SMALL)
     hand = state.get("tile_in_hand")
     if hand:
-        panel.heading("Your tile")
+        panel.heading(words.gettext("Your tile"))
         _tile_in_hand(panel, hand)
     panel.last_turn()
     return panel
+
+
+def _pieces(pieces: Mapping[str, int], words: Words) -> str:
+    """`3 huts · 1 temple · 0 towers` in the reader's language."""
+    return " · ".join(
+        [
+            words.ngettext("%(num)s hut", "%(num)s huts", pieces["hut"]),
+            words.ngettext("%(num)s temple", "%(num)s temples", pieces["temple"]),
+            words.ngettext("%(num)s tower", "%(num)s towers", pieces["tower"]),
+        ]
+    )
 
 
 def _tile_in_hand(panel: Panel, hand: Mapping[str, str]) -> None:
@@ -194,6 +213,9 @@ def _tile_in_hand(panel: Panel, hand: Mapping[str, str]) -> None:
         terrain_hex(panel.canvas, lay, h, terrain, 1)
         panel.canvas.outline(lay.corners(h), EDGE, 2)
     x = PAD + lay.width + 12
-    panel.canvas.text((x, panel.y + 24), f"left: {hand['left']}", 15, (28, 28, 32), anchor="la")
-    panel.canvas.text((x, panel.y + 48), f"right: {hand['right']}", 15, (28, 28, 32), anchor="la")
+    words = panel.words
+    left = words.gettext("left: %(terrain)s", terrain=words.word(hand["left"]))
+    right = words.gettext("right: %(terrain)s", terrain=words.word(hand["right"]))
+    panel.canvas.text((x, panel.y + 24), left, 15, (28, 28, 32), anchor="la")
+    panel.canvas.text((x, panel.y + 48), right, 15, (28, 28, 32), anchor="la")
     panel.y += lay.height + 6

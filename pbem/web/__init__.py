@@ -34,6 +34,7 @@ def init_app(app: Flask) -> None:
         spectate,
         vacation,
     )
+    from pbem.web import help as help_page
 
     app.config.setdefault("WTF_CSRF_TIME_LIMIT", None)  # valid as long as the session
     csrf.init_app(app)
@@ -55,6 +56,7 @@ def init_app(app: Flask) -> None:
         calendar_feed,
         profiles,
         leagues,
+        help_page,
     ):
         app.register_blueprint(module.bp)
     app.register_error_handler(CSRFError, _csrf_error)

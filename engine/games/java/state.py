@@ -15,6 +15,7 @@ from engine.core.messages import Message
 from engine.core.registry import register
 from engine.core.rng import SeededRandom
 from engine.core.state import Result, State
+from engine.core.textboard import TextBoard
 from engine.games.java import cards, legal, notation, picture, view
 from engine.games.java import messages as m
 from engine.games.java.board import SPACES, edge_cost
@@ -177,8 +178,8 @@ class JavaState(State):
     def seat_view(self, seat: int | None) -> dict[str, Any]:
         return view.seat_view(self, seat)
 
-    def text_picture(self, seat: int | None) -> str:
-        return picture.text_picture(self, seat)
+    def text_board(self, seat: int | None) -> TextBoard:
+        return picture.text_board(self, seat)
 
     # -- costs shared by check and legal ----------------------------------
 

@@ -10,6 +10,7 @@ from engine.core.options import Option
 from engine.core.registry import register
 from engine.core.rng import SeededRandom
 from engine.core.state import Result, State
+from engine.core.textboard import TextBoard
 from engine.games.taluva import ending, view
 from engine.games.taluva.builds import Builder
 from engine.games.taluva.island import HUT, Island
@@ -231,5 +232,5 @@ class TaluvaState(State):
     def seat_view(self, seat: int | None) -> dict[str, Any]:
         return view.seat_view(self, seat)
 
-    def text_picture(self, seat: int | None) -> str:
-        return view.text_picture(self, seat)
+    def text_board(self, seat: int | None) -> TextBoard:
+        return view.text_board(self, seat)

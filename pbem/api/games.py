@@ -30,7 +30,8 @@ from pbem.clock.calendar import DAY
 from pbem.clock.time_control import TimeControl
 from pbem.db import request_session
 from pbem.dispatch import enqueue_pending, enqueue_submissions
-from pbem.i18n import page_language
+from pbem.i18n import current_language, page_language
+from pbem.i18n.boards import board_text
 from pbem.i18n.rules import describe_error, refusal_of
 from pbem.models import Game, Seat, Submission, User
 from pbem.numbers import ID_CONVERTER
@@ -234,7 +235,7 @@ class SeatView(MethodView):
             "game": game_id,
             "seat": position,
             "view": played.view(position),
-            "picture": played.state.text_picture(position),
+            "picture": board_text(played.state, position, current_language()),
             "ply": len(played.log),
             "events": events_of(request_session(), seat.game),
         }

@@ -18,7 +18,8 @@ from sqlalchemy import or_, select
 
 import engine
 from pbem.dispatch import enqueue_submissions
-from pbem.i18n import page_language
+from pbem.i18n import current_language, page_language
+from pbem.i18n.boards import board_text
 from pbem.i18n.rules import describe_error, describe_refusal
 from pbem.models import Game, GameStatus, Move, Seat, Submission, SubmissionStatus
 from pbem.numbers import whole_number
@@ -109,7 +110,7 @@ def render_game_page(
         title=titles().get(game.ruleset, game.ruleset),
         position=position,
         view=played.view(seat.position),
-        picture=played.state.text_picture(seat.position),
+        picture=board_text(played.state, seat.position, current_language()),
         private=private_information(played, seat.position),
         legal=legal,
         may_move=may_move,
@@ -189,7 +190,7 @@ def preview_page(game_id: str):  # type: ignore[no-untyped-def]
         moves=text,
         trial=trial,
         drawn_at=moves_stored(seat.game),
-        picture=trial.text_picture(),
+        picture=board_text(trial.game.state, trial.seat, current_language()),
         private=private_information(trial.game, seat.position),
         board_png=_data_url(seat.game, trial.view()),
     )

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from flask import render_template, request
 
+from pbem.i18n import current_language
+from pbem.i18n.boards import board_text
 from pbem.models import Game, GameStatus
 from pbem.services.events import events_by_ply, events_of
 from pbem.services.games import find_game
@@ -32,7 +34,7 @@ def watch(game_id: str):  # type: ignore[no-untyped-def]
         title=title,
         position=position,
         view=position.played.view(None),
-        picture=position.played.state.text_picture(None),
+        picture=board_text(position.played.state, None, current_language()),
         waiting=position.is_now and game.status == GameStatus.ACTIVE,
         events=events_by_ply(events_of(db(), game)),
     )

@@ -122,7 +122,7 @@ class Panel:
         else:
             self.line(words.gettext("Game over"), bold=True)
         if result.get("reason"):
-            self.line(f"({result['reason']})", MUTED, SMALL)
+            self.line(f"({words.word(result['reason'])})", MUTED, SMALL)
         scores = result.get("scores", [])
         for place, group in enumerate(result.get("ranking", []), start=1):
             for seat in group:

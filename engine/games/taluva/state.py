@@ -6,6 +6,7 @@ from typing import Any
 
 from engine.core.errors import EngineError, IllegalMove
 from engine.core.hexgrid import Hex
+from engine.core.messages import words
 from engine.core.options import Option
 from engine.core.registry import register
 from engine.core.rng import SeededRandom
@@ -28,9 +29,10 @@ from engine.games.taluva.tiles import UNKNOWN, Tile, full_set
 TILES_BY_PLAYERS = {3: 36, 4: 48}
 LAY_TILE, BUILD, OVER = "tile", "build", "over"
 
-INSTANT_WIN = "all buildings of two kinds placed"
-TILES_OUT = "no tiles left"
-LAST_STANDING = "every other player eliminated"
+# How a game ends, as its result says it (game words: a server translates them).
+INSTANT_WIN, TILES_OUT, LAST_STANDING = words(
+    "all buildings of two kinds placed", "no tiles left", "every other player eliminated"
+)
 
 
 @register

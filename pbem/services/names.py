@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import unicodedata
 
+from flask_babel import gettext as _
+
 from pbem.services.errors import Invalid
 
 NAME_LENGTH = 100
@@ -28,5 +30,5 @@ def checked_name(name: str) -> str:
     """A player's name as typed, trimmed: 1 to NAME_LENGTH characters a header can carry."""
     name = name.strip()
     if not name or len(name) > NAME_LENGTH:
-        raise Invalid(f"choose a name of 1 to {NAME_LENGTH} characters")
+        raise Invalid(_("choose a name of 1 to %(most)d characters", most=NAME_LENGTH))
     return refuse_control_characters(name)

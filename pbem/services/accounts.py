@@ -147,20 +147,26 @@ def parse_quiet_hours(text: str | None) -> tuple[str, str] | tuple[None, None]:
     if text is None:
         return None, None
     parts = text.split("-")
-    try:
-        if len(parts) != 2:
-            raise ValueError(text)
-        start, end = (parse_clock_time(part) for part in parts)
-    except ValueError:
+    if len(parts) != 2:
         raise Invalid(
             _(
                 "quiet hours look like 22:00-08:00 (from-to, your time), not %(text)s",
                 text=repr(text),
             )
-        ) from None
+        )
+    start, end = (_quiet_hours_time(part) for part in parts)
     if start == end:
         raise Invalid(_("quiet hours must end at another time than they start"))
     return f"{start:%H:%M}", f"{end:%H:%M}"
+
+
+def _quiet_hours_time(text: str) -> time:
+    try:
+        return parse_clock_time(text)
+    except ValueError:
+        raise Invalid(
+            _("quiet hours: %(time)s is not a time of day like 22:00", time=repr(text))
+        ) from None
 
 
 def _check_reminder_hours(hours: int) -> None:

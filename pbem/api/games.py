@@ -33,6 +33,7 @@ from pbem.dispatch import enqueue_pending, enqueue_submissions
 from pbem.i18n import current_language, page_language
 from pbem.i18n.boards import board_text
 from pbem.i18n.rules import describe_error, refusal_of
+from pbem.leagues.seasons import shown_title
 from pbem.models import Game, Seat, Submission, User
 from pbem.numbers import ID_CONVERTER
 from pbem.services import chat
@@ -102,7 +103,7 @@ def game_json(game: Game, user: User) -> dict[str, Any]:
     control = TimeControl.of(game)
     return {
         "id": game.public_id,
-        "title": game.title,
+        "title": shown_title(game),
         "league": _league_place(game),
         "ruleset": game.ruleset,
         "version": game.ruleset_version,

@@ -99,8 +99,12 @@ def test_a_league_and_its_season_in_the_chosen_language(session, make_user, sign
     table = page(browser, f"/leagues/{league.public_id}/seasons/1")
     assert all(words in table for words in SEASON[language]), table
     assert "Each entrant plays" not in table and "Round 1" not in table
-    # The game keeps its title in English, whoever reads it.
+    # The game keeps its title in English, whoever reads it; its page and
+    # the API rebuild it in the reader's language.
     assert game.title.startswith("Club – Season 1 – Round")
+    own = next(g for g in season.games if cem.id in {s.user_id for s in g.seats})
+    heading = page(browser, f"/games/{own.public_id}").split("<h1>", 1)[1].split("</h1>")[0]
+    assert heading.startswith(SEASON[language][0]), heading
 
 
 def test_a_rating_is_written_with_the_reader_s_decimal_comma(signed_in_as, make_user, session):

@@ -15,6 +15,7 @@ import engine
 from pbem.clock.time_control import TimeControl
 from pbem.db import lock_game
 from pbem.i18n import current_language
+from pbem.i18n.games import game_title
 from pbem.i18n.rules import describe_error
 from pbem.models import Game, GameStatus, Season, Seat, User, utcnow
 from pbem.render.colours import SEAT_COLOURS
@@ -81,7 +82,7 @@ def create_game(
         seed=seed or secrets.token_hex(16),
         created_by_id=creator.id if creator else None,
         status=GameStatus.OPEN,
-        title=title or default_title(rules.title, creator),
+        title=title or default_title(game_title(rules.name, rules.title), creator),
     )
     if place is not None:
         game.season, game.division, game.round, game.number = place
@@ -107,14 +108,17 @@ def create_game(
 
 
 def default_title(ruleset_title: str, creator: User | None) -> str:
-    """A game's title when its creator gives none: "Taluva, Alice's game"."""
-    return f"{ruleset_title}, {creator.name}'s game" if creator else ruleset_title
+    """A game's title when its creator gives none: "Taluva, Alice's game",
+    in the creator's language (it is stored, and read by every player)."""
+    if creator is None:
+        return ruleset_title
+    return _("%(game)s, %(name)s's game", game=ruleset_title, name=creator.name)
 
 
 def _seat_name(position: int, user: User | None, bot: str | None) -> str:
     if user is not None:
         return user.name
-    return f"Bot {position + 1}" if bot else ""
+    return _("Bot %(number)s", number=position + 1) if bot else ""
 
 
 def _start_if_full(session: Session, game: Game) -> None:

@@ -8,6 +8,7 @@ import pytest
 from pbem.services.games import SeatSpec
 from tests.server.clock.test_organiser import clocked_game
 from tests.server.openapi_client import OpenApiClient
+from tests.server.web.test_lobby import created_game
 from tests.server.web.test_play import taluva_against
 
 
@@ -140,3 +141,14 @@ def test_an_api_refusal_speaks_the_accept_language(app, make_user, session):
     api.client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "en"
     wrong = api.call("submitMoves", token, {"moves": ["hut 0,0"]}, **seat)
     assert wrong.get_json()["message"] == "first lay your tile, then build [turn: tile, then build]"
+
+
+def test_a_new_games_default_names_are_in_its_creators_language(
+    session, make_user, french, signed_in_as
+):
+    browser = signed_in_as(french)
+    game = created_game(
+        session, browser.post("/games/new/taluva", {"seat-0": "me", "seat-1": "bot"})
+    )
+    assert game.title == "Taluva, partie de Amélie"
+    assert [seat.name for seat in game.seats] == ["Amélie", "Robot 2"]

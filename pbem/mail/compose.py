@@ -158,9 +158,9 @@ def _account_mail(session: Session, row: Outbox, config: Mapping[str, Any]) -> E
     if row.kind == notifications.INVITE and payload.get("replaces"):
         mail.para(
             _(
-                "%(name)s invites you to take over the seat of %(player)s in a game of "
-                "%(game)s under way on pbem. The seat is yours now: its hand and its turn "
-                "come with it, and its mails come to you.",
+                "%(name)s invites you to take over the seat of %(player)s in a %(game)s game "
+                "under way on pbem. The seat is yours now: its hand and its turn come with "
+                "it, and its mails come to you.",
                 name=payload["from"],
                 player=payload["replaces"],
                 game=game_title(payload["ruleset"]),

@@ -79,7 +79,7 @@ class Mail:
         self.html.append(f"<pre>{html.escape(text)}</pre>")
 
     def link(self, title: str, url: str) -> None:
-        self.text.append(f"{title}: {url}")
+        self.text.append(_("%(title)s: %(url)s", title=title, url=url))
         self.html.append(f"<p><a href='{html.escape(url)}'>{html.escape(title)}</a></p>")
 
     def message(self, subject: str) -> EmailMessage:

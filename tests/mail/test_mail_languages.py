@@ -53,7 +53,7 @@ def test_a_refused_turn_in_french(rig, session, make_user):
     ann, bob = speaking(make_user("Ann"), "fr"), make_user("Bob")
     session.commit()
     game = start_game(rig.app, session, "taluva", [ann, bob])
-    mail = turn_mail_in(rig, game, ann, "à vous de jouer")
+    mail = turn_mail(rig, game, ann, "à vous de jouer")
     raw = reply(mail, ann.email, "tuile 0,0 0,-1 1,-1\nhutte 5,5")
     submit_by_smtp(rig, raw, ann.email, str(mail["Reply-To"]))
     refused = mail_to(rig, ann, ": refusé")
@@ -100,7 +100,7 @@ def test_the_help_answers_in_the_readers_language(
     session.commit()
     game = start_game(rig.app, session, "taluva", [ann, bob])
     turn = {"fr": "à vous de jouer", "cs": "jste na tahu", None: "your turn"}[language]
-    mail = turn_mail_in(rig, game, ann, turn)
+    mail = turn_mail(rig, game, ann, turn)
     row = submit_by_smtp(rig, reply(mail, ann.email, word), ann.email, str(mail["Reply-To"]))
     assert row.outcome == "answered"
     subject = {"fr": "réponse", "cs": "odpověď", None: "answer"}[language]
@@ -135,11 +135,19 @@ def test_a_chosen_language_wins_over_the_page_and_none_means_english(rig, sessio
     assert "Your turn. Some of your legal moves" in text_of(turn_mail(rig, game, bob))
 
 
-def turn_mail_in(rig, game, user, phrase: str):  # type: ignore[no-untyped-def]
-    return rig.capture.take(
-        lambda m: (
-            str(m["X-Pbem-Game"]) == game.public_id
-            and user.email in str(m["To"])
-            and str(m["Subject"]).endswith(phrase)
-        )
+def test_an_invitation_sent_from_a_french_page_comes_in_french(rig, session, make_user):
+    ann = speaking(make_user("Ann"), "fr")
+    session.commit()
+    client = rig.app.test_client()
+    with client.session_transaction() as flask_session:
+        flask_session["_user_id"] = str(ann.id)
+        flask_session["_fresh"] = True
+    browser = Browser(client)
+    browser.get("/games/new/taluva")
+    friend = "ami-de-anne@example.org"
+    form = {"seat-0": "me", "seat-1": "invite", "invite-1": friend}
+    assert browser.post("/games/new/taluva", form).status_code in (200, 302)
+    text = text_of(mail_to(rig, friend, "Ann vous invite à une partie"))
+    assert (
+        "Ann vous invite à une partie sur pbem." in text and "Rejoindre la partie : http://" in text
     )

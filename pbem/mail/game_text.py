@@ -8,6 +8,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from flask_babel import gettext as _
+
 import engine
 
 if TYPE_CHECKING:
@@ -88,18 +90,25 @@ def short_list(legal: list[str]) -> list[str]:
 
 
 def result_text(result: dict[str, Any], seats: list[str]) -> str:
-    winners = ", ".join(seats[s] for s in result["winners"]) or "nobody"
-    return f"Game over ({result['reason']}). Won by {winners}."
+    winners = ", ".join(seats[s] for s in result["winners"]) or _("nobody")
+    return _(
+        "Game over (%(reason)s). Won by %(winners)s.", reason=result["reason"], winners=winners
+    )
 
 
 def seed_text(view: dict[str, Any]) -> str:
     """The revealed seed and how to check that the draws came from it
     (docs/randomness.md); only a finished game's view carries the seed."""
-    return (
-        f"Seed: {view['seed']}\n"
-        f"Check the draws: its SHA-256 is {view['seed_commitment']}, the value shown "
-        "from the first move on, and replaying the game record (linked below) "
-        "with python -m engine replay redraws every tile and card from this seed."
+    return "\n".join(
+        [
+            _("Seed: %(seed)s", seed=view["seed"]),
+            _(
+                "Check the draws: its SHA-256 is %(commitment)s, the value shown from the "
+                "first move on, and replaying the game record (linked below) with python -m "
+                "engine replay redraws every tile and card from this seed.",
+                commitment=view["seed_commitment"],
+            ),
+        ]
     )
 
 

@@ -51,6 +51,12 @@ def _with_argument(command: str) -> str:
     return f"{command_word(command)} {argument}" if argument else command_word(command)
 
 
+def help_link(site: str) -> str:
+    """The help page in the language the mail is written in, whatever the
+    browser that opens the link asks for."""
+    return f"{site}/help?lang={current_language()}"
+
+
 def help_text(site: str) -> str:
     """The answer to `help`: how to write moves, every command, the help page."""
     lines = [_with_argument(command) for command in DESCRIPTIONS]
@@ -68,7 +74,7 @@ def help_text(site: str) -> str:
                 legal=command_word("legal"),
             ),
             _("Commands, one per line:") + "\n" + listed,
-            _("How to play by mail: %(link)s", link=f"{site}/help"),
+            _("How to play by mail: %(link)s", link=help_link(site)),
         ]
     )
 
@@ -87,7 +93,7 @@ def commands_line(site: str) -> str:
                 commands=listed,
                 help=command_word("help"),
             ),
-            _("How to play by mail: %(link)s", link=f"{site}/help"),
+            _("How to play by mail: %(link)s", link=help_link(site)),
         ]
     )
 

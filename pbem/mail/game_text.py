@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Any
 from flask_babel import gettext as _
 
 import engine
+from pbem.i18n import game_word
+from pbem.i18n.boards import board_text
 
 if TYPE_CHECKING:
     from pbem.models import GameEvent
@@ -43,7 +45,7 @@ class SeatPicture:
         return ", ".join(self.seats[s] for s in self.to_act)
 
 
-def seat_picture(played: engine.Game, position: int) -> SeatPicture:
+def seat_picture(played: engine.Game, position: int, language: str) -> SeatPicture:
     view = played.view(position)
     state = played.state
     result = played.result()
@@ -54,7 +56,7 @@ def seat_picture(played: engine.Game, position: int) -> SeatPicture:
         ply=len(played.log),
         to_act=sorted(state.to_act()),
         news=news_since_last_turn(view["history"], played.seats, position),
-        picture=state.text_picture(position),
+        picture=board_text(state, position, language),
         view=view,
         result=result.to_json() if result else None,
     )
@@ -92,7 +94,9 @@ def short_list(legal: list[str]) -> list[str]:
 def result_text(result: dict[str, Any], seats: list[str]) -> str:
     winners = ", ".join(seats[s] for s in result["winners"]) or _("nobody")
     return _(
-        "Game over (%(reason)s). Won by %(winners)s.", reason=result["reason"], winners=winners
+        "Game over (%(reason)s). Won by %(winners)s.",
+        reason=game_word(result["reason"]),
+        winners=winners,
     )
 
 

@@ -38,7 +38,8 @@ def test_the_turn_mail_and_its_subject_in_french_and_in_czech(rig, session, make
     assert "À vous de jouer. Quelques-uns de vos coups légaux" in text
     assert "répondez coups/legal pour les avoir tous" in text
     assert "Commandes, une par ligne : coups/legal (tous vos coups légaux)" in text
-    assert "Comment jouer par mail : http://127.0.0.1:5000/help" in text
+    assert "Comment jouer par mail : http://127.0.0.1:5000/help?lang=fr" in text
+    assert "tuiles restant dans la pioche" in text  # the text board's lines
     assert str(mail["Subject"]).startswith(game.title)
     # Bob waits: his first mail comes once Ann has played, in Czech.
     raw = reply(mail, ann.email, "tuile 0,0 0,-1 1,-1\nhutte 1,-1")
@@ -47,6 +48,7 @@ def test_the_turn_mail_and_its_subject_in_french_and_in_czech(rig, session, make
     assert "Od vašeho posledního tahu:" in czech
     assert "Jste na tahu. Některé z vašich možných tahů" in czech
     assert "deska/board (deska teď)" in czech
+    assert "dílky zbývající" in czech
 
 
 def test_a_refused_turn_in_french(rig, session, make_user):

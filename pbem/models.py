@@ -405,7 +405,10 @@ class GameEvent(Base):
     kind: Mapped[str] = mapped_column(String(32))
     seat_position: Mapped[int | None]
     actor_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
-    text: Mapped[str] = mapped_column(Text)
+    text: Mapped[str] = mapped_column(Text)  # in English
+    # Its template and parameters (pbem.i18n.phrases), written in each
+    # reader's language; None for events from before.
+    phrase: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 

@@ -13,6 +13,7 @@ from pbem.i18n import LANGUAGES, page_language
 from pbem.i18n.rules import describe_refusal
 from pbem.models import MovedMail, OnTimeout, SubmissionStatus
 from pbem.services.accounts import DIGEST_HOURS, REMINDER_HOURS
+from pbem.services.events import event_text
 from pbem.web.links import calendar_url
 
 
@@ -472,7 +473,11 @@ class EventSchema(ma.Schema):
         attribute="seat_position",
         metadata={"description": "the 0-based seat it concerns, if one"},
     )
-    text = ma.fields.String(required=True, metadata={"description": "what happened, in words"})
+    text = ma.fields.Function(
+        event_text,
+        required=True,
+        metadata={"type": "string", "description": "what happened, in the reader's language"},
+    )
     created_at = ma.fields.DateTime(required=True)
 
 

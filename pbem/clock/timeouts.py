@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session
 import engine
 from pbem.db import lock_game
 from pbem.i18n import in_language
+from pbem.i18n.phrases import Phrase, phrase
 from pbem.metrics import events
 from pbem.models import Game, GameStatus, OnTimeout, Seat
 from pbem.services import notifications
@@ -111,13 +112,12 @@ def time_out(session: Session, game: Game, seat: Seat, now: datetime) -> list[in
     rule = OnTimeout(game.on_timeout)
     with in_language(None):  # the event and the payload keep the English text
         to_others, to_late = (str(text) for text in OUTCOMES[rule])
-    record_event(
-        session,
-        game,
-        "timeout",
-        f"timeout: {seat.name} ran out of time. {to_others}",
-        seat_position=seat.position,
+    said = phrase(
+        "timeout: %(name)s ran out of time. %(outcome)s",
+        name=seat.name,
+        outcome=Phrase(to_others),  # one of OUTCOMES, in the catalogues
     )
+    record_event(session, game, "timeout", said, seat_position=seat.position)
     notifications.notify_timeout(session, game, seat, to_others, to_late)
     if rule == OnTimeout.BOT:
         # The late decision only: a seat may act again at once in a new

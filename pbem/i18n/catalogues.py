@@ -31,7 +31,7 @@ DOMAIN = "messages"
 # engine's refusals. Each area's `babel.cfg` says which sources it reads.
 AREAS = ("pages", "mail", "rules")
 TRANSLATED = ("fr", "cs")
-KEYWORDS = {**DEFAULT_KEYWORDS, "lazy_gettext": None, "lazy_ngettext": (1, 2)}
+KEYWORDS = {**DEFAULT_KEYWORDS, "lazy_gettext": None, "lazy_ngettext": (1, 2), "phrase": None}
 
 
 class CatalogueError(ValueError):

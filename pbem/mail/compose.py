@@ -21,6 +21,7 @@ from pbem.clock.time_control import TIMEOUT_WORDS, time_control_words
 from pbem.config import base_url
 from pbem.i18n import current_language, in_language
 from pbem.i18n.games import game_title
+from pbem.i18n.phrases import written
 from pbem.i18n.rules import describe_refusal
 from pbem.mail import addresses
 from pbem.mail.clock_text import clock_text
@@ -189,9 +190,9 @@ def _account_mail(session: Session, row: Outbox, config: Mapping[str, Any]) -> E
         mail.link(_("Game page"), f"{base_url(config)}/games/{payload['game']}")
         return mail.message(_("Timeout in %(game)s: you decide", game=payload["game"]))
     if row.kind == notifications.ORGANISER_NOTICE:
-        mail.para(payload["text"])
+        mail.para(written(payload["text"]))
         title = game_title(payload["ruleset"])
-        return mail.message(f"{title} {payload['game']}: {payload['headline']}")
+        return mail.message(f"{title} {payload['game']}: {written(payload['headline'])}")
     if row.kind == "refusal":
         mail.para(
             _(
@@ -319,8 +320,8 @@ def _write_kind(mail: Mail, row: Outbox, picture: SeatPicture, seat: Seat) -> st
             )
         return _("timeout of %(name)s", name=late)
     if row.kind == notifications.ORGANISER_EVENT:
-        mail.para(payload["text"])
-        return payload["headline"]
+        mail.para(written(payload["text"]))
+        return written(payload["headline"])
     if row.kind == notifications.SEAT_RESIGNED:
         mail.para(_("%(name)s resigned. A bot plays their seat to the end.", name=payload["name"]))
         return _("%(name)s resigned", name=payload["name"])

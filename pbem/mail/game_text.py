@@ -13,6 +13,7 @@ from flask_babel import gettext as _
 import engine
 from pbem.i18n import game_word
 from pbem.i18n.boards import board_text
+from pbem.services.events import event_text
 
 if TYPE_CHECKING:
     from pbem.models import GameEvent
@@ -123,8 +124,8 @@ def history_lines(
     organiser actions) that came after it."""
     view = played.view(position)
     moves = news_since_last_turn(view["history"], played.seats, me=-1)
-    lines = [f"   ({event.text})" for event in events.get(0, ())]
+    lines = [f"   ({event_text(event)})" for event in events.get(0, ())]
     for ply, move in enumerate(moves, start=1):
         lines.append(move)
-        lines += [f"   ({event.text})" for event in events.get(ply, ())]
+        lines += [f"   ({event_text(event)})" for event in events.get(ply, ())]
     return lines

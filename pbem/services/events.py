@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from pbem.i18n.phrases import Phrase, written
 from pbem.models import Game, GameEvent, Move, User
 
 
@@ -15,7 +16,7 @@ def record_event(
     session: Session,
     game: Game,
     kind: str,
-    text: str,
+    said: Phrase,
     seat_position: int | None = None,
     actor: User | None = None,
 ) -> GameEvent:
@@ -25,12 +26,18 @@ def record_event(
         game_id=game.id,
         ply=ply or 0,
         kind=kind,
-        text=text,
+        text=said.english(),
+        phrase=said.to_json(),
         seat_position=seat_position,
         actor_id=actor.id if actor else None,
     )
     session.add(event)
     return event
+
+
+def event_text(event: GameEvent) -> str:
+    """What happened, in the current language."""
+    return written(event.phrase if event.phrase is not None else event.text)
 
 
 def events_of(session: Session, game: Game) -> list[GameEvent]:

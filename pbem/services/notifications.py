@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 import engine
+from pbem.i18n.phrases import Phrase
 from pbem.models import Game, MovedMail, Outbox, Seat, Submission, User
 from pbem.services.game_organisers import organiser_ids
 from pbem.services.seat_address import NEW_ADDRESS
@@ -191,17 +192,18 @@ def notify_organiser_timeout(session: Session, game: Game, late: Seat) -> None:
 
 
 def notify_organiser_event(
-    session: Session, game: Game, text: str, headline: str, skip: Iterable[int] = ()
+    session: Session, game: Game, text: Phrase, headline: Phrase, skip: Iterable[int] = ()
 ) -> None:
     """What the organiser did, to every player of the game under way (not the
     seats in `skip`, which hear of it in a mail of their own)."""
     for seat in game.seats:
         if seat.position not in skip:
-            _queue(session, seat, ORGANISER_EVENT, {"text": text, "headline": headline})
+            said = {"text": text.to_json(), "headline": headline.to_json()}
+            _queue(session, seat, ORGANISER_EVENT, said)
 
 
 def notify_organiser_notice(
-    session: Session, game: Game, recipient_id: int, text: str, headline: str
+    session: Session, game: Game, recipient_id: int, text: Phrase, headline: Phrase
 ) -> None:
     """What the organiser did, to someone without a seat to write from: the
     player who lost theirs, or the players of a game that never started."""
@@ -213,8 +215,8 @@ def notify_organiser_notice(
             payload={
                 "game": game.public_id,
                 "ruleset": game.ruleset,
-                "text": text,
-                "headline": headline,
+                "text": text.to_json(),
+                "headline": headline.to_json(),
             },
         )
     )

@@ -19,8 +19,8 @@ from sqlalchemy.orm import Session
 
 from pbem.clock.calendar import DAY
 from pbem.clock.deadlines import ask, follow_to_act, recompute, recompute_game
-from pbem.clock.display import duration
 from pbem.db import lock_game
+from pbem.i18n.phrases import Phrase, phrase
 from pbem.leagues.seasons import game_ended
 from pbem.models import ClockStop, Game, GameEvent, GameStatus, Seat, User, utcnow
 from pbem.services import notifications
@@ -93,8 +93,15 @@ def extend(
     seat.extra_seconds += days * DAY
     seat.timed_out_at = seat.reminded_at = None
     recompute(session, seat)
-    text = f"{_by(organiser)} gave {seat.name} {duration(days * DAY)} more for this move."
-    return Done(_announce(session, game, organiser, "extend", text, "deadline extended", seat))
+    text = phrase(
+        "%(organiser)s (organiser) gave %(name)s %(more)s more for this move.",
+        durations=("more",),
+        organiser=organiser.name,
+        name=seat.name,
+        more=days * DAY,
+    )
+    headline = phrase("deadline extended")
+    return Done(_announce(session, game, organiser, "extend", text, headline, seat))
 
 
 def pause(session: Session, organiser: User, game_public_id: str) -> Done:
@@ -109,8 +116,11 @@ def pause(session: Session, organiser: User, game_public_id: str) -> Done:
     session.add(ClockStop(game_id=game.id, started_at=game.paused_at))
     session.flush()
     recompute_game(session, game)
-    text = f"{_by(organiser)} paused the game: the clocks stop until it resumes."
-    return Done(_announce(session, game, organiser, "pause", text, "game paused"))
+    text = phrase(
+        "%(organiser)s (organiser) paused the game: the clocks stop until it resumes.",
+        organiser=organiser.name,
+    )
+    return Done(_announce(session, game, organiser, "pause", text, phrase("game paused")))
 
 
 def resume(session: Session, organiser: User, game_public_id: str) -> Done:
@@ -123,11 +133,14 @@ def resume(session: Session, organiser: User, game_public_id: str) -> Done:
     length = (now - game.paused_at).total_seconds()
     _end_pause(session, game, now)
     recompute_game(session, game)
-    text = (
-        f"{_by(organiser)} resumed the game after a pause of {duration(length)}: "
-        "the clocks run again."
+    text = phrase(
+        "%(organiser)s (organiser) resumed the game after a pause of %(length)s: "
+        "the clocks run again.",
+        durations=("length",),
+        organiser=organiser.name,
+        length=length,
     )
-    return Done(_announce(session, game, organiser, "resume", text, "game resumed"))
+    return Done(_announce(session, game, organiser, "resume", text, phrase("game resumed")))
 
 
 def hand_to_bot(session: Session, organiser: User, game_public_id: str, position: int) -> Done:
@@ -135,8 +148,13 @@ def hand_to_bot(session: Session, organiser: User, game_public_id: str, position
     game = organised_game(session, game_public_id, organiser)
     _require_going_on(game)
     seat = _player_seat(game, position)
-    text = f"{_by(organiser)} handed the seat of {seat.name} to a bot for the rest of the game."
-    event = _announce(session, game, organiser, "bot", text, "seat handed to a bot", seat)
+    text = phrase(
+        "%(organiser)s (organiser) handed the seat of %(name)s to a bot for the rest of the game.",
+        organiser=organiser.name,
+        name=seat.name,
+    )
+    headline = phrase("seat handed to a bot")
+    event = _announce(session, game, organiser, "bot", text, headline, seat)
     return Done(event, leave_seat(session, game, seat))
 
 
@@ -163,13 +181,18 @@ def replace(
         )
     old_name, old_user_id = seat.name, seat.user_id
     assert old_user_id is not None  # a player's seat
-    text = f"{_by(organiser)} gave the seat of {old_name} to {newcomer.name}."
+    names = {"organiser": organiser.name, "old": old_name, "new": newcomer.name}
+    text = phrase("%(organiser)s (organiser) gave the seat of %(old)s to %(new)s.", **names)
     notifications.notify_organiser_notice(
         session,
         game,
         old_user_id,
-        f"{text} You no longer play in this game; its mails no longer come to you.",
-        "your seat was given to another player",
+        phrase(
+            "%(organiser)s (organiser) gave the seat of %(old)s to %(new)s. You no longer "
+            "play in this game; its mails no longer come to you.",
+            **names,
+        ),
+        phrase("your seat was given to another player"),
     )
     seat.user, seat.name, seat.invited_email = newcomer, newcomer.name, newcomer.email
     renew_address(seat)  # the old player's secret mail address stops working
@@ -177,7 +200,8 @@ def replace(
     if seat.position in game.to_act:
         ask(session, seat, utcnow())  # the newcomer's decision starts now
         notifications.notify_turn(session, game, [seat.position], ply=moves_stored(game))
-    event = _announce(session, game, organiser, "replace", text, "new player", seat, [seat])
+    headline = phrase("new player")
+    event = _announce(session, game, organiser, "replace", text, headline, seat, [seat])
     link = invitation_link(seat, newcomer.email)
     notifications.notify_invite(session, seat, newcomer, link, organiser.name, replaces=old_name)
     return Done(event)
@@ -199,18 +223,18 @@ def abandon(session: Session, organiser: User, game_public_id: str) -> Done:
         [],
     )
     follow_to_act(session, game, ())  # no decision is owed any more
-    text = f"{_by(organiser)} abandoned the game: it ends without a result."
+    text = phrase(
+        "%(organiser)s (organiser) abandoned the game: it ends without a result.",
+        organiser=organiser.name,
+    )
+    headline = phrase("game abandoned")
     if not was_open:
-        event = _announce(session, game, organiser, "abandon", text, "game abandoned")
+        event = _announce(session, game, organiser, "abandon", text, headline)
     else:
         for user_id in _waiting_players(session, game, organiser):
-            notifications.notify_organiser_notice(session, game, user_id, text, "game abandoned")
+            notifications.notify_organiser_notice(session, game, user_id, text, headline)
         event = record_event(session, game, "abandon", text, actor=organiser)
     return Done(event, game_ended(session, game))
-
-
-def _by(organiser: User) -> str:
-    return f"{organiser.name} (organiser)"
 
 
 def _require_going_on(game: Game) -> None:
@@ -251,8 +275,8 @@ def _announce(
     game: Game,
     organiser: User,
     kind: str,
-    text: str,
-    headline: str,
+    text: Phrase,
+    headline: Phrase,
     seat: Seat | None = None,
     also_skip: Iterable[Seat] = (),
 ) -> GameEvent:

@@ -22,6 +22,7 @@ def init_app(app: Flask) -> None:
     """Call after the API is registered, so its blueprints can be exempted."""
     from pbem.i18n.games import game_title
     from pbem.leagues.seasons import shown_title
+    from pbem.services.events import event_text
     from pbem.web import (
         auth,
         board,
@@ -71,6 +72,7 @@ def init_app(app: Flask) -> None:
     clock.init_app(app)
     locale_format.init_app(app)
     app.jinja_env.filters["shown_title"] = shown_title
+    app.jinja_env.filters["event_text"] = event_text
     app.jinja_env.globals["game_title"] = game_title
 
 

@@ -4,7 +4,9 @@ reader's language: the one chosen in the settings, else the browser's."""
 from __future__ import annotations
 
 import pytest
+from sqlalchemy import select
 
+from pbem.models import GameEvent
 from pbem.services.games import SeatSpec
 from tests.server.clock.test_organiser import clocked_game
 from tests.server.openapi_client import OpenApiClient
@@ -152,3 +154,24 @@ def test_a_new_games_default_names_are_in_its_creators_language(
     )
     assert game.title == "Taluva, partie de Amélie"
     assert [seat.name for seat in game.seats] == ["Amélie", "Robot 2"]
+
+
+def test_an_organisers_action_is_told_in_each_readers_language(
+    app, session, make_user, french, signed_in_as
+):
+    jan = make_user("Jan")
+    game = clocked_game(app, session, french, [SeatSpec(user=french), SeatSpec(user=jan)])
+    organiser = signed_in_as(french)
+    assert (
+        organiser.post(
+            f"/games/{game.public_id}/organiser/extend", {"position": "0", "days": "2"}
+        ).status_code
+        == 302
+    )
+    page = text(organiser.get(f"/games/{game.public_id}"))
+    assert "Amélie (organisateur) a accordé 2\xa0jours de plus à Amélie pour ce coup." in page
+    page = text(czech_browser(signed_in_as, jan).get(f"/games/{game.public_id}"))
+    assert "Amélie (organizátor) přidal(a) hráči Amélie na tento tah 2 dny." in page
+    # The event keeps its English too, for what reads it without a language.
+    event = session.scalar(select(GameEvent).where(GameEvent.game_id == game.id))
+    assert event.text == "Amélie (organiser) gave Amélie 2 days more for this move."

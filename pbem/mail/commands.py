@@ -200,7 +200,7 @@ def _chat(session: Session, seat: Seat, argument: str, answer: Answer) -> None:
 
 def _new_address(_session: Session, seat: Seat, _argument: str, answer: Answer) -> None:
     renew_address(seat)
-    answer.paragraphs.append(_(NEW_ADDRESS))  # translated where the services mark it
+    answer.paragraphs.append(NEW_ADDRESS.text())
 
 
 def _vacation(session: Session, seat: Seat, argument: str, answer: Answer) -> None:

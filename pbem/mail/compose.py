@@ -12,8 +12,8 @@ from email.utils import formatdate, make_msgid
 from typing import Any
 
 import css_inline
-from flask_babel import gettext, lazy_gettext, ngettext
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext, ngettext
 from sqlalchemy.orm import Session
 
 from pbem.clock.display import local_time
@@ -298,7 +298,7 @@ def _write_kind(mail: Mail, row: Outbox, picture: SeatPicture, seat: Seat) -> st
     if row.kind == "mail_answer":
         # Answers the mail pipeline wrote are in the language already; a text
         # the services stored in English is read through the catalogue.
-        mail.pre(_stored(payload["text"]))
+        mail.pre(written(payload["text"]))
         subject = payload.get("subject") or "answer"
         return str(ANSWER_SUBJECTS.get(subject, subject))
     if row.kind == notifications.CHAT:
@@ -311,7 +311,7 @@ def _write_kind(mail: Mail, row: Outbox, picture: SeatPicture, seat: Seat) -> st
         return _reminder(mail, payload, seat)
     if row.kind == notifications.TIMEOUT:
         late = picture.seats[payload["late"]]
-        outcome = _stored(payload["outcome"])  # pbem.clock.timeouts.OUTCOMES
+        outcome = written(payload["outcome"])  # pbem.clock.timeouts.OUTCOMES
         if payload["late"] == picture.position:
             mail.para(_("Timeout: You ran out of time. %(outcome)s", outcome=outcome))
         else:
@@ -326,12 +326,6 @@ def _write_kind(mail: Mail, row: Outbox, picture: SeatPicture, seat: Seat) -> st
         mail.para(_("%(name)s resigned. A bot plays their seat to the end.", name=payload["name"]))
         return _("%(name)s resigned", name=payload["name"])
     raise ValueError(f"no mail for outbox kind {row.kind!r}")
-
-
-def _stored(text: str) -> str:
-    """A text kept in English in a payload, in the mail's language where the
-    catalogues know it (a name, not a literal: no string to extract here)."""
-    return gettext(text)
 
 
 def _refusal(payload: Mapping[str, Any]) -> str:

@@ -103,7 +103,10 @@ def notify_moved(session: Session, mover: Seat, plies: range, told_to_act: Itera
 def notify_new_address(session: Session, seat: Seat) -> None:
     """A mail whose Reply-To is the seat's new address (read when it is sent)."""
     _queue(
-        session, seat, MAIL_ANSWER, {"text": NEW_ADDRESS, "board": False, "subject": "new address"}
+        session,
+        seat,
+        MAIL_ANSWER,
+        {"text": NEW_ADDRESS.to_json(), "board": False, "subject": "new address"},
     )
 
 

@@ -4,9 +4,10 @@ name, so the old one stops working at once and mail from the new one follows."""
 
 from __future__ import annotations
 
+from pbem.i18n.phrases import phrase
 from pbem.models import Seat, seat_token
 
-NEW_ADDRESS = (
+NEW_ADDRESS = phrase(
     "Your seat in this game has a new secret mail address: the Reply-To of this mail. "
     "Reply to this mail (or any later one) to play. The old address no longer works; "
     "mail to it is refused. Keep the address to yourself."

@@ -303,7 +303,8 @@ def test_a_new_mail_address_replaces_the_old_one_at_once(app, session, make_user
     mail = session.scalars(
         select(Outbox).where(Outbox.recipient_id == ann.id, Outbox.kind == "mail_answer")
     ).one()
-    assert mail.payload["seat"] == 0 and "new secret mail address" in mail.payload["text"]
+    assert mail.payload["seat"] == 0
+    assert "new secret mail address" in mail.payload["text"]["template"]
 
 
 def test_only_the_seats_player_may_renew_its_address(app, session, make_user, signed_in_as):

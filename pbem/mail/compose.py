@@ -65,6 +65,7 @@ class Mail:
         self.text: list[str] = []
         self.html: list[str] = []
         self.png: bytes | None = None  # the board, shown inline
+        self.png_url = ""  # the same picture at full size, on the site
 
     def para(self, text: str) -> None:
         self.text.append(text)
@@ -89,7 +90,13 @@ class Mail:
         message.set_content("\n\n".join(self.text) + "\n")
         cid = make_msgid("board")
         alt = html.escape(_("the board"), quote=True)
-        image = f"<p><img src='cid:{cid[1:-1]}' alt='{alt}'></p>" if self.png else ""
+        image = ""
+        if self.png:
+            # At most 600 px wide, as mail readers lay out; a click gives it at full size.
+            image = (
+                f"<p><a href='{html.escape(self.png_url)}'><img src='cid:{cid[1:-1]}' alt='{alt}'"
+                " style='max-width:600px;width:100%;height:auto'></a></p>"
+            )
         body = image + "".join(self.html)
         page = f"<html><head><style>{STYLE}</style></head><body>{body}</body></html>"
         message.add_alternative(css_inline.inline(page), subtype="html")
@@ -258,6 +265,8 @@ def _game_mail(
         mail.para(clock)
     if row.kind in BOARD_KINDS or row.payload.get("board"):
         _board(mail, picture, views.png(session, game, picture))
+        mail.png_url = f"{_game_url(config, game)}/board.png?seat={seat.position}&ply={picture.ply}"
+        mail.link(_("The board picture at full size"), mail.png_url)
     mail.para(short_help() if row.kind in SHORT_KINDS else commands_line(base_url(config)))
     mail.link(_("Game page"), _game_url(config, game))
     if picture.result is not None:  # the seed is out: the record may go with it

@@ -64,6 +64,11 @@ def test_your_turn_mail_holds_board_news_private_info_moves_and_link(rig, sessio
     html = mail.get_body(("html",)).get_content()
     assert "style=" in html and "<pre" in html  # CSS inlined for mail clients
     assert board_png(mail).startswith(b"\x89PNG")
+    # The picture at most 600 px wide, linking to itself at full size, also
+    # named in the text part beside the text board.
+    full_size = f"{base_url(rig.app.config)}/games/{game.public_id}/board.png?seat=0&amp;ply=0"
+    assert f'<a href="{full_size}"><img' in html and "max-width:600px" in html
+    assert full_size.replace("&amp;", "&") in text
 
 
 def test_news_since_the_last_turn_lists_the_others_moves(rig, session, make_user):

@@ -9,6 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext
+
 from engine.games.java.board import SPACES
 from engine.games.java.cards import UNKNOWN
 from pbem.render.colours import (
@@ -23,15 +26,25 @@ from pbem.render.colours import (
     ink_on,
     shade,
 )
-from pbem.render.hexdraw import Canvas, Colour, HexLayout, Picture, Point, neighbour
+from pbem.render.hexdraw import Colour, HexLayout, Point, neighbour
 from pbem.render.lastturn import highlight, last_turn, spaces_named
-from pbem.render.panel import PAD, SMALL, WIDTH, Panel, compose, count
+from pbem.render.panel import PAD, SMALL, WIDTH, Panel, PanelWriter, count
+from pbem.render.surface import Surface
 
 MAX_WIDTH, MAX_HEIGHT = 1180, 1000
 MAX_HEX = 44
 MARGIN = 18
 BY_HEX = {(s.q, s.r): sid for sid, s in SPACES.items()}
 CARD_LEGEND = "cards: M mask · D drum · P puppet"
+SPACE_KINDS = {
+    "irrigation": lazy_gettext("irrigation"),
+    "rice": lazy_gettext("rice field"),
+    "village": lazy_gettext("village"),
+    "land": lazy_gettext("bare land"),
+    "mountain": lazy_gettext("mountain"),
+    "lowland": lazy_gettext("lowland"),
+}
+CARD_SYMBOLS = {"M": lazy_gettext("mask"), "D": lazy_gettext("drum"), "P": lazy_gettext("puppet")}
 
 
 def layout(view: Mapping[str, Any]) -> HexLayout:
@@ -43,21 +56,10 @@ def centres(view: Mapping[str, Any]) -> dict[str, Point]:
     return {sid: lay.centre((s.q, s.r)) for sid, s in SPACES.items()}
 
 
-def render(view: Mapping[str, Any], colours: Sequence[Colour]) -> Picture:
-    board_layout = layout(view)
-    panel = _panel(view, colours)
-    return compose(board_layout, panel, lambda canvas: _board(canvas, board_layout, view, colours))
-
-
 def space_colour(view: Mapping[str, Any], space: str) -> Colour:
     """Water, the face of the top tile, or the bare board."""
-    state = view["state"]
-    if space in state["irrigation"] or SPACES[space].kind == "irrigation":
-        return JAVA_BOARD["irrigation"]
-    covered = state["spaces"].get(space)
-    if covered is not None:
-        return JAVA_FACE[covered["face"]]
-    return JAVA_BOARD[SPACES[space].kind]
+    kind = _kind(view, space)
+    return JAVA_FACE[kind] if kind in JAVA_FACE else JAVA_BOARD[kind]
 
 
 def _level(view: Mapping[str, Any], space: str) -> int:
@@ -65,20 +67,53 @@ def _level(view: Mapping[str, Any], space: str) -> int:
     return covered["level"] if covered else 0
 
 
+def _kind(view: Mapping[str, Any], space: str) -> str:
+    """What covers a space, as space_colour tells it apart."""
+    state = view["state"]
+    if space in state["irrigation"] or SPACES[space].kind == "irrigation":
+        return "irrigation"
+    covered = state["spaces"].get(space)
+    return covered["face"] if covered is not None else SPACES[space].kind
+
+
+def space_name(view: Mapping[str, Any], space: str) -> str:
+    """What a screen reader says of a space: what covers it, its height, palace, developer."""
+    state = view["state"]
+    said = [str(SPACE_KINDS[_kind(view, space)])]
+    if _level(view, space):
+        said.append(_("level %(level)d", level=_level(view, space)))
+    palace = state["palaces"].get(space)
+    if palace is not None:
+        said.append(_("palace %(value)d", value=palace["values"][-1]))
+        if palace["festival"]:
+            said.append(_("festival held"))
+    if space in state["developers"]:
+        said.append(_("developer of %(player)s", player=view["seats"][state["developers"][space]]))
+    return _("%(space)s: %(details)s", space=space, details=", ".join(said))
+
+
+def card_name(card: str) -> str:
+    """`MD` -> `mask + drum`; a preview's unknown card as the engine says it."""
+    if card == UNKNOWN:
+        return card
+    return " + ".join(str(CARD_SYMBOLS[symbol]) for symbol in card)
+
+
 # -- board ---------------------------------------------------------------
 
 
-def _board(
-    canvas: Canvas, lay: HexLayout, view: Mapping[str, Any], colours: Sequence[Colour]
+def draw_board(
+    canvas: Surface, lay: HexLayout, view: Mapping[str, Any], colours: Sequence[Colour]
 ) -> dict[str, Point]:
     state = view["state"]
     s = lay.size
     for sid, space in SPACES.items():
         h = (space.q, space.r)
         fill = space_colour(view, sid)
-        canvas.polygon(lay.corners(h), fill=fill)
-        for ring in range(1, min(_level(view, sid), 6)):
-            canvas.outline(lay.corners(h, 0.92 - 0.08 * ring), shade(fill, 0.72), s * 0.04)
+        with canvas.item(space_name(view, sid), space=sid):
+            canvas.polygon(lay.corners(h), fill=fill)
+            for ring in range(1, min(_level(view, sid), 6)):
+                canvas.outline(lay.corners(h, 0.92 - 0.08 * ring), shade(fill, 0.72), s * 0.04)
     _height_steps(canvas, lay, view)
     _, moves = last_turn(view.get("history", []))
     for sid in spaces_named(moves, SPACES):
@@ -101,7 +136,7 @@ def _board(
     return {sid: lay.centre((sp.q, sp.r)) for sid, sp in SPACES.items()}
 
 
-def _height_steps(canvas: Canvas, lay: HexLayout, view: Mapping[str, Any]) -> None:
+def _height_steps(canvas: Surface, lay: HexLayout, view: Mapping[str, Any]) -> None:
     """Thin lines between spaces of one height, thick ones where the height
     changes (tiles are not told apart in the view, heights are)."""
     thick = []
@@ -119,7 +154,7 @@ def _height_steps(canvas: Canvas, lay: HexLayout, view: Mapping[str, Any]) -> No
         canvas.line(edge, EDGE, lay.size * 0.08)
 
 
-def developer(canvas: Canvas, centre: Point, colour: Colour, s: float) -> None:
+def developer(canvas: Surface, centre: Point, colour: Colour, s: float) -> None:
     """A pawn: round head over a wide base."""
     x, y = centre
     body = [(x - s * 0.26, y + s * 0.32), (x - s * 0.12, y - s * 0.04)]
@@ -128,7 +163,7 @@ def developer(canvas: Canvas, centre: Point, colour: Colour, s: float) -> None:
     canvas.circle((x, y - s * 0.16), s * 0.15, fill=colour, outline=EDGE, width=s * 0.04)
 
 
-def _palace(canvas: Canvas, centre: Point, palace: Mapping[str, Any], s: float) -> None:
+def _palace(canvas: Surface, centre: Point, palace: Mapping[str, Any], s: float) -> None:
     """A roofed palace with its value; a red frame once it held a festival."""
     x, y = centre
     roof = [(x - s * 0.42, y - s * 0.12), (x, y - s * 0.36), (x + s * 0.42, y - s * 0.12)]
@@ -144,9 +179,9 @@ def _palace(canvas: Canvas, centre: Point, palace: Mapping[str, Any], s: float) 
 # -- panel ---------------------------------------------------------------
 
 
-def _panel(view: Mapping[str, Any], colours: Sequence[Colour]) -> Panel:
+def write_panel(view: Mapping[str, Any], colours: Sequence[Colour], out: PanelWriter) -> None:
     state = view["state"]
-    panel = Panel(view, colours)
+    panel = Panel(view, colours, out)
     details = f"turn {state['turn']}" + (" · final round" if state["final_round"] else "")
     panel.header("Java", details)
     if not view.get("over") and state["auction"] is None:
@@ -196,7 +231,6 @@ def _panel(view: Mapping[str, Any], colours: Sequence[Colour]) -> Panel:
     panel.last_turn()
     panel.gap(6)
     panel.line(CARD_LEGEND, MUTED, 12)
-    return panel
 
 
 def _hand(panel: Panel, hand: Sequence[str]) -> None:
@@ -205,14 +239,20 @@ def _hand(panel: Panel, hand: Sequence[str]) -> None:
         panel.line("(none)", MUTED, SMALL)
         return
     width, height = 46, 62
-    for i, card in enumerate(hand):
-        x = PAD + i * (width + 8)
-        if x + width > WIDTH - PAD:
-            break
-        panel.canvas.rounded_rect((x, panel.y, x + width, panel.y + height), 6, CARD, EDGE, 1.5)
-        label = "?" if card == UNKNOWN else card  # a preview's card from the deck
-        panel.canvas.text((x + width / 2, panel.y + height / 2), label, 18, INK, bold=True)
-    panel.y += height + 8
+    seat = str(panel.view.get("viewer"))
+
+    def draw(canvas: Surface, top: float) -> None:
+        for i, card in enumerate(hand):
+            x = PAD + i * (width + 8)
+            if x + width > WIDTH - PAD:
+                break
+            with canvas.item(card_name(card), card=card, seat=seat):
+                canvas.rounded_rect((x, top, x + width, top + height), 6, CARD, EDGE, 1.5)
+                label = "?" if card == UNKNOWN else card  # a preview's card from the deck
+                canvas.text((x + width / 2, top + height / 2), label, 18, INK, bold=True)
+
+    panel.drawing(height, _("Your festival cards"), draw)
+    panel.gap(8)
     if UNKNOWN in hand:
         panel.line(f"?: {UNKNOWN}, known once the move is sent", MUTED, SMALL)
 

@@ -7,11 +7,15 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext
+
 from engine.games.samurai.tiles import UNKNOWN
 from pbem.render.colours import EDGE, INK, MUTED, SAMURAI_FIGURE, SAMURAI_SPACE, ink_on, shade
-from pbem.render.hexdraw import Canvas, Colour, HexLayout, Picture, Point
+from pbem.render.hexdraw import Colour, HexLayout, Point
 from pbem.render.lastturn import highlight, last_turn, spaces_named
-from pbem.render.panel import PAD, SMALL, WIDTH, Panel, compose, count
+from pbem.render.panel import PAD, SMALL, WIDTH, Panel, PanelWriter, count
+from pbem.render.surface import Surface
 
 MAX_WIDTH, MAX_HEIGHT = 1180, 1400
 MIN_WIDTH, MIN_HEIGHT = 700, 700
@@ -36,6 +40,24 @@ SYMBOLS = {
     "figure-exchange": "FX",
 }
 FIGURE_LETTERS = {"helmet": "H", "buddha": "B", "rice": "R"}
+SPACE_KINDS = {
+    "sea": lazy_gettext("sea"),
+    "land": lazy_gettext("land"),
+    "village": lazy_gettext("village"),
+    "city": lazy_gettext("city"),
+    "edo": lazy_gettext("Edo"),
+}
+# Figures and tiles by the words of the rules.
+PIECES = {
+    "helmet": lazy_gettext("helmet"),
+    "buddha": lazy_gettext("buddha"),
+    "rice": lazy_gettext("rice field"),
+    "samurai": lazy_gettext("samurai"),
+    "ronin": lazy_gettext("ronin"),
+    "ship": lazy_gettext("ship"),
+    "token-exchange": lazy_gettext("token exchange"),
+    "figure-exchange": lazy_gettext("figure exchange"),
+}
 LEGEND = "H helmet · B buddha · R rice · S samurai · Ro ronin · Sh ship · TX token exchange"
 
 
@@ -50,6 +72,34 @@ def tile_label(code: str) -> str:
     return SYMBOLS.get(kind, kind[:2]) + strength
 
 
+def tile_name(code: str) -> str:
+    """`helmet4` -> `helmet 4`, in the reader's words; a preview's unknown tile
+    as the engine says it."""
+    if code == UNKNOWN:
+        return code
+    kind, strength = re.fullmatch(r"([a-z-]+?)(\d*)", code).groups()  # type: ignore[union-attr]
+    return f"{PIECES[kind]} {strength}".rstrip()
+
+
+def space_name(space: Mapping[str, Any], view: Mapping[str, Any]) -> str:
+    """What a screen reader says of a space: its kind, its figures, the tile on it."""
+    state = view["state"]
+    said = [str(SPACE_KINDS[space["kind"]])]
+    figures = state["figures"].get(space["name"], [])
+    if figures:
+        said.append(", ".join(str(PIECES[figure]) for figure in figures))
+    placed = state["tiles"].get(space["name"])
+    if placed is not None:
+        said.append(
+            _(
+                "tile %(tile)s of %(player)s",
+                tile=tile_name(placed["tile"]),
+                player=view["seats"][placed["seat"]],
+            )
+        )
+    return _("%(space)s: %(details)s", space=space["name"], details=", ".join(said))
+
+
 def layout(view: Mapping[str, Any]) -> HexLayout:
     hexes = [(s["q"], s["r"]) for s in view["state"]["spaces"]]
     return HexLayout(hexes, MAX_WIDTH, MAX_HEIGHT, MAX_HEX, MARGIN, MIN_WIDTH, MIN_HEIGHT)
@@ -60,24 +110,19 @@ def centres(view: Mapping[str, Any]) -> dict[str, Point]:
     return {s["name"]: lay.centre((s["q"], s["r"])) for s in view["state"]["spaces"]}
 
 
-def render(view: Mapping[str, Any], colours: Sequence[Colour]) -> Picture:
-    board_layout = layout(view)
-    panel = _panel(view, colours)
-    return compose(board_layout, panel, lambda canvas: _board(canvas, board_layout, view, colours))
-
-
 # -- board ---------------------------------------------------------------
 
 
-def _board(
-    canvas: Canvas, lay: HexLayout, view: Mapping[str, Any], colours: Sequence[Colour]
+def draw_board(
+    canvas: Surface, lay: HexLayout, view: Mapping[str, Any], colours: Sequence[Colour]
 ) -> dict[str, Point]:
     state = view["state"]
     spaces = {s["name"]: s for s in state["spaces"]}
     s = lay.size
     for space in spaces.values():
         fill = SAMURAI_SPACE[space["kind"]]
-        canvas.polygon(lay.corners(_hex(space)), fill, shade(fill, 0.55), s * 0.05)
+        with canvas.item(space_name(space, view), space=space["name"]):
+            canvas.polygon(lay.corners(_hex(space)), fill, shade(fill, 0.55), s * 0.05)
     _, moves = last_turn(view.get("history", []))
     for name in spaces_named(moves, spaces):
         highlight(canvas, lay, _hex(spaces[name]))
@@ -97,7 +142,7 @@ def _hex(space: Mapping[str, Any]) -> tuple[int, int]:
     return space["q"], space["r"]
 
 
-def tile_chip(canvas: Canvas, centre: Point, code: str, colour: Colour, size: float) -> None:
+def tile_chip(canvas: Surface, centre: Point, code: str, colour: Colour, size: float) -> None:
     """A square tile in its owner's colour with symbol and strength."""
     x, y = centre
     half = size / 2
@@ -110,7 +155,7 @@ def tile_chip(canvas: Canvas, centre: Point, code: str, colour: Colour, size: fl
 
 
 def _settlement(
-    canvas: Canvas, centre: Point, space: Mapping[str, Any], figures: Sequence[str], s: float
+    canvas: Surface, centre: Point, space: Mapping[str, Any], figures: Sequence[str], s: float
 ) -> None:
     """A band as wide as the settlement's figure places, each figure a disc."""
     slots = max(space["slots"], len(figures), 1)
@@ -129,7 +174,7 @@ def _settlement(
             canvas.circle(spot, radius * 0.7, outline=shade(fill, 0.6), width=s * 0.03)
 
 
-def figure_disc(canvas: Canvas, centre: Point, figure: str, radius: float) -> None:
+def figure_disc(canvas: Surface, centre: Point, figure: str, radius: float) -> None:
     colour = SAMURAI_FIGURE[figure]
     canvas.circle(centre, radius, fill=colour, outline=EDGE, width=radius * 0.16)
     canvas.text(centre, FIGURE_LETTERS[figure], radius * 1.25, ink_on(colour), bold=True)
@@ -138,9 +183,9 @@ def figure_disc(canvas: Canvas, centre: Point, figure: str, radius: float) -> No
 # -- panel ---------------------------------------------------------------
 
 
-def _panel(view: Mapping[str, Any], colours: Sequence[Colour]) -> Panel:
+def write_panel(view: Mapping[str, Any], colours: Sequence[Colour], out: PanelWriter) -> None:
     state = view["state"]
-    panel = Panel(view, colours)
+    panel = Panel(view, colours, out)
     details = PHASES.get(state["phase"], state["phase"])
     if state["phase"] == "play":
         details = f"turn {state['turn']}"
@@ -170,7 +215,6 @@ def _panel(view: Mapping[str, Any], colours: Sequence[Colour]) -> Panel:
     panel.last_turn()
     panel.gap(6)
     panel.line(LEGEND, MUTED, 12)
-    return panel
 
 
 def _figure_counts(counts: Mapping[str, int]) -> str:
@@ -190,13 +234,18 @@ def _screen(panel: Panel, seat: int, entry: Mapping[str, Any], colour: Colour) -
     panel.heading(f"Behind {whose} screen")
     panel.line(f"hand: {count(len(entry['hand']), 'tile')}", INK, SMALL)
     chip = 44
-    for i, code in enumerate(entry["hand"]):
-        x = PAD + chip / 2 + i * (chip + 8)
-        if x + chip / 2 > WIDTH - PAD:
-            break
-        tile_chip(panel.canvas, (x, panel.y + chip / 2), code, colour, chip)
+
+    def draw(canvas: Surface, top: float) -> None:
+        for i, code in enumerate(entry["hand"]):
+            x = PAD + chip / 2 + i * (chip + 8)
+            if x + chip / 2 > WIDTH - PAD:
+                break
+            with canvas.item(tile_name(code), tile=code, seat=str(seat)):
+                tile_chip(canvas, (x, top + chip / 2), code, colour, chip)
+
     if entry["hand"]:
-        panel.y += chip + 8
+        panel.drawing(chip, _("hand of %(player)s", player=panel.name(seat)), draw)
+        panel.gap(8)
     if entry.get("choice"):
         panel.line("opening choice: " + " ".join(entry["choice"]), INK, SMALL)
     panel.line("pile holds: " + _pile_text(entry["pile_tiles"]), INK, SMALL)

@@ -12,11 +12,12 @@ from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any
 
+from markupsafe import Markup
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from pbem.models import Game, Move, Seat
-from pbem.render import render_png
+from pbem.render import render_panel_html, render_png, render_svg
 from pbem.render.version import render_version
 from pbem.services.picture_store import PictureKey, store_for
 
@@ -71,7 +72,18 @@ def kept_png(session: Session, game: Game, key: PictureKey, view: Callable[[], V
 
 def draw(game: Game, view: View) -> bytes:
     """A picture drawn and not kept: for views no ply of the game has (a preview)."""
-    return render_png(view, [seat.colour for seat in game.seats])
+    return render_png(view, _colours(game))
+
+
+def inline_board(game: Game, view: View) -> tuple[Markup, Markup]:
+    """A page's board as SVG and its side panel as HTML, in the game's seat
+    colours; drawn from `view` alone, like the PNG, and cheap enough not to keep."""
+    colours = _colours(game)
+    return render_svg(view, colours), render_panel_html(view, colours)
+
+
+def _colours(game: Game) -> list[str]:
+    return [seat.colour for seat in game.seats]
 
 
 def prune_pictures(session: Session, before: datetime) -> int:

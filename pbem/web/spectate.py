@@ -6,6 +6,7 @@ from __future__ import annotations
 from flask import render_template, request
 
 from pbem.models import Game, GameStatus
+from pbem.services import pictures
 from pbem.services.events import events_by_ply, events_of
 from pbem.services.games import find_game
 from pbem.web.common import db, page_blueprint
@@ -26,12 +27,16 @@ def watch(game_id: str):  # type: ignore[no-untyped-def]
     if game.status == GameStatus.OPEN:
         return render_template("watch.html", game=game, title=title, position=None)
     position = position_at(game, ply_argument(request.args.get("ply")))
+    view = position.played.view(None)
+    board_svg, board_panel = pictures.inline_board(game, view)
     return render_template(
         "watch.html",
         game=game,
         title=title,
         position=position,
-        view=position.played.view(None),
+        view=view,
+        board_svg=board_svg,
+        board_panel=board_panel,
         picture=position.played.state.text_picture(None),
         waiting=position.is_now and game.status == GameStatus.ACTIVE,
         events=events_by_ply(events_of(db(), game)),

@@ -42,6 +42,11 @@ DRAWINGS: dict[str, GameDrawing] = {
 }
 
 
+def can_draw(view: View) -> bool:
+    """Whether the game of `view` has a picture (a test's toy game has none)."""
+    return view.get("ruleset") in DRAWINGS
+
+
 def _game(view: View) -> GameDrawing:
     try:
         return DRAWINGS[view["ruleset"]]

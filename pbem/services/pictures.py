@@ -17,7 +17,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from pbem.models import Game, Move, Seat
-from pbem.render import render_panel_html, render_png, render_svg
+from pbem.render import can_draw, render_panel_html, render_png, render_svg
 from pbem.render.version import render_version
 from pbem.services.picture_store import PictureKey, store_for
 
@@ -77,7 +77,10 @@ def draw(game: Game, view: View) -> bytes:
 
 def inline_board(game: Game, view: View) -> tuple[Markup, Markup]:
     """A page's board as SVG and its side panel as HTML, in the game's seat
-    colours; drawn from `view` alone, like the PNG, and cheap enough not to keep."""
+    colours; drawn from `view` alone, like the PNG, and cheap enough not to keep.
+    Empty for a game without a picture."""
+    if not can_draw(view):
+        return Markup(), Markup()
     colours = _colours(game)
     return render_svg(view, colours), render_panel_html(view, colours)
 

@@ -18,6 +18,8 @@ from collections.abc import Callable
 from typing import Any
 
 from flask import Flask, abort, current_app, request
+from flask_babel import gettext, lazy_gettext
+from flask_babel.speaklater import LazyString
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from limits import parse_many
@@ -64,8 +66,12 @@ def _setting(name: str) -> Callable[[], str]:
     return lambda: current_app.config[name]
 
 
-def _message(text: str, setting: str) -> Callable[[], str]:
-    return lambda: f"{text} (at most {current_app.config[setting]}). Please try again later."
+def _message(what: LazyString, setting: str) -> Callable[[], str]:
+    return lambda: gettext(
+        "%(what)s (at most %(limit)s). Please try again later.",
+        what=what,
+        limit=current_app.config[setting],
+    )
 
 
 def init_app(app: Flask) -> Limiter:
@@ -95,7 +101,7 @@ def init_app(app: Flask) -> Limiter:
             _setting("PBEM_SIGN_IN_LIMIT_PER_CLIENT"),
             methods=["POST"],
             error_message=_message(
-                "Too many sign-in links were asked for from your network",
+                lazy_gettext("Too many sign-in links were asked for from your network"),
                 "PBEM_SIGN_IN_LIMIT_PER_CLIENT",
             ),
         ),
@@ -104,7 +110,7 @@ def init_app(app: Flask) -> Limiter:
             key_func=_sign_in_address,
             methods=["POST"],
             error_message=_message(
-                "Too many sign-in links were asked for this address",
+                lazy_gettext("Too many sign-in links were asked for this address"),
                 "PBEM_SIGN_IN_LIMIT_PER_ADDRESS",
             ),
         ),
@@ -118,7 +124,9 @@ def init_app(app: Flask) -> Limiter:
             methods=["POST"],
             cost=_invitations_in_form,
             exempt_when=lambda: _invitations_in_form() == 0,
-            error_message=_message("You have sent too many invitations", "PBEM_INVITATION_LIMIT"),
+            error_message=_message(
+                lazy_gettext("You have sent too many invitations"), "PBEM_INVITATION_LIMIT"
+            ),
         ),
     )
     _limit_view(
@@ -128,7 +136,9 @@ def init_app(app: Flask) -> Limiter:
             _setting("PBEM_INVITATION_LIMIT"),
             key_func=_api_user,
             methods=["POST"],
-            error_message=_message("You have sent too many invitations", "PBEM_INVITATION_LIMIT"),
+            error_message=_message(
+                lazy_gettext("You have sent too many invitations"), "PBEM_INVITATION_LIMIT"
+            ),
         ),
     )
     api_writes = limiter.shared_limit(
@@ -136,14 +146,16 @@ def init_app(app: Flask) -> Limiter:
         scope="api-writes",
         key_func=_api_user,
         methods=WRITES,
-        error_message=_message("Too many changes through the API", "PBEM_API_WRITE_LIMIT"),
+        error_message=_message(
+            lazy_gettext("Too many changes through the API"), "PBEM_API_WRITE_LIMIT"
+        ),
     )
     for name, blueprint in app.blueprints.items():
         if name.startswith("api_"):
             api_writes(blueprint)
     limiter.limit(
         _setting("PBEM_MAIL_INBOUND_LIMIT"),
-        error_message=_message("Too many mails posted", "PBEM_MAIL_INBOUND_LIMIT"),
+        error_message=_message(lazy_gettext("Too many mails posted"), "PBEM_MAIL_INBOUND_LIMIT"),
     )(app.blueprints["mail_inbound"])
     return limiter
 
@@ -154,7 +166,12 @@ def _cap_request_body() -> None:
         request.max_content_length = current_app.config["PBEM_MAIL_MAX_BYTES"]
     cap = request.max_content_length
     if cap is not None and (request.content_length or 0) > cap:
-        abort(413, description=f"The request is larger than {cap} bytes, the most accepted here.")
+        abort(
+            413,
+            description=gettext(
+                "The request is larger than %(cap)s bytes, the most accepted here.", cap=cap
+            ),
+        )
 
 
 def _limit_view(app: Flask, endpoint: str, *limits: Callable[[Any], Any]) -> None:

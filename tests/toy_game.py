@@ -10,6 +10,7 @@ from engine.core.options import Option
 from engine.core.registry import register
 from engine.core.rng import SeededRandom
 from engine.core.state import Result, State
+from engine.core.textboard import TextBoard
 
 
 @register
@@ -84,5 +85,5 @@ class PickState(State):
             "my_pick": self.picks.get(seat) if seat is not None else None,
         }
 
-    def text_picture(self, seat: int | None) -> str:
-        return f"points {self.points}, bonus {self.bonus}"
+    def text_board(self, seat: int | None) -> TextBoard:
+        return TextBoard(f"points {self.points}, bonus {self.bonus}")

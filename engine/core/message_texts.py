@@ -36,5 +36,7 @@ define(
         "options.wrong_type": "option %(option)s takes a %(kind)s, not '%(value)s'",
         "options.not_a_choice": "option %(option)s must be one of %(choices)s, not '%(value)s'",
         "options.unknown": "unknown option '%(option)s' (options: %(options)s)",
+        # text boards: how many of a kind (a tile, a figure) there are
+        "board.count": "%(kind)s %(count)s",
     }
 )

@@ -17,6 +17,7 @@ from engine.core.errors import EngineError, IllegalMove
 from engine.core.message_texts import TURN_ORDER
 from engine.core.options import Option, resolve_options
 from engine.core.rng import seed_commitment
+from engine.core.textboard import TextBoard
 
 Move = Hashable
 T = TypeVar("T")
@@ -120,8 +121,12 @@ class State(ABC):
         """Game-specific JSON for one seat (None: a spectator), secrets removed."""
 
     @abstractmethod
-    def text_picture(self, seat: int | None) -> str:
+    def text_board(self, seat: int | None) -> TextBoard:
         """A board picture in text, with that seat's private information."""
+
+    def text_picture(self, seat: int | None) -> str:
+        """The text board in English (a server translates `text_board`'s lines)."""
+        return self.text_board(seat).text()
 
     def turn_goes_on(self, seat: int) -> bool:
         """True when `seat`, having moved, must act again to go on with the same

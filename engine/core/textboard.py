@@ -3,9 +3,34 @@ columns half a block lower, as on the printed and PNG boards."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
+from engine.core import message_texts  # noqa: F401  (the templates used here)
 from engine.core.hexgrid import Hex, to_offset
+from engine.core.messages import Message
+
+
+@dataclass(frozen=True)
+class TextBoard:
+    """A board in text: the drawing (space names and symbols, alike in every
+    language) and the lines under it as messages, so that a server can show
+    them in its reader's language; `text()` gives the English."""
+
+    drawing: str
+    lines: tuple[Message, ...] = ()
+
+    def text(self, say: Callable[[Message], str] = Message.text) -> str:
+        """The board with each line said by `say` (a translation), English by default."""
+        said = [say(line) for line in self.lines]
+        if not self.drawing:
+            return "\n".join(said)
+        return "\n".join([self.drawing, "", *said]) if said else self.drawing
+
+
+def counts(numbers: Mapping[str, int]) -> tuple[Message, ...]:
+    """`{"rice": 2}` as messages `rice 2` (the kind translated with the line)."""
+    return tuple(Message("board.count", {"kind": k, "count": n}) for k, n in numbers.items())
 
 
 def render_hexes(cells: Mapping[Hex, tuple[str, str]], width: int = 7) -> str:

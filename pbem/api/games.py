@@ -6,6 +6,7 @@ from typing import Any
 
 from flask import current_app, url_for
 from flask.views import MethodView
+from flask_babel import gettext as _
 from flask_smorest import Blueprint, abort
 from flask_smorest.error_handler import ErrorSchema
 from flask_smorest.pagination import PaginationParameters
@@ -29,7 +30,10 @@ from pbem.clock.calendar import DAY
 from pbem.clock.time_control import TimeControl
 from pbem.db import request_session
 from pbem.dispatch import enqueue_pending, enqueue_submissions
-from pbem.i18n.rules import refusal_of
+from pbem.i18n import current_language, page_language
+from pbem.i18n.boards import board_text
+from pbem.i18n.rules import describe_error, refusal_of
+from pbem.leagues.seasons import shown_title
 from pbem.models import Game, Seat, Submission, User
 from pbem.numbers import ID_CONVERTER
 from pbem.services import chat
@@ -99,7 +103,7 @@ def game_json(game: Game, user: User) -> dict[str, Any]:
     control = TimeControl.of(game)
     return {
         "id": game.public_id,
-        "title": game.title,
+        "title": shown_title(game),
         "league": _league_place(game),
         "ruleset": game.ruleset,
         "version": game.ruleset_version,
@@ -161,7 +165,7 @@ class Games(MethodView):
         """Start a game: seat yourself, bots and open seats for others to join"""
         user = api_user()
         if body["seats"].count("me") > 1:
-            raise Invalid("you can take one seat only")
+            raise Invalid(_("you can take one seat only"))
         specs = [
             game_service.SeatSpec(user=user if kind == "me" else None, bot=SEAT_BOTS.get(kind))
             for kind in body["seats"]
@@ -176,7 +180,7 @@ class Games(MethodView):
             body["options"],
             body.get("version"),
             time_control=TimeControl(**clock) if clock else None,
-            title=refuse_control_characters(body["title"], "a title"),
+            title=refuse_control_characters(body["title"], _("a title")),
         )
         session.commit()
         enqueue_pending(session, game.id)
@@ -232,7 +236,7 @@ class SeatView(MethodView):
             "game": game_id,
             "seat": position,
             "view": played.view(position),
-            "picture": played.state.text_picture(position),
+            "picture": board_text(played.state, position, current_language()),
             "ply": len(played.log),
             "events": events_of(request_session(), seat.game),
         }
@@ -275,7 +279,7 @@ class Moves(MethodView):
         except engine.IllegalMove as exc:
             code = 409 if exc.rule == "turn order" else 422
             refusal = refusal_of(exc) or {"code": None, "params": {}, "rule": exc.rule}
-            abort(code, message=str(exc), errors=refusal)
+            abort(code, message=describe_error(exc, page_language()), errors=refusal)
         submission = submit(session, seat, text, channel="api")
         session.commit()
         enqueue_submissions([submission.id])
@@ -296,8 +300,12 @@ def _refuse_if_moved_on(seat: Seat, chosen_at: int | None) -> None:
     if chosen_at is not None and chosen_at != played:
         abort(
             409,
-            message=f"the game moved on since you chose these moves (then {chosen_at} moves,"
-            f" now {played}): look at the position and send your turn again",
+            message=_(
+                "the game moved on since you chose these moves (then %(then)s moves,"
+                " now %(now)s): look at the position and send your turn again",
+                then=chosen_at,
+                now=played,
+            ),
             errors={"rule": "moved on"},
         )
 
@@ -357,5 +365,5 @@ class SubmissionResource(MethodView):
         seat = _own_seat(game_id, position)
         submission = request_session().get(Submission, submission_id)
         if submission is None or submission.seat_id != seat.id:
-            raise NotFound("no such submission")
+            raise NotFound(_("no such submission"))
         return submission

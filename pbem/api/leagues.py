@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from flask.views import MethodView
+from flask_babel import gettext as _
 from flask_smorest import Blueprint
 from flask_smorest.error_handler import ErrorSchema
 
@@ -31,7 +32,7 @@ from pbem.dispatch import enqueue_submissions
 from pbem.leagues import leagues as league_service
 from pbem.leagues.balance import division_balance
 from pbem.leagues.links import league_link
-from pbem.leagues.seasons import division_rounds, start_season
+from pbem.leagues.seasons import division_rounds, shown_title, start_season
 from pbem.leagues.tables import TableRow, division_table
 from pbem.leagues.withdrawal import leave_league, replace, season_place, withdraw
 from pbem.models import Entrant, League, Season, User
@@ -303,7 +304,7 @@ def _rounds_json(season: Season, division: int) -> list[list[dict[str, Any]]]:
         [
             {
                 "game": fixture.game.public_id if fixture.game else None,
-                "title": fixture.game.title if fixture.game else fixture.title,
+                "title": shown_title(fixture.game) if fixture.game else fixture.title,
                 "status": fixture.game.status if fixture.game else "scheduled",
                 "seats": [seat.name for seat in fixture.game.seats]
                 if fixture.game
@@ -352,10 +353,16 @@ class Standings(MethodView):
         elif league.seasons:
             season = league_service.current_season(league) or league.seasons[-1]
         else:
-            raise NotFound("the league has had no season yet")
+            raise NotFound(_("the league has had no season yet"))
         division = query["division"]
         if str(division) not in season.schedule:
-            raise NotFound(f"season {season.number} has no division {division}")
+            raise NotFound(
+                _(
+                    "season %(season)d has no division %(division)d",
+                    season=season.number,
+                    division=division,
+                )
+            )
         return _standings_json(season, division)
 
 
@@ -387,7 +394,7 @@ class Withdraw(MethodView):
         played = league_service.season_of(league, season)
         place = season_place(played, entrant)
         if place.user_id != user.id and not league_service.is_organiser(league, user):
-            raise Forbidden("only the entrant's player or an organiser may withdraw it")
+            raise Forbidden(_("only the entrant's player or an organiser may withdraw it"))
         follow_up = withdraw(session, played, place, user)
         session.commit()
         enqueue_submissions(follow_up)

@@ -15,6 +15,7 @@ from pbem.api.games import service_error
 from pbem.api.schemas import PlayerQuerySchema, PlayerSchema
 from pbem.db import request_session
 from pbem.leagues.player_leagues import LeagueStanding
+from pbem.leagues.seasons import shown_title
 from pbem.models import Game
 from pbem.numbers import ID_CONVERTER
 from pbem.services.errors import ServiceError
@@ -108,7 +109,7 @@ def _played_json(played: PlayedGame) -> dict[str, Any]:
         "rating_change": played.rating_delta,
         "against_bots": change.against_bots if change else None,
         "forfeit": change.forfeit if change else None,
-        "title": game.title,
+        "title": shown_title(game),
         "league": game.season.league.public_id if game.season else None,
         "season": game.season.number if game.season else None,
     }

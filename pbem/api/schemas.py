@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import marshmallow as ma
+from flask_babel import lazy_gettext
 from marshmallow import validate
 
 from pbem.clock.time_control import BANK_DAYS, DAYS_PER_MOVE
-from pbem.i18n import LANGUAGES
+from pbem.i18n import LANGUAGES, page_language
+from pbem.i18n.rules import describe_refusal
 from pbem.models import MovedMail, OnTimeout, SubmissionStatus
 from pbem.services.accounts import DIGEST_HOURS, REMINDER_HOURS
 from pbem.web.links import calendar_url
@@ -73,7 +77,10 @@ class SeatSchema(ma.Schema):
 
 def _range(allowed: range) -> validate.Range:
     low, high = allowed.start, allowed.stop - 1
-    return validate.Range(low, high, error=f"must be a whole number from {low} to {high}")
+    # Lazy: marshmallow formats it ({min}, {max}) when a request is refused, in its language.
+    return validate.Range(
+        low, high, error=lazy_gettext("must be a whole number from {min} to {max}")
+    )
 
 
 class TimeControlSchema(ma.Schema):
@@ -262,6 +269,15 @@ class RefusalSchema(ma.Schema):
     rule = ma.fields.String(allow_none=True, metadata={"description": "the rule broken"})
 
 
+class RefusalText(ma.fields.String):
+    """A submission's stored English reason, shown in the reader's language."""
+
+    def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> str | None:
+        if value is None:
+            return None
+        return describe_refusal(obj.refusal, value, page_language())
+
+
 class SubmissionSchema(ma.Schema):
     id = ma.fields.Integer(required=True)
     status = ma.fields.String(
@@ -272,9 +288,12 @@ class SubmissionSchema(ma.Schema):
             " (a draw cannot be taken back)"
         },
     )
-    reason = ma.fields.String(
+    reason = RefusalText(
         allow_none=True,
-        metadata={"description": "why it was rejected, or which moves were not played"},
+        metadata={
+            "description": "why it was rejected, or which moves were not played, in the"
+            " reader's language (Accept-Language, or the language chosen in the settings)"
+        },
     )
     refusal = ma.fields.Nested(
         RefusalSchema,

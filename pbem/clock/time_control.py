@@ -6,6 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext, ngettext
+
 from pbem.models import Game, OnTimeout
 from pbem.services.errors import Invalid
 
@@ -22,12 +25,18 @@ class TimeControl:
 
     def __post_init__(self) -> None:
         if self.days_per_move not in DAYS_PER_MOVE:
-            raise Invalid("days per move must be from 1 to 30")
+            raise Invalid(_("days per move must be from 1 to 30"))
         if self.bank_days not in BANK_DAYS:
-            raise Invalid("bank days must be from 0 to 60")
+            raise Invalid(_("bank days must be from 0 to 60"))
         if self.on_timeout not in set(OnTimeout):
             choices = ", ".join(OnTimeout)
-            raise Invalid(f"on timeout must be one of {choices}, not {self.on_timeout!r}")
+            raise Invalid(
+                _(
+                    "on timeout must be one of %(choices)s, not %(value)r",
+                    choices=choices,
+                    value=self.on_timeout,
+                )
+            )
 
     @classmethod
     def of(cls, game: Game) -> TimeControl | None:
@@ -54,22 +63,26 @@ class TimeControl:
     def describe(self) -> str:
         """One line for pages and mails, like '3 days per move, bank 5 days, weekends off;
         on timeout a bot plays that move'."""
-        parts = [f"{self.days_per_move} day{'s' if self.days_per_move != 1 else ''} per move"]
+        parts = [ngettext("%(num)d day per move", "%(num)d days per move", self.days_per_move)]
         if self.bank_days:
-            parts.append(f"bank {self.bank_days} day{'s' if self.bank_days != 1 else ''}")
+            parts.append(ngettext("bank %(num)d day", "bank %(num)d days", self.bank_days))
         if self.weekends_off:
-            parts.append("weekends off")
-        return ", ".join(parts) + f"; on timeout {TIMEOUT_WORDS[self.on_timeout]}"
+            parts.append(_("weekends off"))
+        return _(
+            "%(clock)s; on timeout %(outcome)s",
+            clock=", ".join(parts),
+            outcome=TIMEOUT_WORDS[self.on_timeout],
+        )
 
 
 def time_control_words(game: Game) -> str:
     """The game's clock in words for pages and lists, a friendly game included."""
     control = TimeControl.of(game)
-    return control.describe() if control else "no clock (a friendly game)"
+    return control.describe() if control else _("no clock (a friendly game)")
 
 
 TIMEOUT_WORDS = {
-    OnTimeout.BOT: "a bot plays that move",
-    OnTimeout.FORFEIT: "the player loses the seat",
-    OnTimeout.WAIT: "the organiser decides",
+    OnTimeout.BOT: lazy_gettext("a bot plays that move"),
+    OnTimeout.FORFEIT: lazy_gettext("the player loses the seat"),
+    OnTimeout.WAIT: lazy_gettext("the organiser decides"),
 }

@@ -13,11 +13,13 @@ from __future__ import annotations
 import logging
 from datetime import datetime
 
+from flask_babel import lazy_gettext
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 import engine
 from pbem.db import lock_game
+from pbem.i18n import in_language
 from pbem.metrics import events
 from pbem.models import Game, GameStatus, OnTimeout, Seat
 from pbem.services import notifications
@@ -32,19 +34,20 @@ log = logging.getLogger(__name__)
 TIMEOUT_BOT = "random"
 # What the timeout did, told to the others and to the late player. A forfeit
 # is a resignation (pbem.services.resign): the result ranks the seat by what
-# the bot makes of it, like any other.
+# the bot makes of it, like any other. Kept in English with the game; each
+# mail says it in its reader's language (pbem.mail.compose).
 OUTCOMES = {
     OnTimeout.BOT: (
-        "A bot made this move for them; they keep their seat.",
-        "A bot made this move for you; you keep your seat.",
+        lazy_gettext("A bot made this move for them; they keep their seat."),
+        lazy_gettext("A bot made this move for you; you keep your seat."),
     ),
     OnTimeout.FORFEIT: (
-        "They lose their seat and rank last; a bot plays it to the end.",
-        "You lose your seat and rank last; a bot plays it to the end.",
+        lazy_gettext("They lose their seat and rank last; a bot plays it to the end."),
+        lazy_gettext("You lose your seat and rank last; a bot plays it to the end."),
     ),
     OnTimeout.WAIT: (
-        "The game waits for its organiser to decide.",
-        "The game waits for its organiser to decide.",
+        lazy_gettext("The game waits for its organiser to decide."),
+        lazy_gettext("The game waits for its organiser to decide."),
     ),
 }
 
@@ -106,7 +109,8 @@ def time_out(session: Session, game: Game, seat: Seat, now: datetime) -> list[in
     """Do what the game's clock says to the late seat; the caller commits."""
     seat.timed_out_at = now
     rule = OnTimeout(game.on_timeout)
-    to_others, to_late = OUTCOMES[rule]
+    with in_language(None):  # the event and the payload keep the English text
+        to_others, to_late = (str(text) for text in OUTCOMES[rule])
     record_event(
         session,
         game,

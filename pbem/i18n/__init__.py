@@ -16,6 +16,9 @@ from flask import Flask, has_app_context, has_request_context, request
 from flask_babel import Babel, force_locale, get_locale
 
 from pbem.i18n.catalogues import AREAS, SOURCE, compile_catalogues
+from pbem.i18n.games import game_title
+from pbem.i18n.options import option_help
+from pbem.i18n.rules import translate_word
 
 LANGUAGES = ("en", "fr", "cs")
 DEFAULT_LANGUAGE = "en"
@@ -30,6 +33,9 @@ def init_app(app: Flask) -> None:
     app.config["BABEL_DEFAULT_LOCALE"] = DEFAULT_LANGUAGE
     Babel(app, locale_selector=page_language)
     app.context_processor(lambda: {"page_language": current_language()})
+    app.jinja_env.globals.update(
+        game_title=game_title, option_help=option_help, game_word=game_word
+    )
 
 
 def page_language() -> str:
@@ -58,6 +64,12 @@ def current_language() -> str:
     if not has_app_context():
         return DEFAULT_LANGUAGE
     return str(get_locale() or DEFAULT_LANGUAGE)
+
+
+def game_word(word: str) -> str:
+    """A game's own word (how a game ended, a terrain) as the current
+    language's rulebook says it."""
+    return translate_word(word, current_language())
 
 
 def mail_language(language: str | None) -> str:

@@ -9,10 +9,12 @@ kept in the repository or forgotten.
 
 from __future__ import annotations
 
+import io
 import os
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
@@ -20,6 +22,7 @@ from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
+from babel.support import NullTranslations, Translations
 
 SOURCE = Path(__file__).resolve().parent.parent / "translations"
 PROJECT_ROOT = SOURCE.parent.parent
@@ -55,6 +58,20 @@ def po_files(source: Path = SOURCE) -> Iterator[tuple[str, str, Path]]:
 def read_catalogue(path: Path, language: str) -> Catalog:
     with path.open("rb") as file:
         return read_po(file, locale=language)
+
+
+@cache
+def plain_translations(area: str, language: str) -> NullTranslations:
+    """An area's catalogue of a language read straight from its `.po`, for code
+    that translates outside any app (pictures drawn by a script or a task);
+    no translation for English or a language without a catalogue."""
+    path = SOURCE / area / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+    if language not in TRANSLATED or not path.exists():
+        return NullTranslations()
+    compiled = io.BytesIO()
+    write_mo(compiled, read_catalogue(path, language))
+    compiled.seek(0)
+    return Translations(compiled, domain=DOMAIN)
 
 
 def compile_catalogues(source: Path, target: Path) -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from flask_babel import lazy_gettext
 
+import engine
+
 TITLES = {
     "java": lazy_gettext("Java"),
     "taluva": lazy_gettext("Taluva"),
@@ -11,7 +13,10 @@ TITLES = {
 }
 
 
-def game_title(ruleset: str) -> str:
-    """The name of the game a ruleset plays, in the current language."""
+def game_title(ruleset: str, default: str | None = None) -> str:
+    """The name of the game a ruleset plays, in the current language; other
+    rulesets (the tests' toy games) by `default` or the title they give themselves."""
     title = TITLES.get(ruleset)
-    return str(title) if title is not None else ruleset
+    if title is not None:
+        return str(title)
+    return default or engine.get_ruleset(ruleset).title

@@ -10,13 +10,22 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
+from flask_babel import lazy_gettext
 from sqlalchemy import ColumnElement, exists, or_, select, update
 from sqlalchemy.orm import Session
 
 from pbem.leagues import notices
 from pbem.models import Season, SeasonEntrant, User
 
-WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+WEEKDAYS = (
+    lazy_gettext("Monday"),
+    lazy_gettext("Tuesday"),
+    lazy_gettext("Wednesday"),
+    lazy_gettext("Thursday"),
+    lazy_gettext("Friday"),
+    lazy_gettext("Saturday"),
+    lazy_gettext("Sunday"),
+)
 
 
 def send_league_digests(session: Session, now: datetime) -> int:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from flask_babel import gettext as _
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -42,11 +43,11 @@ def create_league(
     except engine.EngineError as exc:
         raise Invalid(str(exc)) from None
     if players_per_game not in range(2, 5):
-        raise Invalid("a league game has 2, 3 or 4 players")
+        raise Invalid(_("a league game has 2, 3 or 4 players"))
     if divisions not in range(1, MAX_DIVISIONS + 1):
-        raise Invalid(f"a league has 1 to {MAX_DIVISIONS} divisions")
+        raise Invalid(_("a league has 1 to %(most)d divisions", most=MAX_DIVISIONS))
     if promotion < 0 or (divisions == 1 and promotion):
-        raise Invalid("promotion needs two divisions or more, and cannot be negative")
+        raise Invalid(_("promotion needs two divisions or more, and cannot be negative"))
     table = None if points is None else [str(p) for p in points_table(points, players_per_game)]
     league = League(
         name=checked_name(name),
@@ -73,7 +74,7 @@ def league_time_control(league: League) -> TimeControl | None:
 def find_league(session: Session, league_public_id: str) -> League:
     league = session.scalar(select(League).where(League.public_id == league_public_id))
     if league is None:
-        raise NotFound("no such league")
+        raise NotFound(_("no such league"))
     return league
 
 
@@ -85,7 +86,7 @@ def organised_league(session: Session, league_public_id: str, user: User) -> Lea
     """The league, for one of its organisers only."""
     league = find_league(session, league_public_id)
     if not is_organiser(league, user):
-        raise Forbidden("only the league's organisers may do that")
+        raise Forbidden(_("only the league's organisers may do that"))
     return league
 
 
@@ -93,7 +94,7 @@ def add_organiser(session: Session, league: League, email: str) -> User:
     """Another organiser, with every power of the creator's."""
     user = user_for_sign_in(session, email)
     if is_organiser(league, user):
-        raise Conflict(f"{user.email} organises this league already")
+        raise Conflict(_("%(email)s organises this league already", email=user.email))
     league.organisers.append(LeagueOrganiser(user_id=user.id))
     session.flush()
     return user
@@ -110,7 +111,7 @@ def invite_entrant(
             entrant.invited_email,
             entrant.user.email if entrant.user else None,
         ):
-            raise Conflict(f"{address} is invited to this league already")
+            raise Conflict(_("%(email)s is invited to this league already", email=address))
     entrant = _entrant_of(league, address) or Entrant(league=league)
     entrant.invited_email, entrant.left_at = address, None
     entrant.division = entrant.division or league.divisions
@@ -126,11 +127,11 @@ def join_league(session: Session, league_public_id: str, user: User) -> Entrant:
     league = find_league(session, league_public_id)
     entrant = next((e for e in league.entrants if e.user_id == user.id), None)
     if entrant is not None and entrant.left_at is None:
-        raise Conflict("you are an entrant of this league already")
+        raise Conflict(_("you are an entrant of this league already"))
     entrant = entrant or _entrant_of(league, user.email)
     if entrant is None:
         if not league.open:
-            raise Forbidden("this league takes only the players its organisers invite")
+            raise Forbidden(_("this league takes only the players its organisers invite"))
         entrant = Entrant(league=league, division=league.divisions)
         session.add(entrant)
     entrant.user_id, entrant.invited_email = user.id, user.email
@@ -144,9 +145,9 @@ def set_division(league: League, entrant_id: int, division: int) -> Entrant:
     season's divisions, or a correction between seasons)."""
     entrant = next((e for e in league.entrants if e.id == entrant_id and e.left_at is None), None)
     if entrant is None:
-        raise NotFound("no such entrant in this league")
+        raise NotFound(_("no such entrant in this league"))
     if division not in range(1, league.divisions + 1):
-        raise Invalid(f"this league's divisions are 1 to {league.divisions}")
+        raise Invalid(_("this league's divisions are 1 to %(most)d", most=league.divisions))
     entrant.division = division
     return entrant
 
@@ -169,7 +170,7 @@ def find_season(session: Session, league_public_id: str, number: int) -> Season:
 def season_of(league: League, number: int) -> Season:
     found = next((s for s in league.seasons if s.number == number), None)
     if found is None:
-        raise NotFound("no such season in this league")
+        raise NotFound(_("no such season in this league"))
     return found
 
 

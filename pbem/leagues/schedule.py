@@ -40,6 +40,9 @@ from functools import cache
 from itertools import combinations, permutations, product
 from math import ceil
 
+from flask_babel import gettext as _
+from flask_babel import ngettext
+
 from engine.core.rng import SeededRandom
 from pbem.services.errors import Invalid
 
@@ -70,12 +73,14 @@ class Balance:
     seats: tuple[int, int]
 
     def describe(self) -> str:
-        """One line for the season page, like 'Each entrant plays 4–5 games; each
-        pair of entrants meets 1–2 times; each entrant takes each seat 1–2 times.'"""
-        return (
-            f"Each entrant plays {_span(self.games, 'game')}; "
-            f"each pair of entrants meets {_times(self.meetings)}; "
-            f"each entrant takes each seat {_times(self.seats)}."
+        """One line for the season page in the reader's language, like 'Each entrant
+        plays 4–5 games; each pair of entrants meets 1–2 times; each entrant takes
+        each seat 1–2 times.'"""
+        return _(
+            "%(games)s; %(meetings)s; %(seats)s.",
+            games=_games_words(self.games),
+            meetings=_meetings_words(self.meetings),
+            seats=_seats_words(self.seats),
         )
 
 
@@ -114,13 +119,18 @@ def schedule(entrants: int, per_game: int, legs: int = 1, seed: str = "") -> Sch
     """The season's schedule for `entrants` entrants; `legs` 2 makes every pair
     meet twice as often (a double round robin for 2 players)."""
     if per_game not in PER_GAME:
-        raise Invalid("a league game has 2, 3 or 4 players")
+        raise Invalid(_("a league game has 2, 3 or 4 players"))
     if legs not in LEGS:
-        raise Invalid("a season has 1 or 2 legs")
+        raise Invalid(_("a season has 1 or 2 legs"))
     if not per_game <= entrants <= MAX_ENTRANTS:
         raise Invalid(
-            f"a season of {per_game}-player games needs {per_game} to "
-            f"{MAX_ENTRANTS} entrants, not {entrants}"
+            _(
+                "a season of %(per_game)d-player games needs %(per_game)d to "
+                "%(most)d entrants, not %(entrants)d",
+                per_game=per_game,
+                most=MAX_ENTRANTS,
+                entrants=entrants,
+            )
         )
     design = _round_robin(entrants, legs) if per_game == 2 else _groups(entrants, per_game, legs)
     number = list(range(entrants))
@@ -220,7 +230,7 @@ def _even_out_meetings(n: int, rounds: list[list[list[int]]]) -> tuple[int, int]
     Returns the fewest and most meetings of any pair."""
     meetings = _Meetings(n, rounds)
     sitting = [set(range(n)).difference(*games) for games in rounds]
-    for _ in range(_PASSES):
+    for _pass in range(_PASSES):
         if not (
             _swap_within_rounds(meetings, rounds) or _swap_across_rounds(meetings, rounds, sitting)
         ):
@@ -372,12 +382,50 @@ def _low_high(values: Iterable[int]) -> tuple[int, int]:
     return min(found), max(found)
 
 
-def _span(low_high: tuple[int, int], unit: str) -> str:
+def _games_words(low_high: tuple[int, int]) -> str:
     low, high = low_high
-    amount = str(low) if low == high else f"{low}–{high}"
-    return f"{amount} {unit}{'' if (low, high) == (1, 1) else 's'}"
+    if low == high:
+        return ngettext("Each entrant plays %(num)d game", "Each entrant plays %(num)d games", low)
+    # The plural follows the larger number, as "2–5 games" is said.
+    return ngettext(
+        "Each entrant plays %(low)d–%(high)d games",
+        "Each entrant plays %(low)d–%(high)d games",
+        high,
+        low=low,
+        high=high,
+    )
 
 
-def _times(low_high: tuple[int, int]) -> str:
-    words = {(0, 0): "never", (1, 1): "once", (2, 2): "twice"}
-    return words.get(low_high) or _span(low_high, "time")
+def _meetings_words(low_high: tuple[int, int]) -> str:
+    low, high = low_high
+    if low == high:
+        named = {
+            0: _("each pair of entrants never meets"),
+            1: _("each pair of entrants meets once"),
+            2: _("each pair of entrants meets twice"),
+        }
+        return named.get(low) or _("each pair of entrants meets %(num)d times", num=low)
+    return ngettext(
+        "each pair of entrants meets %(low)d–%(high)d times",
+        "each pair of entrants meets %(low)d–%(high)d times",
+        high,
+        low=low,
+        high=high,
+    )
+
+
+def _seats_words(low_high: tuple[int, int]) -> str:
+    low, high = low_high
+    if low == high:
+        named = {
+            1: _("each entrant takes each seat once"),
+            2: _("each entrant takes each seat twice"),
+        }
+        return named.get(low) or _("each entrant takes each seat %(num)d times", num=low)
+    return ngettext(
+        "each entrant takes each seat %(low)d–%(high)d times",
+        "each entrant takes each seat %(low)d–%(high)d times",
+        high,
+        low=low,
+        high=high,
+    )

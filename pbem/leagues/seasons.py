@@ -16,11 +16,14 @@ from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from flask_babel import gettext as _
+from flask_babel import ngettext
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 import engine
 from pbem.db import lock_season
+from pbem.i18n import in_language
 from pbem.leagues import notices
 from pbem.leagues.leagues import current_entrants, current_season, league_time_control
 from pbem.leagues.schedule import LEGS, schedule
@@ -48,13 +51,19 @@ def start_season(
     hand on after committing. The ruleset's newest version is pinned for it."""
     running = current_season(league)
     if running is not None:
-        raise Conflict(f"season {running.number} is still going on")
+        raise Conflict(_("season %(number)d is still going on", number=running.number))
     if legs not in LEGS:
-        raise Invalid("a season has 1 or 2 legs")
+        raise Invalid(_("a season has 1 or 2 legs"))
     if pacing not in PACINGS:
-        raise Invalid(f"pacing must be one of {', '.join(PACINGS)}, not {pacing!r}")
+        raise Invalid(
+            _(
+                "pacing must be one of %(choices)s, not %(pacing)s",
+                choices=", ".join(PACINGS),
+                pacing=repr(pacing),
+            )
+        )
     if round_days is not None and (pacing != "rounds" or round_days not in ROUND_DAYS):
-        raise Invalid("days per round go with rounds, from 1 to 60")
+        raise Invalid(_("days per round go with rounds, from 1 to 60"))
     divisions = _divisions(league, current_entrants(league))
     season = Season(
         league=league,
@@ -93,13 +102,20 @@ def _divisions(league: League, entrants: list[Entrant]) -> dict[int, list[Entran
     for entrant in entrants:
         by_division[min(entrant.division, league.divisions)].append(entrant)
     if not by_division:
-        raise Invalid("the league has no entrants yet")
+        raise Invalid(_("the league has no entrants yet"))
     need = league.players_per_game
     for division, members in sorted(by_division.items()):
         if len(members) < need:
             raise Invalid(
-                f"division {division} has {len(members)} entrant(s): a season of "
-                f"{need}-player games needs at least {need} in each division"
+                ngettext(
+                    "division %(division)d has %(num)d entrant: a season of "
+                    "%(need)d-player games needs at least %(need)d in each division",
+                    "division %(division)d has %(num)d entrants: a season of "
+                    "%(need)d-player games needs at least %(need)d in each division",
+                    len(members),
+                    division=division,
+                    need=need,
+                )
             )
     return dict(sorted(by_division.items()))
 
@@ -161,7 +177,7 @@ def _create_round(session: Session, season: Season, division: int, round_number:
             version=season.ruleset_version,
             seed=secrets.token_hex(16),
             time_control=league_time_control(league),
-            title=game_title(season, division, round_number, number),
+            title=stored_title(season, division, round_number, number),
             place=(season, division, round_number, number),
         )
         games.append(game)
@@ -176,12 +192,41 @@ def _seat_spec(place: SeasonEntrant) -> SeatSpec:
 
 
 def game_title(season: Season, division: int, round_number: int, number: int) -> str:
-    """Like "Club – Season 2 – Round 3 – Game 4" (with the division when there are several)."""
-    parts = [season.league.name, f"Season {season.number}"]
+    """Like "Club – Season 2 – Round 3 – Game 4" (with the division when there
+    are several), in the current language: the game keeps it in English
+    (`stored_title`), pages rebuild it for their reader (`shown_title`)."""
+    where = {
+        "league": season.league.name,
+        "season": season.number,
+        "division": division,
+        "round": round_number,
+        "game": number,
+    }
     if season.league.divisions > 1:
-        parts.append(f"Division {division}")
-    parts += [f"Round {round_number}", f"Game {number}"]
-    return " – ".join(parts)
+        return _(
+            "%(league)s – Season %(season)d – Division %(division)d – Round %(round)d"
+            " – Game %(game)d",
+            **where,
+        )
+    return _("%(league)s – Season %(season)d – Round %(round)d – Game %(game)d", **where)
+
+
+def stored_title(season: Season, division: int, round_number: int, number: int) -> str:
+    """The title a league game keeps: in English, whoever started the season."""
+    with in_language(None):
+        return game_title(season, division, round_number, number)
+
+
+def shown_title(game: Game) -> str:
+    """A game's title for the reader: a league game's in their language."""
+    if game.season is None or None in (game.division, game.round, game.number):
+        return game.title
+    return game_title(game.season, game.division, game.round, game.number)
+
+
+def season_title(season: Season) -> str:
+    """Like "Club – Season 2", in the current language."""
+    return _("%(league)s – Season %(season)d", league=season.league.name, season=season.number)
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,8 @@ from itertools import groupby, pairwise
 from numbers import Rational
 from typing import Any
 
+from flask_babel import gettext as _
+
 import engine
 from pbem.services.errors import Invalid
 
@@ -85,30 +87,52 @@ def points_table(values: Sequence[Any], players: int) -> tuple[Fraction, ...]:
     player, as numbers or text like "1.5" or "1/2"; never more for a worse place."""
     if len(values) != players:
         raise Invalid(
-            f"a table for {players}-player games needs {players} values, "
-            f"one per place, not {len(values)}"
+            _(
+                "a table for %(players)d-player games needs %(players)d values, "
+                "one per place, not %(count)d",
+                players=players,
+                count=len(values),
+            )
         )
     table = tuple(_points(value, place) for place, value in enumerate(values, start=1))
     for place, (better, worse) in enumerate(pairwise(table), start=1):
         if worse > better:
-            raise Invalid(f"place {place + 1} cannot get more points than place {place}")
+            raise Invalid(
+                _(
+                    "place %(worse)d cannot get more points than place %(better)d",
+                    worse=place + 1,
+                    better=place,
+                )
+            )
     if table[0] == table[-1]:
-        raise Invalid("the table gives every place the same points, so games would decide nothing")
+        raise Invalid(
+            _("the table gives every place the same points, so games would decide nothing")
+        )
     return table
 
 
 def _points(value: Any, place: int) -> Fraction:
     if isinstance(value, bool) or not isinstance(value, str | int | float | Rational):
-        raise Invalid(f"points for place {place} must be a number, not {value!r}")
+        raise Invalid(
+            _(
+                "points for place %(place)d must be a number, not %(value)s",
+                place=place,
+                value=repr(value),
+            )
+        )
     try:
         # A float goes through its shortest text, so 0.1 is 1/10, not a binary fraction.
         points = Fraction(repr(value) if isinstance(value, float) else value)
     except (ValueError, ZeroDivisionError):
         raise Invalid(
-            f"points for place {place} must be a number like 2, 1.5 or 1/2, not {value!r}"
+            _(
+                "points for place %(place)d must be a number like 2, 1.5 or 1/2, not %(value)s",
+                place=place,
+                value=repr(value),
+            )
         ) from None
     if points < 0:
-        raise Invalid(f"points for place {place} cannot be negative")
+        raise Invalid(_("points for place %(place)d cannot be negative", place=place))
     return points
 
 
@@ -168,7 +192,7 @@ def standings(
             row.games.append(outcome.game_id)
     ordered: list[Row] = []
     by_totals = sorted(rows.values(), key=lambda row: (-row.points, -row.score))
-    for _, same in groupby(by_totals, key=lambda row: (row.points, row.score)):
+    for _totals, same in groupby(by_totals, key=lambda row: (row.points, row.score)):
         for group in _head_to_head([row.entrant for row in same], outcomes):
             rank = len(ordered) + 1
             for entrant in group:

@@ -5,6 +5,7 @@ games under way."""
 
 from __future__ import annotations
 
+from flask_babel import gettext as _
 from sqlalchemy.orm import Session
 
 from pbem.leagues import notices
@@ -20,7 +21,7 @@ def season_place(season: Season, place_id: int) -> SeasonEntrant:
     for place in season.entrants:
         if place.id == place_id:
             return place
-    raise NotFound("no such entrant in this season")
+    raise NotFound(_("no such entrant in this season"))
 
 
 def withdraw(session: Session, season: Season, place: SeasonEntrant, by: User) -> list[int]:
@@ -45,7 +46,7 @@ def leave_league(session: Session, league: League, user: User) -> list[int]:
     """The player leaves the league, withdrawing from the season under way."""
     entrant = active_entrant(league, user)
     if entrant is None:
-        raise NotFound("you are not an entrant of this league")
+        raise NotFound(_("you are not an entrant of this league"))
     entrant.left_at = utcnow()
     season = current_season(league)
     if season is None:
@@ -72,7 +73,7 @@ def replace(
     _require_going_on(season, place)
     newcomer = user_for_sign_in(session, email)
     if any(p.user_id == newcomer.id for p in season.entrants):
-        raise Conflict(f"{newcomer.email} plays in this season already")
+        raise Conflict(_("%(email)s plays in this season already", email=newcomer.email))
     league = season.league
     old = place.entrant
     entrant = next((e for e in league.entrants if e.user_id == newcomer.id), None)
@@ -96,9 +97,9 @@ def replace(
 
 def _require_going_on(season: Season, place: SeasonEntrant) -> None:
     if season.finished_at is not None:
-        raise Conflict("the season is over")
+        raise Conflict(_("the season is over"))
     if place.withdrawn_at is not None:
-        raise Conflict(f"{place.name} has withdrawn from the season already")
+        raise Conflict(_("%(name)s has withdrawn from the season already", name=place.name))
 
 
 def _seats_in_play(season: Season, place: SeasonEntrant) -> list[tuple[Game, Seat]]:

@@ -15,7 +15,8 @@ from email.utils import getaddresses
 MESSAGE_ID = re.compile(
     r"<pbem\.(?P<game>[A-Za-z0-9_-]+)\.(?P<seat>\d+)\.(?P<ply>\d+)\.[A-Za-z0-9_-]+@[^>]+>"
 )
-SUBJECT_MOVE = re.compile(r"\bmove (\d+)\b", re.IGNORECASE)
+# "move 5" as the subjects say it in English, French and Czech (compose).
+SUBJECT_MOVE = re.compile(r"\b(?:move|coup|tah) (\d+)\b", re.IGNORECASE)
 
 
 def reply_address(localpart: str, token: str, domain: str) -> str:

@@ -4,6 +4,8 @@ A game without a clock gets nothing."""
 
 from __future__ import annotations
 
+from flask_babel import gettext as _
+
 from pbem.clock.display import duration, local_time
 from pbem.clock.time_control import TimeControl
 from pbem.models import GameStatus, Seat
@@ -15,7 +17,7 @@ def clock_text(seat: Seat, zone: str, deadline: bool = True) -> str:
     control = TimeControl.of(seat.game)
     if control is None:
         return ""
-    lines = [f"Time control: {control.describe()}."]
+    lines = [_("Time control: %(control)s.", control=control.describe())]
     if deadline and _owes(seat):
         lines += _deadline_lines(seat, control, zone)
     return "\n".join(lines)
@@ -36,11 +38,13 @@ def _owes(seat: Seat) -> bool:
 
 def _deadline_lines(seat: Seat, control: TimeControl, zone: str) -> list[str]:
     if seat.timeout_at is None:
-        return ["Your clock is stopped for now (a vacation or a paused game)."]
-    lines = [f"Your deadline: {local_time(seat.timeout_at, zone)}."]
+        return [_("Your clock is stopped for now (a vacation or a paused game).")]
+    lines = [_("Your deadline: %(time)s.", time=local_time(seat.timeout_at, zone))]
     if control.bank_days:
-        bank = f"Bank left: {duration(seat.bank_seconds)}"
+        bank = duration(seat.bank_seconds)
         if seat.deadline is not None and seat.deadline < seat.timeout_at:
-            bank += f", drawn on from {local_time(seat.deadline, zone)}"
-        lines.append(bank + ".")
+            since = local_time(seat.deadline, zone)
+            lines.append(_("Bank left: %(bank)s, drawn on from %(time)s.", bank=bank, time=since))
+        else:
+            lines.append(_("Bank left: %(bank)s.", bank=bank))
     return lines

@@ -13,10 +13,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from flask_babel import gettext as _
+from flask_babel import ngettext
 from sqlalchemy.orm import Session
 
 import engine
 from pbem.clock.display import local_time
+from pbem.config import base_url
+from pbem.i18n import current_language
+from pbem.i18n.rules import describe_error, describe_refusal, refusal_of
+from pbem.mail.command_help import command_word, help_text, own_word
 from pbem.mail.command_words import command_named
 from pbem.mail.game_text import history_lines
 from pbem.mail.unread_lines import question, unread_lines
@@ -31,20 +37,6 @@ from pbem.services.submissions import check_size, preview, submission_lines, sub
 
 LEGAL_LIMIT = 3000
 VACATION_DAYS = re.compile(r"([0-9]{1,4})(?:\s*(?:days?|jours?|dn[iíuů]|dny|den))?", re.IGNORECASE)
-HELP = """Write one move per line, in the notation of the game (the mails list
-some of your legal moves; `legal` lists them all). All the moves of one mail
-are played together, or none of them if one is not allowed.
-
-Commands, one per line:
-  legal        all your legal moves now
-  board        the board as it is now
-  history      every move of the game so far
-  chat TEXT    send TEXT to the other players
-  resign       leave the game (alone in its mail); a bot plays your seat on
-  newaddress   a new secret address for your seat; the old one stops working
-  vacation N   a vacation of N days from now: your clocks stop in every game
-  back         end your vacation now: your clocks run again
-  help         this text"""
 
 
 @dataclass
@@ -92,7 +84,10 @@ def carry_out(
     resigning = any(name == "resign" for name, _ in reading.commands)
     if resigning and (reading.moves or len(reading.commands) > 1):
         answer.paragraphs.append(
-            "To resign, send a mail whose only line is: resign. Nothing was done."
+            _(
+                "To resign, send a mail whose only line is: %(resign)s. Nothing was done.",
+                resign=command_word("resign"),
+            )
         )
         answer.outcome = "refused"
         return answer
@@ -101,7 +96,8 @@ def carry_out(
     for name, argument in reading.commands:
         _COMMANDS[name](session, seat, argument, answer)
     if not reading.moves and not reading.commands:
-        answer.paragraphs.append("Your mail held no move and no command.\n\n" + HELP)
+        answer.paragraphs.append(_("Your mail held no move and no command."))
+        answer.paragraphs.append(help_text(base_url(config)))
         answer.outcome = "empty"
     return answer
 
@@ -111,7 +107,7 @@ def _moves(
 ) -> None:
     game = seat.game
     if game.status != GameStatus.ACTIVE:
-        answer.paragraphs.append("This game is over; your moves were not played.")
+        answer.paragraphs.append(_("This game is over; your moves were not played."))
         answer.board = True
         answer.outcome = "refused"
         return
@@ -123,7 +119,9 @@ def _moves(
     try:
         check_size(seat, moves)
     except engine.IllegalMove as exc:
-        answer.paragraphs.append(f"Nothing was played: {exc.reason}.")
+        answer.paragraphs.append(
+            _("Nothing was played: %(reason)s.", reason=_reason(exc, with_rule=False))
+        )
         answer.outcome = "refused"
         return
     current = moves_stored(game)
@@ -131,12 +129,18 @@ def _moves(
         try:
             preview(seat, "\n".join(moves))
         except engine.IllegalMove as exc:
-            since = current - seen_ply
-            played = "1 move has" if since == 1 else f"{since} moves have"
             answer.paragraphs.append(
-                f"Your reply answers the position after move {seen_ply}, but {played} "
-                f"been played since then and your moves no longer fit ({exc}). "
-                "Nothing was played. Here is the board now."
+                ngettext(
+                    "Your reply answers the position after move %(seen)s, but %(num)d move "
+                    "has been played since then and your moves no longer fit (%(reason)s). "
+                    "Nothing was played. Here is the board now.",
+                    "Your reply answers the position after move %(seen)s, but %(num)d moves "
+                    "have been played since then and your moves no longer fit (%(reason)s). "
+                    "Nothing was played. Here is the board now.",
+                    current - seen_ply,
+                    seen=seen_ply,
+                    reason=_reason(exc),
+                )
             )
             answer.board = True
             answer.outcome = "stale"
@@ -149,33 +153,38 @@ def _moves(
 def _legal(session: Session, seat: Seat, _argument: str, answer: Answer) -> None:
     played = engine_game(seat.game)
     if seat.position not in played.state.to_act():
-        answer.paragraphs.append("It is not your turn, so you have no legal move now.")
+        answer.paragraphs.append(_("It is not your turn, so you have no legal move now."))
         return
     legal = [played.state.format_move(m) for m in played.state.legal_moves(seat.position)]
     shown = legal[:LEGAL_LIMIT]
-    more = f" (the first {LEGAL_LIMIT})" if len(legal) > LEGAL_LIMIT else ""
-    answer.paragraphs.append(f"Your {len(legal)} legal moves{more}:\n" + "\n".join(shown))
+    if len(legal) > LEGAL_LIMIT:
+        title = _(
+            "Your %(count)s legal moves (the first %(shown)s):", count=len(legal), shown=LEGAL_LIMIT
+        )
+    else:
+        title = ngettext("Your %(num)d legal move:", "Your %(num)d legal moves:", len(legal))
+    answer.paragraphs.append(title + "\n" + "\n".join(shown))
 
 
 def _board(_session: Session, _seat: Seat, _argument: str, answer: Answer) -> None:
-    answer.paragraphs.append("The board as it is now:")
+    answer.paragraphs.append(_("The board as it is now:"))
     answer.board = True
 
 
 def _history(session: Session, seat: Seat, _argument: str, answer: Answer) -> None:
     events = events_by_ply(events_of(session, seat.game))
     lines = history_lines(engine_game(seat.game), seat.position, events)
-    answer.paragraphs.append("All moves so far:\n" + ("\n".join(lines) or "(none yet)"))
+    answer.paragraphs.append(_("All moves so far:") + "\n" + ("\n".join(lines) or _("(none yet)")))
 
 
 def _resign(session: Session, seat: Seat, _argument: str, answer: Answer) -> None:
     try:
         answer.follow_up = resign(session, seat)
     except ServiceError as exc:
-        answer.paragraphs.append(f"You cannot resign: {exc}")
+        answer.paragraphs.append(_("You cannot resign: %(reason)s", reason=exc))
         return
     answer.paragraphs.append(
-        "You resigned. A bot plays your seat to the end; you get no more mail about this game."
+        _("You resigned. A bot plays your seat to the end; you get no more mail about this game.")
     )
     answer.outcome = "resigned"
 
@@ -184,14 +193,14 @@ def _chat(session: Session, seat: Seat, argument: str, answer: Answer) -> None:
     try:
         sent = chat.post(session, seat, argument, "mail", answer.config["PBEM_CHAT_MAX_CHARS"])
     except ServiceError as exc:
-        answer.paragraphs.append(f"Your chat message was not sent: {exc}")
+        answer.paragraphs.append(_("Your chat message was not sent: %(reason)s", reason=exc))
         return
     answer.paragraphs.append(f"{sent.summary}\n{sent.message.text}")
 
 
 def _new_address(_session: Session, seat: Seat, _argument: str, answer: Answer) -> None:
     renew_address(seat)
-    answer.paragraphs.append(NEW_ADDRESS)
+    answer.paragraphs.append(_(NEW_ADDRESS))  # translated where the services mark it
 
 
 def _vacation(session: Session, seat: Seat, argument: str, answer: Answer) -> None:
@@ -202,21 +211,33 @@ def _vacation(session: Session, seat: Seat, argument: str, answer: Answer) -> No
     if asked is None:
         left = vacation.status(session, user, allowance, now).left
         answer.paragraphs.append(
-            f"No vacation was started: write the number of days after vacation, like "
-            f"vacation 7 (you have {left} days left this year)."
+            ngettext(
+                "No vacation was started: write the number of days after %(word)s, like "
+                "%(word)s 7 (you have %(num)d day left this year).",
+                "No vacation was started: write the number of days after %(word)s, like "
+                "%(word)s 7 (you have %(num)d days left this year).",
+                left,
+                word=own_word("vacation"),
+            )
         )
         return
     try:
         started = vacation.start(session, user, int(asked.group(1)), allowance, now)
     except ServiceError as exc:
-        answer.paragraphs.append(f"No vacation was started: {exc}.")
+        answer.paragraphs.append(_("No vacation was started: %(reason)s.", reason=exc))
         return
     assert started.ended_at is not None
     left = vacation.status(session, user, allowance, now).left
     answer.paragraphs.append(
-        f"Your vacation has started: your clocks stop in every game until "
-        f"{local_time(started.ended_at, user.time_zone, now)}. You have {left} vacation days "
-        "left this year. Back earlier? Reply: back"
+        ngettext(
+            "Your vacation has started: your clocks stop in every game until %(until)s. "
+            "You have %(num)d vacation day left this year. Back earlier? Reply: %(back)s",
+            "Your vacation has started: your clocks stop in every game until %(until)s. "
+            "You have %(num)d vacation days left this year. Back earlier? Reply: %(back)s",
+            left,
+            until=local_time(started.ended_at, user.time_zone, now),
+            back=own_word("back"),
+        )
     )
 
 
@@ -225,13 +246,22 @@ def _back(session: Session, seat: Seat, _argument: str, answer: Answer) -> None:
     try:
         vacation.end(session, seat.user, utcnow())
     except ServiceError as exc:
-        answer.paragraphs.append(f"Nothing was changed: {exc}.")
+        answer.paragraphs.append(_("Nothing was changed: %(reason)s.", reason=exc))
         return
-    answer.paragraphs.append("Welcome back: your clocks run again in every game.")
+    answer.paragraphs.append(_("Welcome back: your clocks run again in every game."))
 
 
 def _help(_session: Session, _seat: Seat, _argument: str, answer: Answer) -> None:
-    answer.paragraphs.append(HELP)
+    answer.paragraphs.append(help_text(base_url(answer.config)))
+
+
+def _reason(error: engine.IllegalMove, with_rule: bool = True) -> str:
+    """An engine refusal in the language being written, with the rule's name or not."""
+    if with_rule:
+        return describe_error(error, current_language())
+    refusal = refusal_of(error)
+    unnamed = {**refusal, "rule": None} if refusal is not None else None
+    return describe_refusal(unnamed, error.reason, current_language())
 
 
 _COMMANDS = {

@@ -12,15 +12,19 @@ from email.utils import formatdate, make_msgid
 from typing import Any
 
 import css_inline
+from flask_babel import gettext, lazy_gettext, ngettext
+from flask_babel import gettext as _
 from sqlalchemy.orm import Session
 
-import engine
 from pbem.clock.display import local_time
 from pbem.clock.time_control import TIMEOUT_WORDS, time_control_words
 from pbem.config import base_url
+from pbem.i18n import current_language, in_language
+from pbem.i18n.games import game_title
 from pbem.i18n.rules import describe_refusal
 from pbem.mail import addresses
 from pbem.mail.clock_text import clock_text
+from pbem.mail.command_help import command_word, commands_line, short_help
 from pbem.mail.game_text import SeatPicture, result_text, seed_text
 from pbem.mail.game_views import GameViews
 from pbem.mail.league_text import LEAGUE_KINDS, league_mail
@@ -28,13 +32,6 @@ from pbem.models import Game, Outbox, Seat, User
 from pbem.services import notifications
 from pbem.services.game_lists import seats_to_act
 
-COMMANDS_HELP = (
-    "Reply to this mail with your moves, one per line, above the quoted text.\n"
-    "Commands, one per line: legal (all your legal moves), board (the board now), "
-    "history (all moves), chat TEXT (a message to the other players), "
-    "resign (leave the game; a bot plays your seat on), vacation N (your clocks stop "
-    "in every game for N days), back (they run again), help."
-)
 STYLE = """
 body { font-family: sans-serif; color: #222; }
 pre { font-family: monospace; font-size: 12px; background: #f6f6f6; padding: 8px; }
@@ -55,8 +52,9 @@ ACCOUNT_KINDS = {
 # Short mails: no board picture (a PNG of up to half a megabyte after every move
 # would not be short) and one line of help instead of the whole list.
 SHORT_KINDS = {notifications.MOVED}
-ABANDONED = "This game was abandoned by its organiser: it ended without a result."
-SHORT_HELP = "Reply board for the board now, history for all moves, help for the commands."
+ABANDONED = lazy_gettext("This game was abandoned by its organiser: it ended without a result.")
+# The subjects of answers, as the mail pipeline and the services store them.
+ANSWER_SUBJECTS = {"answer": lazy_gettext("answer"), "new address": lazy_gettext("new address")}
 
 
 class Mail:
@@ -81,7 +79,7 @@ class Mail:
         self.html.append(f"<pre>{html.escape(text)}</pre>")
 
     def link(self, title: str, url: str) -> None:
-        self.text.append(f"{title}: {url}")
+        self.text.append(_("%(title)s: %(url)s", title=title, url=url))
         self.html.append(f"<p><a href='{html.escape(url)}'>{html.escape(title)}</a></p>")
 
     def message(self, subject: str) -> EmailMessage:
@@ -89,7 +87,8 @@ class Mail:
         message["Subject"] = subject
         message.set_content("\n\n".join(self.text) + "\n")
         cid = make_msgid("board")
-        image = f"<p><img src='cid:{cid[1:-1]}' alt='the board'></p>" if self.png else ""
+        alt = html.escape(_("the board"), quote=True)
+        image = f"<p><img src='cid:{cid[1:-1]}' alt='{alt}'></p>" if self.png else ""
         body = image + "".join(self.html)
         page = f"<html><head><style>{STYLE}</style></head><body>{body}</body></html>"
         message.add_alternative(css_inline.inline(page), subtype="html")
@@ -104,8 +103,24 @@ class Mail:
 def compose(
     session: Session, row: Outbox, config: Mapping[str, Any], views: GameViews | None = None
 ) -> EmailMessage:
-    """The row's mail; `views` is shared by the rows of one batch, so each
-    game is replayed and each board drawn once for all of them."""
+    """The row's mail in its recipient's language; `views` is shared by the
+    rows of one batch, so each game is replayed and each board drawn once for
+    all of them."""
+    with in_language(recipient_language(row)):
+        return _composed(session, row, config, views)
+
+
+def recipient_language(row: Outbox) -> str | None:
+    """The language the recipient chose; else the one of the page the mail
+    was asked from (a sign-in, an invitation) or of the sender's own mail
+    (a refusal), kept in the payload; else none (English)."""
+    chosen = row.recipient.language if row.recipient is not None else None
+    return chosen or row.payload.get("language")
+
+
+def _composed(
+    session: Session, row: Outbox, config: Mapping[str, Any], views: GameViews | None
+) -> EmailMessage:
     if row.kind in LEAGUE_KINDS:
         league = Mail()
         message = league.message(league_mail(session, league, row, config))
@@ -136,44 +151,57 @@ def _account_mail(session: Session, row: Outbox, config: Mapping[str, Any]) -> E
     if row.kind == notifications.DIGEST:
         return _digest(session, mail, row.recipient, config)
     if row.kind == notifications.SIGN_IN:
-        mail.para("Use this link to sign in to pbem. It works once and expires soon.")
-        mail.link("Sign in", payload["link"])
-        mail.para("If you did not ask to sign in, ignore this mail.")
-        return mail.message("Sign in to pbem")
+        mail.para(_("Use this link to sign in to pbem. It works once and expires soon."))
+        mail.link(_("Sign in"), payload["link"])
+        mail.para(_("If you did not ask to sign in, ignore this mail."))
+        return mail.message(_("Sign in to pbem"))
     if row.kind == notifications.INVITE and payload.get("replaces"):
         mail.para(
-            f"{payload['from']} invites you to take over the seat of {payload['replaces']} "
-            f"in a {payload['ruleset']} game under way on pbem. The seat is yours now: "
-            "its hand and its turn come with it, and its mails come to you."
+            _(
+                "%(name)s invites you to take over the seat of %(player)s in a %(game)s game "
+                "under way on pbem. The seat is yours now: its hand and its turn come with "
+                "it, and its mails come to you.",
+                name=payload["from"],
+                player=payload["replaces"],
+                game=game_title(payload["ruleset"]),
+            )
         )
-        mail.link("Take over the seat", payload["link"])
-        return mail.message(f"{payload['from']} invites you to take over a seat")
+        mail.link(_("Take over the seat"), payload["link"])
+        return mail.message(_("%(name)s invites you to take over a seat", name=payload["from"]))
     if row.kind == notifications.INVITE:
-        mail.para(f"{payload['from']} invites you to a game on pbem.")
+        mail.para(_("%(name)s invites you to a game on pbem.", name=payload["from"]))
         if row.game_id is not None:  # the clock the invitee would play with
             game = session.get_one(Game, row.game_id)
-            mail.para(f"Time control: {time_control_words(game)}.")
-        mail.link("Join the game", payload["link"])
-        return mail.message(f"{payload['from']} invites you to a game")
+            mail.para(_("Time control: %(control)s.", control=time_control_words(game)))
+        mail.link(_("Join the game"), payload["link"])
+        return mail.message(_("%(name)s invites you to a game", name=payload["from"]))
     if row.kind == notifications.ORGANISER_TIMEOUT:
         mail.para(
-            f"{payload['name']} ran out of time in your {payload['ruleset']} game "
-            f"{payload['game']}. The game waits for you: extend the deadline, hand "
-            "the seat to a bot, give it to another player, or abandon the game."
+            _(
+                "%(name)s ran out of time in your %(title)s game %(game)s. The game waits for "
+                "you: extend the deadline, hand the seat to a bot, give it to another player, "
+                "or abandon the game.",
+                name=payload["name"],
+                title=game_title(payload["ruleset"]),
+                game=payload["game"],
+            )
         )
-        mail.link("Game page", f"{base_url(config)}/games/{payload['game']}")
-        return mail.message(f"Timeout in {payload['game']}: you decide")
+        mail.link(_("Game page"), f"{base_url(config)}/games/{payload['game']}")
+        return mail.message(_("Timeout in %(game)s: you decide", game=payload["game"]))
     if row.kind == notifications.ORGANISER_NOTICE:
         mail.para(payload["text"])
-        return mail.message(f"{payload['ruleset']} {payload['game']}: {payload['headline']}")
+        title = game_title(payload["ruleset"])
+        return mail.message(f"{title} {payload['game']}: {payload['headline']}")
     if row.kind == "refusal":
         mail.para(
-            "We could not accept your message. Nothing was done. If you play a game "
-            "here, reply to the latest mail about it from the address you play with."
+            _(
+                "We could not accept your message. Nothing was done. If you play a game "
+                "here, reply to the latest mail about it from the address you play with."
+            )
         )
         if payload.get("reason"):
             mail.para(payload["reason"])
-        return mail.message("Your message was not accepted")
+        return mail.message(_("Your message was not accepted"))
     raise ValueError(f"no mail for outbox kind {row.kind!r}")
 
 
@@ -183,25 +211,28 @@ def _digest(session: Session, mail: Mail, user: User, config: Mapping[str, Any])
     seats = seats_to_act(session, user)
     for seat in seats:
         game = seat.game
-        title = engine.get_ruleset(game.ruleset, game.ruleset_version).title
+        title = game_title(game.ruleset)
         mail.link(f"{title} {game.public_id}, {_due(seat, user)}", _game_url(config, game))
     if not seats:
-        mail.para("Nothing waits for you any more: you have moved in every game since.")
+        mail.para(_("Nothing waits for you any more: you have moved in every game since."))
     mail.para(
-        "You get this list once a day instead of a mail for each turn; reply to the"
-        " mail of a game, or play on its page."
+        _(
+            "You get this list once a day instead of a mail for each turn; reply to the"
+            " mail of a game, or play on its page."
+        )
     )
-    mail.link("Change your settings", f"{base_url(config)}/settings")
-    count = len(seats)
-    return mail.message(f"Your move in {count} game{'s' if count != 1 else ''}")
+    mail.link(_("Change your settings"), f"{base_url(config)}/settings")
+    return mail.message(
+        ngettext("Your move in %(num)d game", "Your move in %(num)d games", len(seats))
+    )
 
 
 def _due(seat: Seat, user: User) -> str:
     if seat.timeout_at is not None:
-        return f"due {local_time(seat.timeout_at, user.time_zone)}"
+        return _("due %(time)s", time=local_time(seat.timeout_at, user.time_zone))
     if seat.game.paused_at is not None:
-        return "paused"
-    return "no deadline"
+        return _("paused")
+    return _("no deadline")
 
 
 def _game_url(config: Mapping[str, Any], game: Game) -> str:
@@ -218,7 +249,7 @@ def _game_mail(
     if game.abandoned_at is not None:  # over, though the rules would go on
         picture = dataclasses.replace(picture, to_act=[])  # a copy: others share the picture
         if row.kind != notifications.ORGANISER_EVENT:  # that one says so itself
-            mail.para(ABANDONED)
+            mail.para(str(ABANDONED))
     phrase = _write_kind(mail, row, picture, seat)
     zone = row.recipient.time_zone if row.recipient is not None else "UTC"
     clock = clock_text(seat, zone, deadline=row.kind != notifications.REMINDER)
@@ -226,15 +257,19 @@ def _game_mail(
         mail.para(clock)
     if row.kind in BOARD_KINDS or row.payload.get("board"):
         _board(mail, picture, views.png(session, game, picture))
-    mail.para(SHORT_HELP if row.kind in SHORT_KINDS else COMMANDS_HELP)
-    mail.link("Game page", _game_url(config, game))
+    mail.para(short_help() if row.kind in SHORT_KINDS else commands_line(base_url(config)))
+    mail.link(_("Game page"), _game_url(config, game))
     if picture.result is not None:  # the seed is out: the record may go with it
-        mail.link("Game record", f"{_game_url(config, game)}/record.json")
+        mail.link(_("Game record"), f"{_game_url(config, game)}/record.json")
     if row.kind == notifications.MOVED:
-        mail.link("Fewer mails? Change your settings", f"{base_url(config)}/settings")
+        mail.link(_("Fewer mails? Change your settings"), f"{base_url(config)}/settings")
     # Games made before titles (migration 0011) have none: the ruleset and id name them.
-    name = game.title or f"{views.played(game).ruleset.title} {game.public_id}"
-    message = mail.message(f"{name}, move {picture.ply + 1}: {phrase}")
+    name = game.title or f"{game_title(game.ruleset)} {game.public_id}"
+    # A reply's subject names the move it answers (addresses.SUBJECT_MOVE reads the
+    # word for "move" in every language), should its threading headers be lost.
+    message = mail.message(
+        _("%(name)s, move %(move)s: %(phrase)s", name=name, move=picture.ply + 1, phrase=phrase)
+    )
     _thread_headers(message, game, seat, picture.ply, row, config)
     return message
 
@@ -243,58 +278,74 @@ def _write_kind(mail: Mail, row: Outbox, picture: SeatPicture, seat: Seat) -> st
     """The kind's own opening paragraphs; returns the subject's phrase."""
     payload = row.payload
     if row.kind == "your_turn":
-        return "your turn" if picture.my_turn else f"waiting for {picture.waiting_for()}"
+        if picture.my_turn:
+            return _("your turn")
+        return _("waiting for %(players)s", players=picture.waiting_for())
     if row.kind == "game_over":  # the board part says who won and shows the seed
-        return "game over"
+        return _("game over")
     if row.kind == "submission_rejected" and payload.get("played"):
-        mail.para(f"Your turn was accepted in part: {_refusal(payload, seat)}.")
-        mail.para("The moves played stand; send the rest of your turn again if you like.")
-        return "accepted in part"
+        mail.para(_("Your turn was accepted in part: %(reason)s.", reason=_refusal(payload)))
+        mail.para(_("The moves played stand; send the rest of your turn again if you like."))
+        return _("accepted in part")
     if row.kind == "submission_rejected":
-        mail.para(f"Your turn was not accepted: {_refusal(payload, seat)}")
-        mail.para("Nothing of it was applied. Please send the whole turn again.")
-        return "not accepted"
+        mail.para(_("Your turn was not accepted: %(reason)s", reason=_refusal(payload)))
+        mail.para(_("Nothing of it was applied. Please send the whole turn again."))
+        return _("not accepted")
     if row.kind == "submission_accepted":
-        mail.listing("Accepted and played:", payload["moves"])
-        return "accepted"
+        mail.listing(_("Accepted and played:"), payload["moves"])
+        return _("accepted")
     if row.kind == "mail_answer":
-        mail.pre(payload["text"])
-        return payload.get("subject") or "answer"
+        # Answers the mail pipeline wrote are in the language already; a text
+        # the services stored in English is read through the catalogue.
+        mail.pre(_stored(payload["text"]))
+        subject = payload.get("subject") or "answer"
+        return str(ANSWER_SUBJECTS.get(subject, subject))
     if row.kind == notifications.CHAT:
-        mail.para(f"{payload['from']} writes:")
+        mail.para(_("%(name)s writes:", name=payload["from"]))
         mail.pre(payload["text"])
-        return f"message from {payload['from']}"
+        return _("message from %(name)s", name=payload["from"])
     if row.kind == notifications.MOVED:
         return _moved(mail, payload, picture)
     if row.kind == notifications.REMINDER:
         return _reminder(mail, payload, seat)
     if row.kind == notifications.TIMEOUT:
         late = picture.seats[payload["late"]]
-        who = "You" if payload["late"] == picture.position else late
-        mail.para(f"Timeout: {who} ran out of time. {payload['outcome']}")
-        return f"timeout of {late}"
+        outcome = _stored(payload["outcome"])  # pbem.clock.timeouts.OUTCOMES
+        if payload["late"] == picture.position:
+            mail.para(_("Timeout: You ran out of time. %(outcome)s", outcome=outcome))
+        else:
+            mail.para(
+                _("Timeout: %(name)s ran out of time. %(outcome)s", name=late, outcome=outcome)
+            )
+        return _("timeout of %(name)s", name=late)
     if row.kind == notifications.ORGANISER_EVENT:
         mail.para(payload["text"])
         return payload["headline"]
     if row.kind == notifications.SEAT_RESIGNED:
-        mail.para(f"{payload['name']} resigned. A bot plays their seat to the end.")
-        return f"{payload['name']} resigned"
+        mail.para(_("%(name)s resigned. A bot plays their seat to the end.", name=payload["name"]))
+        return _("%(name)s resigned", name=payload["name"])
     raise ValueError(f"no mail for outbox kind {row.kind!r}")
 
 
-def _refusal(payload: Mapping[str, Any], seat: Seat) -> str:
-    """The refusal in the recipient's language (English for rows from before)."""
-    language = seat.user.language if seat.user else None
-    return describe_refusal(payload.get("refusal"), payload["reason"], language)
+def _stored(text: str) -> str:
+    """A text kept in English in a payload, in the mail's language where the
+    catalogues know it (a name, not a literal: no string to extract here)."""
+    return gettext(text)
+
+
+def _refusal(payload: Mapping[str, Any]) -> str:
+    """The refusal in the mail's language (English for rows from before)."""
+    return describe_refusal(payload.get("refusal"), payload["reason"], current_language())
 
 
 def _reminder(mail: Mail, payload: Mapping[str, Any], seat: Seat) -> str:
     zone = seat.user.time_zone if seat.user else "UTC"
     due = local_time(datetime.fromisoformat(payload["timeout_at"]), zone)
-    mail.para(f"Reminder: your move is due by {due}.")
+    mail.para(_("Reminder: your move is due by %(time)s.", time=due))
     if seat.game.on_timeout in TIMEOUT_WORDS:
-        mail.para(f"If it is not made by then, {TIMEOUT_WORDS[seat.game.on_timeout]}.")
-    return "reminder"
+        outcome = TIMEOUT_WORDS[seat.game.on_timeout]
+        mail.para(_("If it is not made by then, %(outcome)s.", outcome=outcome))
+    return _("reminder")
 
 
 def _moved(mail: Mail, payload: Mapping[str, Any], picture: SeatPicture) -> str:
@@ -303,13 +354,14 @@ def _moved(mail: Mail, payload: Mapping[str, Any], picture: SeatPicture) -> str:
     mover = picture.seats[payload["mover"]]
     history = picture.view["history"]
     plies = range(payload["first_ply"], payload["last_ply"] + 1)
-    mail.listing(f"{mover} moved:", [f"{ply}. {history[ply - 1]['move']}" for ply in plies])
+    moves = [f"{ply}. {history[ply - 1]['move']}" for ply in plies]
+    mail.listing(_("%(name)s moved:", name=mover), moves)
     if picture.result is not None:
         mail.para(result_text(picture.result, picture.seats))
     else:
-        acting = ["you" if s == picture.position else picture.seats[s] for s in picture.to_act]
-        mail.para(f"Now to move: {', '.join(acting)}.")
-    return f"{mover} moved"
+        acting = [_("you") if s == picture.position else picture.seats[s] for s in picture.to_act]
+        mail.para(_("Now to move: %(players)s.", players=", ".join(acting)))
+    return _("%(name)s moved", name=mover)
 
 
 def _board(mail: Mail, picture: SeatPicture, png: bytes) -> None:
@@ -318,17 +370,19 @@ def _board(mail: Mail, picture: SeatPicture, png: bytes) -> None:
         mail.para(result_text(picture.result, picture.seats))
         mail.para(seed_text(picture.view))
     if picture.news:
-        mail.listing("Since your last turn:", picture.news, css_class="news")
+        mail.listing(_("Since your last turn:"), picture.news, css_class="news")
     mail.pre(picture.picture)
     if picture.my_turn:
-        shown = len(picture.legal_sample)
-        mail.listing(
-            f"Your turn. Some of your legal moves ({shown} of {picture.legal_total}; "
-            "reply legal for all of them):",
-            picture.legal_sample,
+        title = _(
+            "Your turn. Some of your legal moves (%(shown)s of %(total)s; reply %(legal)s for "
+            "all of them):",
+            shown=len(picture.legal_sample),
+            total=picture.legal_total,
+            legal=command_word("legal"),
         )
+        mail.listing(title, picture.legal_sample)
     elif picture.result is None and picture.to_act:
-        mail.para(f"Waiting for {picture.waiting_for()}.")
+        mail.para(_("Waiting for %(players)s.", players=picture.waiting_for()))
 
 
 def _thread_headers(

@@ -8,7 +8,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from flask_babel import gettext as _
+
 import engine
+from pbem.i18n import game_word
+from pbem.i18n.boards import board_text
 
 if TYPE_CHECKING:
     from pbem.models import GameEvent
@@ -41,7 +45,7 @@ class SeatPicture:
         return ", ".join(self.seats[s] for s in self.to_act)
 
 
-def seat_picture(played: engine.Game, position: int) -> SeatPicture:
+def seat_picture(played: engine.Game, position: int, language: str) -> SeatPicture:
     view = played.view(position)
     state = played.state
     result = played.result()
@@ -52,7 +56,7 @@ def seat_picture(played: engine.Game, position: int) -> SeatPicture:
         ply=len(played.log),
         to_act=sorted(state.to_act()),
         news=news_since_last_turn(view["history"], played.seats, position),
-        picture=state.text_picture(position),
+        picture=board_text(state, position, language),
         view=view,
         result=result.to_json() if result else None,
     )
@@ -88,18 +92,27 @@ def short_list(legal: list[str]) -> list[str]:
 
 
 def result_text(result: dict[str, Any], seats: list[str]) -> str:
-    winners = ", ".join(seats[s] for s in result["winners"]) or "nobody"
-    return f"Game over ({result['reason']}). Won by {winners}."
+    winners = ", ".join(seats[s] for s in result["winners"]) or _("nobody")
+    return _(
+        "Game over (%(reason)s). Won by %(winners)s.",
+        reason=game_word(result["reason"]),
+        winners=winners,
+    )
 
 
 def seed_text(view: dict[str, Any]) -> str:
     """The revealed seed and how to check that the draws came from it
     (docs/randomness.md); only a finished game's view carries the seed."""
-    return (
-        f"Seed: {view['seed']}\n"
-        f"Check the draws: its SHA-256 is {view['seed_commitment']}, the value shown "
-        "from the first move on, and replaying the game record (linked below) "
-        "with python -m engine replay redraws every tile and card from this seed."
+    return "\n".join(
+        [
+            _("Seed: %(seed)s", seed=view["seed"]),
+            _(
+                "Check the draws: its SHA-256 is %(commitment)s, the value shown from the "
+                "first move on, and replaying the game record (linked below) with python -m "
+                "engine replay redraws every tile and card from this seed.",
+                commitment=view["seed_commitment"],
+            ),
+        ]
     )
 
 

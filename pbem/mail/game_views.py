@@ -12,6 +12,7 @@ from typing import TypeVar
 from sqlalchemy.orm import Session
 
 import engine
+from pbem.i18n import current_language
 from pbem.mail.game_text import SeatPicture, seat_picture
 from pbem.models import Game
 from pbem.services.pictures import board_png
@@ -28,14 +29,20 @@ class GameViews:
         return self._once(("played", game.id), lambda: engine_game(game))
 
     def picture(self, game: Game, position: int) -> SeatPicture:
+        """The seat's picture in the language being written in (its reader's)."""
+        language = current_language()
         return self._once(
-            ("picture", game.id, position), lambda: seat_picture(self.played(game), position)
+            ("picture", game.id, position, language),
+            lambda: seat_picture(self.played(game), position, language),
         )
 
     def png(self, session: Session, game: Game, picture: SeatPicture) -> bytes:
+        language = current_language()
         return self._once(
-            ("png", game.id, picture.ply, picture.position),
-            lambda: board_png(session, game, picture.ply, picture.position, lambda: picture.view),
+            ("png", game.id, picture.ply, picture.position, language),
+            lambda: board_png(
+                session, game, picture.ply, picture.position, lambda: picture.view, language
+            ),
         )
 
     def _once(self, key: Hashable, make: Callable[[], T]) -> T:

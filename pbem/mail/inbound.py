@@ -21,11 +21,15 @@ from email.message import EmailMessage
 from email.parser import BytesParser
 from typing import Any
 
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext
+from flask_babel.speaklater import LazyString
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from pbem.dispatch import send_tasks
+from pbem.i18n import in_language
 from pbem.mail import addresses
 from pbem.mail.automatic import is_automatic
 from pbem.mail.commands import carry_out, read_commands
@@ -34,19 +38,21 @@ from pbem.mail.sender_check import failed_check
 from pbem.metrics import events
 from pbem.models import InboundMessage, InboundStatus, Outbox, Seat, utcnow
 from pbem.ratelimit import allow_refusal_answer
+from pbem.services.accounts import user_by_email
 
 log = logging.getLogger(__name__)
 
 PROCESS_INBOUND = "pbem.process_inbound"
-UNREADABLE = (
-    "We could not read the text of your mail ({reason}). "
+UNREADABLE = lazy_gettext(
+    "We could not read the text of your mail (%(reason)s). "
     "Nothing was played. Please send it again as plain text in UTF-8."
 )
-SENDER_CHECK_FAILED = (
-    "Our mail server could not confirm that your message really came from {sender} "
+SENDER_CHECK_FAILED = lazy_gettext(
+    "Our mail server could not confirm that your message really came from %(sender)s "
     "(the SPF, DKIM or DMARC check of its domain failed). Send it again directly "
     "from that address, not through a forwarding service."
 )
+TOO_LARGE = lazy_gettext("Your message is too large. Send only text.")
 RECIPIENT_HEADERS = ("Delivered-To", "X-Original-To", "To", "Cc")
 
 
@@ -141,22 +147,33 @@ def _read(session: Session, row: InboundMessage, config: Mapping[str, Any]) -> R
     if sender is None:
         return Result("unreadable", "no single From address to answer")
     if len(row.raw) > config["PBEM_MAIL_MAX_BYTES"]:
-        _refuse(session, sender, message, "Your message is too large. Send only text.")
+        _refuse(session, sender, message, TOO_LARGE)
         return Result("refused", "too large")
     failed = failed_check(message, config["PBEM_MAIL_AUTHSERV_ID"])
     if failed:
-        _refuse(session, sender, message, SENDER_CHECK_FAILED.format(sender=sender))
+        _refuse(session, sender, message, SENDER_CHECK_FAILED, sender=sender)
         return Result("refused", f"sender check failed: {failed}")
     seat = authenticated_seat(session, row, message, sender, config)
     if seat is None:
-        _refuse(session, sender, message, "")
+        _refuse(session, sender, message)
         return Result("refused", "no seat for this address and sender")
     row.seat_id = seat.id
+    with in_language(seat.user.language if seat.user else None):  # the answer's
+        return _read_seat_mail(session, row, message, seat, config)
+
+
+def _read_seat_mail(
+    session: Session,
+    row: InboundMessage,
+    message: EmailMessage,
+    seat: Seat,
+    config: Mapping[str, Any],
+) -> Result:
     try:
         text = new_text(body_text(message))
     except Exception as exc:  # an unreadable body: say so, apply nothing
-        reason = str(exc) if isinstance(exc, UnreadableBody) else "its encoding is broken"
-        _answer(session, seat, row, [UNREADABLE.format(reason=reason)], board=False)
+        reason = str(exc) if isinstance(exc, UnreadableBody) else _("its encoding is broken")
+        _answer(session, seat, row, [str(UNREADABLE) % {"reason": reason}], board=False)
         return Result("unreadable", f"{type(exc).__name__}: {exc}")
     seen = addresses.seen_position(
         str(message.get("In-Reply-To", "")),
@@ -217,20 +234,28 @@ def authenticated_seat(
     return None
 
 
-def _refuse(session: Session, sender: str, message: EmailMessage, reason: str) -> None:
+def _refuse(
+    session: Session,
+    address: str,
+    message: EmailMessage,
+    reason: LazyString | None = None,
+    **params: str,
+) -> None:
     """Answer a refused mail, at most PBEM_REFUSAL_LIMIT times per sender:
     the From of a stranger's mail may be forged, and a flood of such mail
-    must not become a flood of answers to whoever it names."""
-    if not allow_refusal_answer(sender):
-        log.info("refusal to %s not sent: answered recently (PBEM_REFUSAL_LIMIT)", sender)
+    must not become a flood of answers to whoever it names. A sender who
+    plays here is answered in their language."""
+    if not allow_refusal_answer(address):
+        log.info("refusal to %s not sent: answered recently (PBEM_REFUSAL_LIMIT)", address)
         return
-    session.add(
-        Outbox(
-            to_address=sender,
-            kind="refusal",
-            payload={"reason": reason, "in_reply_to": str(message.get("Message-ID", ""))},
-        )
-    )
+    known = user_by_email(session, address)
+    language = known.language if known is not None else None
+    with in_language(language):
+        said = str(reason) % params if reason is not None else ""
+    payload = {"reason": said, "in_reply_to": str(message.get("Message-ID", ""))}
+    if language:
+        payload["language"] = language
+    session.add(Outbox(to_address=address, kind="refusal", payload=payload))
 
 
 def received_since(session: Session, older_than: Any) -> list[int]:

@@ -9,11 +9,12 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from flask_babel import gettext as _
 from sqlalchemy.orm import Session
 
-import engine
 from pbem.clock.display import local_time
 from pbem.config import base_url
+from pbem.i18n.games import game_title
 from pbem.leagues import notices
 from pbem.leagues.balance import division_balance
 from pbem.leagues.digest import playing_now
@@ -72,15 +73,27 @@ def points_text(value: Fraction) -> str:
 
 
 def _invitation(mail: Mail, league: League, payload: Mapping[str, Any]) -> str:
-    rules = engine.get_ruleset(league.ruleset)
     control = league_time_control(league)
-    mail.para(f"{payload['from']} invites you to the league {league.name} on pbem.")
     mail.para(
-        f"Its game: {rules.title}, {league.players_per_game} players a game."
-        f"\nTime control: {control.describe() if control else 'no clock'}."
+        _(
+            "%(name)s invites you to the league %(league)s on pbem.",
+            name=payload["from"],
+            league=league.name,
+        )
     )
-    mail.link("Join the league", payload["link"])
-    return f"{payload['from']} invites you to the league {league.name}"
+    mail.para(
+        _(
+            "Its game: %(game)s, %(players)s players a game.",
+            game=game_title(league.ruleset),
+            players=league.players_per_game,
+        )
+        + "\n"
+        + _("Time control: %(control)s.", control=control.describe() if control else _("no clock"))
+    )
+    mail.link(_("Join the league"), payload["link"])
+    return _(
+        "%(name)s invites you to the league %(league)s", name=payload["from"], league=league.name
+    )
 
 
 def _place(season: Season, user: User, division: int) -> SeasonEntrant:
@@ -93,18 +106,22 @@ def _place(season: Season, user: User, division: int) -> SeasonEntrant:
 def _season_start(
     mail: Mail, season: Season, place: SeasonEntrant, config: Mapping[str, Any]
 ) -> str:
-    name = f"{season.league.name} – Season {season.number}"
-    mail.para(f"{name} has started.")
+    name = _season_name(season)
+    mail.para(_("%(season)s has started.", season=name))
     mine = [g for g in season.games if _seat_of(g, place) is not None]
     if mine:
-        mail.listing("Your games now:", [_game_line(g, place, config) for g in mine])
+        mail.listing(_("Your games now:"), [_game_line(g, place, config) for g in mine])
     later = _later_rounds(season, place)
     if later:
-        mail.listing("Your games in later rounds:", later)
+        mail.listing(_("Your games in later rounds:"), later)
     mail.para(_pacing(season, place.division))
     mail.para(division_balance(season, place.division).describe())
-    mail.link("The season's tables", season_link(season))
-    return f"{name} has started"
+    mail.link(_("The season's tables"), season_link(season))
+    return _("%(season)s has started", season=name)
+
+
+def _season_name(season: Season) -> str:
+    return _("%(league)s – Season %(number)s", league=season.league.name, number=season.number)
 
 
 def _seat_of(game: Game, place: SeasonEntrant) -> Seat | None:
@@ -115,18 +132,26 @@ def _game_line(game: Game, place: SeasonEntrant, config: Mapping[str, Any]) -> s
     seat = _seat_of(game, place)
     assert seat is not None  # only the place's own games are listed
     others = ", ".join(s.name for s in game.seats if s is not seat)
-    return (
-        f"{game.title}: against {others}, you play seat {seat.position + 1}:"
-        f" {base_url(config)}/games/{game.public_id}"
+    return _(
+        "%(game)s: against %(others)s, you play seat %(seat)s: %(link)s",
+        game=game.title,
+        others=others,
+        seat=seat.position + 1,
+        link=f"{base_url(config)}/games/{game.public_id}",
     )
 
 
 def _later_rounds(season: Season, place: SeasonEntrant) -> list[str]:
     """The schedule's games of rounds not started yet, opponents by name."""
     return [
-        f"Round {fixture.round}: against "
-        + ", ".join(n for p, n in zip(fixture.places, fixture.names, strict=True) if p != place.id)
-        + f", seat {fixture.places.index(place.id) + 1}"
+        _(
+            "Round %(round)s: against %(others)s, seat %(seat)s",
+            round=fixture.round,
+            others=", ".join(
+                n for p, n in zip(fixture.places, fixture.names, strict=True) if p != place.id
+            ),
+            seat=fixture.places.index(place.id) + 1,
+        )
         for round_ in division_rounds(season, place.division)
         for fixture in round_
         if fixture.game is None and place.id in fixture.places
@@ -135,43 +160,57 @@ def _later_rounds(season: Season, place: SeasonEntrant) -> list[str]:
 
 def _pacing(season: Season, division: int) -> str:
     if season.pacing == "all":
-        return "Every game of the season starts now: play them in any order."
-    text = (
-        f"The season has {rounds_in(season, division)} rounds; the next round starts"
-        " when every game of the one before is over"
-    )
+        return _("Every game of the season starts now: play them in any order.")
+    rounds = rounds_in(season, division)
     if season.round_days:
-        text += f", or {season.round_days} days after it started at the latest"
-    return text + "."
+        return _(
+            "The season has %(rounds)s rounds; the next round starts when every game of the "
+            "one before is over, or %(days)s days after it started at the latest.",
+            rounds=rounds,
+            days=season.round_days,
+        )
+    return _(
+        "The season has %(rounds)s rounds; the next round starts when every game of the "
+        "one before is over.",
+        rounds=rounds,
+    )
 
 
 def _season_over(session: Session, mail: Mail, season: Season, place: SeasonEntrant) -> str:
-    name = f"{season.league.name} – Season {season.number}"
+    name = _season_name(season)
     table = division_table(session, season, place.division)
-    several = season.league.divisions > 1
-    mail.para(f"{name} is over. The final table{' of your division' if several else ''}:")
+    if season.league.divisions > 1:
+        mail.para(_("%(season)s is over. The final table of your division:", season=name))
+    else:
+        mail.para(_("%(season)s is over. The final table:", season=name))
     mail.pre(_table_text(table))
     own = next(r for r in table if r.place.id == place.id)
-    mail.para(f"You finished {own.row.place} of {len(table)}.")
+    mail.para(_("You finished %(place)s of %(count)s.", place=own.row.place, count=len(table)))
     moved = place.entrant.division
     if moved < place.division:
-        mail.para(f"You go up to division {moved} next season.")
+        mail.para(_("You go up to division %(division)s next season.", division=moved))
     elif moved > place.division:
-        mail.para(f"You go down to division {moved} next season.")
-    mail.link("The season's tables", season_link(season))
-    return f"{name}: the final table"
+        mail.para(_("You go down to division %(division)s next season.", division=moved))
+    mail.link(_("The season's tables"), season_link(season))
+    return _("%(season)s: the final table", season=name)
 
 
 def _table_text(rows: list[TableRow], marked: int | None = None) -> str:
     """A plain-text table, one row a line; `marked`: the reader's place id."""
-    width = max([len(r.place.name) for r in rows] + [4])
-    lines = [f"     {'Name':<{width}}  Played  Points  Score"]
-    for r in rows:
+    names = [
+        _("%(name)s (withdrew)", name=r.place.name) if r.withdrawn else r.place.name for r in rows
+    ]
+    heads = [_("Name"), _("Played"), _("Points"), _("Score")]
+    width = max([len(name) for name in names] + [len(heads[0])])
+    played, points, score = (max(len(h), w) for h, w in zip(heads[1:], (6, 6, 5), strict=True))
+    lines = [
+        f"     {heads[0]:<{width}}  {heads[1]:>{played}}  {heads[2]:>{points}}  {heads[3]:>{score}}"
+    ]
+    for r, name in zip(rows, names, strict=True):
         mark = "*" if r.place.id == marked else " "
-        name = r.place.name + (" (withdrew)" if r.withdrawn else "")
         lines.append(
-            f"{mark}{r.row.place:>3}  {name:<{width}}  {r.row.played:>6}"
-            f"  {points_text(r.row.points):>6}  {points_text(r.row.score):>5}"
+            f"{mark}{r.row.place:>3}  {name:<{width}}  {r.row.played:>{played}}"
+            f"  {points_text(r.row.points):>{points}}  {points_text(r.row.score):>{score}}"
         )
     return "\n".join(lines)
 
@@ -182,18 +221,24 @@ def _digest(session: Session, mail: Mail, user: User, config: Mapping[str, Any])
     places = playing_now(session, user)
     for place in places:
         season = place.season
-        mail.para(f"{season.league.name} – Season {season.number}, division {place.division}:")
+        mail.para(
+            _(
+                "%(season)s, division %(division)s:",
+                season=_season_name(season),
+                division=place.division,
+            )
+        )
         table = division_table(session, season, place.division)
         shown = [r for i, r in enumerate(table) if i < DIGEST_TOP or r.place.id == place.id]
         mail.pre(_table_text(shown, marked=place.id))
         games = [g for g in season.games if g.status == GameStatus.ACTIVE and _seat_of(g, place)]
         if games:
-            mail.listing("Your games:", [_turn_line(g, user, config) for g in games])
-        mail.link("The season's tables", season_link(season))
+            mail.listing(_("Your games:"), [_turn_line(g, user, config) for g in games])
+        mail.link(_("The season's tables"), season_link(season))
     if not places:
-        mail.para("None of your league seasons is under way any more.")
-    mail.link("Change when this mail comes", f"{base_url(config)}/settings")
-    return "Your leagues this week"
+        mail.para(_("None of your league seasons is under way any more."))
+    mail.link(_("Change when this mail comes"), f"{base_url(config)}/settings")
+    return _("Your leagues this week")
 
 
 def _turn_line(game: Game, user: User, config: Mapping[str, Any]) -> str:
@@ -202,9 +247,12 @@ def _turn_line(game: Game, user: User, config: Mapping[str, Any]) -> str:
     for seat in game.seats:
         if seat.position not in game.to_act:
             continue
-        who = "you" if seat.user_id == user.id else seat.name
+        who = _("you") if seat.user_id == user.id else seat.name
         if seat.timeout_at is not None:
-            who += f" (due {local_time(seat.timeout_at, user.time_zone)})"
+            due = local_time(seat.timeout_at, user.time_zone)
+            who = _("%(who)s (due %(time)s)", who=who, time=due)
         waiting.append(who)
-    turn = f"waiting for {', '.join(waiting)}" if waiting else "no one to move"
+    turn = (
+        _("waiting for %(players)s", players=", ".join(waiting)) if waiting else _("no one to move")
+    )
     return f"{game.title}: {turn}: {base_url(config)}/games/{game.public_id}"

@@ -12,7 +12,12 @@ as before and is refused with the engine's reason.
 
 from __future__ import annotations
 
+from flask_babel import gettext as _
+from flask_babel import ngettext
+
 import engine
+from pbem.i18n import current_language
+from pbem.i18n.rules import describe_error
 from pbem.models import Seat
 from pbem.services.replay import engine_game
 from pbem.services.submissions import preview
@@ -41,20 +46,30 @@ def question(seat: Seat, lines: list[str], unread: list[str]) -> str:
     read = [line for line in lines if line not in unread]
     try:
         preview(seat, "\n".join(read))
-        verdict = "These moves can be played now: to play them, reply with only them."
+        verdict = _("These moves can be played now: to play them, reply with only them.")
     except engine.IllegalMove as exc:
-        verdict = f"These moves could not be played now either: {exc}."
-    return (
-        "Your mail holds lines that are neither moves nor commands (a signature or a "
-        "part of the quoted mail?), so nothing was played: not a part of your turn "
-        f"either.\n\nMoves read:\n{_listed(read)}\n\nLines not understood:\n"
-        f"{_listed(unread)}\n\n{verdict} One move per line, nothing else."
+        verdict = _(
+            "These moves could not be played now either: %(reason)s.",
+            reason=describe_error(exc, current_language()),
+        )
+    return "\n\n".join(
+        [
+            _(
+                "Your mail holds lines that are neither moves nor commands (a signature or a "
+                "part of the quoted mail?), so nothing was played: not a part of your turn "
+                "either."
+            ),
+            _("Moves read:") + "\n" + _listed(read),
+            _("Lines not understood:") + "\n" + _listed(unread),
+            _("%(verdict)s One move per line, nothing else.", verdict=verdict),
+        ]
     )
 
 
 def _listed(lines: list[str]) -> str:
     """Indented, at most LISTED_LINES of them: a whole leaked quote need not come back."""
     shown = [f"  {line}" for line in lines[:LISTED_LINES]]
-    if len(lines) > LISTED_LINES:
-        shown.append(f"  (and {len(lines) - LISTED_LINES} more lines)")
+    hidden = len(lines) - LISTED_LINES
+    if hidden > 0:
+        shown.append("  " + ngettext("(and %(num)d more line)", "(and %(num)d more lines)", hidden))
     return "\n".join(shown)

@@ -1,5 +1,6 @@
-"""Pictures of a game's board as one seat sees it: a PNG with its side panel
-(mails, the full-size link), or an SVG board with the panel as HTML (pages).
+"""Pictures of a game's board as one seat sees it, in its reader's language: a
+PNG with its side panel (mails, the full-size link), or an SVG board with the
+panel as HTML (pages).
 
 Input is only the engine's view of a seat (`Game.view(seat)`), so a picture
 can never show what that seat may not see."""
@@ -10,7 +11,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from flask_babel import gettext as _
 from markupsafe import Markup
 
 from pbem.render import java, samurai, taluva
@@ -20,6 +20,7 @@ from pbem.render.palette import palette_png
 from pbem.render.panel import HtmlPanel, PanelWriter, PngPanel, compose
 from pbem.render.surface import Surface
 from pbem.render.svgdraw import SvgCanvas
+from pbem.render.words import Words
 
 View = Mapping[str, Any]
 
@@ -29,8 +30,8 @@ class GameDrawing:
     """How one game is drawn: where its board goes, the board, the side panel."""
 
     layout: Callable[[View], HexLayout]
-    board: Callable[[Surface, HexLayout, View, Sequence[Colour]], dict[str, Point]]
-    panel: Callable[[View, Sequence[Colour], PanelWriter], None]
+    board: Callable[[Surface, HexLayout, View, Sequence[Colour], Words], dict[str, Point]]
+    panel: Callable[[View, Sequence[Colour], Words, PanelWriter], None]
     centres: Callable[[View], dict[str, Point]]
 
 
@@ -54,36 +55,50 @@ def _game(view: View) -> GameDrawing:
         raise ValueError(f"no picture for the game {view.get('ruleset')!r}") from None
 
 
-def render_picture(view: View, colours: Sequence[str | Colour] | None = None) -> Picture:
+def render_picture(
+    view: View, colours: Sequence[str | Colour] | None = None, language: str = "en"
+) -> Picture:
     """The picture with its drawn texts and space centres (what tests look at)."""
     game = _game(view)
     seats = seat_colours(len(view["seats"]), colours)
+    words = Words(language)
     layout = game.layout(view)
     panel = PngPanel()
-    game.panel(view, seats, panel)
-    return compose(layout, panel, lambda canvas: game.board(canvas, layout, view, seats))
+    game.panel(view, seats, words, panel)
+    return compose(layout, panel, lambda canvas: game.board(canvas, layout, view, seats, words))
 
 
-def render_png(view: View, colours: Sequence[str | Colour] | None = None) -> bytes:
-    """PNG bytes of a seat's view; `colours` (names or #rrggbb) per seat, else the defaults."""
+def render_png(
+    view: View, colours: Sequence[str | Colour] | None = None, language: str = "en"
+) -> bytes:
+    """PNG bytes of a seat's view; `colours` (names or #rrggbb) per seat, else the
+    defaults; its words in `language` (en, fr or cs)."""
     seats = seat_colours(len(view["seats"]), colours)
-    return palette_png(render_picture(view, seats).image, seats)
+    return palette_png(render_picture(view, seats, language).image, seats)
 
 
-def render_svg(view: View, colours: Sequence[str | Colour] | None = None) -> Markup:
-    """The board alone as an inline <svg>, each space a group with its data-space."""
+def render_svg(
+    view: View, colours: Sequence[str | Colour] | None = None, language: str = "en"
+) -> Markup:
+    """The board alone as an inline <svg>, each space a group with its data-space
+    and its name in `language`."""
     game = _game(view)
     seats = seat_colours(len(view["seats"]), colours)
+    words = Words(language)
     layout = game.layout(view)
     canvas = SvgCanvas(layout.width, layout.height, BACKGROUND)
-    game.board(canvas, layout, view, seats)
-    return canvas.markup(_("The board"), "board-svg")
+    game.board(canvas, layout, view, seats, words)
+    return canvas.markup(words.gettext("The board"), "board-svg")
 
 
-def render_panel_html(view: View, colours: Sequence[str | Colour] | None = None) -> Markup:
-    """The side panel of the PNG as HTML text, its tiles and cards as small SVGs."""
+def render_panel_html(
+    view: View, colours: Sequence[str | Colour] | None = None, language: str = "en"
+) -> Markup:
+    """The side panel of the PNG as HTML text in `language`, its tiles and cards
+    as small SVGs."""
     panel = HtmlPanel()
-    _game(view).panel(view, seat_colours(len(view["seats"]), colours), panel)
+    seats = seat_colours(len(view["seats"]), colours)
+    _game(view).panel(view, seats, Words(language), panel)
     return panel.markup()
 
 

@@ -1,4 +1,4 @@
-"""`python -m pbem.render RECORD --seat S -o FILE`: the PNG of one seat's view."""
+"""`python -m pbem.render RECORD --seat S --language fr -o FILE`: the PNG of one seat's view."""
 
 from __future__ import annotations
 
@@ -10,7 +10,10 @@ import engine.games  # noqa: F401  (registers the rulesets)
 from engine.core.errors import EngineError
 from engine.core.game import Game
 from engine.core.record import Record
+from pbem.i18n.catalogues import TRANSLATED
 from pbem.render import render_png
+
+LANGUAGES = ("en", *TRANSLATED)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -19,6 +22,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("record", help="game record file (JSON)")
     parser.add_argument("--seat", help="seat name or number (0-based); omitted: spectator")
+    parser.add_argument(
+        "--language", choices=LANGUAGES, default="en", help="language of the picture's words"
+    )
     parser.add_argument("-o", "--output", required=True, help="PNG file to write")
     args = parser.parse_args(argv)
     try:
@@ -27,7 +33,7 @@ def main(argv: list[str] | None = None) -> int:
     except EngineError as exc:
         print(f"pbem render: {exc}", file=sys.stderr)
         return 1
-    Path(args.output).write_bytes(render_png(game.view(seat)))
+    Path(args.output).write_bytes(render_png(game.view(seat), language=args.language))
     return 0
 
 

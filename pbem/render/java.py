@@ -9,9 +9,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from flask_babel import gettext as _
-from flask_babel import lazy_gettext
-
 from engine.games.java.board import SPACES
 from engine.games.java.cards import UNKNOWN
 from pbem.render.colours import (
@@ -28,23 +25,14 @@ from pbem.render.colours import (
 )
 from pbem.render.hexdraw import Colour, HexLayout, Point, neighbour
 from pbem.render.lastturn import highlight, last_turn, spaces_named
-from pbem.render.panel import PAD, SMALL, WIDTH, Panel, PanelWriter, count
+from pbem.render.panel import PAD, SMALL, WIDTH, Panel, PanelWriter
 from pbem.render.surface import Surface
+from pbem.render.words import Words
 
 MAX_WIDTH, MAX_HEIGHT = 1180, 1000
 MAX_HEX = 44
 MARGIN = 18
 BY_HEX = {(s.q, s.r): sid for sid, s in SPACES.items()}
-CARD_LEGEND = "cards: M mask · D drum · P puppet"
-SPACE_KINDS = {
-    "irrigation": lazy_gettext("irrigation"),
-    "rice": lazy_gettext("rice field"),
-    "village": lazy_gettext("village"),
-    "land": lazy_gettext("bare land"),
-    "mountain": lazy_gettext("mountain"),
-    "lowland": lazy_gettext("lowland"),
-}
-CARD_SYMBOLS = {"M": lazy_gettext("mask"), "D": lazy_gettext("drum"), "P": lazy_gettext("puppet")}
 
 
 def layout(view: Mapping[str, Any]) -> HexLayout:
@@ -76,41 +64,59 @@ def _kind(view: Mapping[str, Any], space: str) -> str:
     return covered["face"] if covered is not None else SPACES[space].kind
 
 
-def space_name(view: Mapping[str, Any], space: str) -> str:
+def space_name(view: Mapping[str, Any], space: str, words: Words) -> str:
     """What a screen reader says of a space: what covers it, its height, palace, developer."""
     state = view["state"]
-    said = [str(SPACE_KINDS[_kind(view, space)])]
+    said = [_kind_name(_kind(view, space), words)]
     if _level(view, space):
-        said.append(_("level %(level)d", level=_level(view, space)))
+        said.append(words.gettext("level %(level)d", level=_level(view, space)))
     palace = state["palaces"].get(space)
     if palace is not None:
-        said.append(_("palace %(value)d", value=palace["values"][-1]))
+        said.append(words.gettext("palace %(value)d", value=palace["values"][-1]))
         if palace["festival"]:
-            said.append(_("festival held"))
+            said.append(words.gettext("festival held"))
     if space in state["developers"]:
-        said.append(_("developer of %(player)s", player=view["seats"][state["developers"][space]]))
-    return _("%(space)s: %(details)s", space=space, details=", ".join(said))
+        owner = view["seats"][state["developers"][space]]
+        said.append(words.gettext("developer of %(player)s", player=owner))
+    return words.gettext("%(space)s: %(details)s", space=space, details=", ".join(said))
 
 
-def card_name(card: str) -> str:
+def _kind_name(kind: str, words: Words) -> str:
+    names = {
+        "irrigation": words.gettext("irrigation"),
+        "rice": words.gettext("rice field"),
+        "village": words.gettext("village"),
+        "land": words.gettext("bare land"),
+        "mountain": words.gettext("mountain"),
+        "lowland": words.gettext("lowland"),
+    }
+    return names[kind]
+
+
+def card_name(card: str, words: Words) -> str:
     """`MD` -> `mask + drum`; a preview's unknown card as the engine says it."""
     if card == UNKNOWN:
         return card
-    return " + ".join(str(CARD_SYMBOLS[symbol]) for symbol in card)
+    symbols = {"M": words.gettext("mask"), "D": words.gettext("drum"), "P": words.gettext("puppet")}
+    return " + ".join(symbols[symbol] for symbol in card)
 
 
 # -- board ---------------------------------------------------------------
 
 
 def draw_board(
-    canvas: Surface, lay: HexLayout, view: Mapping[str, Any], colours: Sequence[Colour]
+    canvas: Surface,
+    lay: HexLayout,
+    view: Mapping[str, Any],
+    colours: Sequence[Colour],
+    words: Words,
 ) -> dict[str, Point]:
     state = view["state"]
     s = lay.size
     for sid, space in SPACES.items():
         h = (space.q, space.r)
         fill = space_colour(view, sid)
-        with canvas.item(space_name(view, sid), space=sid):
+        with canvas.item(space_name(view, sid, words), space=sid):
             canvas.polygon(lay.corners(h), fill=fill)
             for ring in range(1, min(_level(view, sid), 6)):
                 canvas.outline(lay.corners(h, 0.92 - 0.08 * ring), shade(fill, 0.72), s * 0.04)
@@ -179,45 +185,64 @@ def _palace(canvas: Surface, centre: Point, palace: Mapping[str, Any], s: float)
 # -- panel ---------------------------------------------------------------
 
 
-def write_panel(view: Mapping[str, Any], colours: Sequence[Colour], out: PanelWriter) -> None:
+def write_panel(
+    view: Mapping[str, Any], colours: Sequence[Colour], words: Words, out: PanelWriter
+) -> None:
     state = view["state"]
-    panel = Panel(view, colours, out)
-    details = f"turn {state['turn']}" + (" · final round" if state["final_round"] else "")
-    panel.header("Java", details)
+    panel = Panel(view, colours, words, out)
+    details = words.gettext("turn %(turn)s", turn=state["turn"])
+    if state["final_round"]:
+        details += " · " + words.gettext("final round")
+    panel.header(words.gettext("Java"), details)
     if not view.get("over") and state["auction"] is None:
         turn = [
-            f"{state['ap_left']} AP left",
-            "tile laid" if state["tile_placed"] else "no tile yet",
+            words.ngettext(
+                "%(num)s action point left", "%(num)s action points left", state["ap_left"]
+            ),
+            words.gettext("tile laid") if state["tile_placed"] else words.gettext("no tile yet"),
+            words.ngettext("%(num)s card drawn", "%(num)s cards drawn", state["cards_drawn"]),
         ]
-        turn.append(f"{count(state['cards_drawn'], 'card')} drawn")
         if state["token_used"]:
-            turn.append("token used")
+            turn.append(words.gettext("token used"))
         panel.line(f"{panel.name(state['current'])}: " + " · ".join(turn), size=SMALL)
     players = state["players"]
 
     def seat_details(seat: int) -> list[str]:
         entry = players[seat]
-        tiles = " · ".join(f"{n} {kind}" for kind, n in entry["tiles"].items())
-        lines = [f"{count(entry['score'], 'point')} · tiles left: {tiles}"]
+        tiles = " · ".join(f"{words.word(kind)} {n}" for kind, n in entry["tiles"].items())
+        points = words.ngettext("%(num)s point", "%(num)s points", entry["score"])
+        lines = [f"{points} · " + words.gettext("tiles left: %(tiles)s", tiles=tiles)]
+        off_board = entry["developers_off_board"]
         lines.append(
-            f"{entry['developers_off_board']} developers off board · "
-            f"{count(entry['action_tokens'], 'token')} · {count(entry['hand_size'], 'card')}"
+            " · ".join(
+                [
+                    words.ngettext(
+                        "%(num)s developer off board", "%(num)s developers off board", off_board
+                    ),
+                    words.ngettext("%(num)s token", "%(num)s tokens", entry["action_tokens"]),
+                    words.ngettext("%(num)s card", "%(num)s cards", entry["hand_size"]),
+                ]
+            )
         )
         if entry["final_scored"]:
-            lines.append("final scoring done")
+            lines.append(words.gettext("final scoring done"))
         return lines
 
     panel.seats(seat_details)
     supply = state["supply"]
-    panel.heading("Supply")
-    panel.line(
-        f"{count(supply['triples'], 'triple tile')} · {supply['irrigation']} irrigation", size=SMALL
-    )
+    panel.heading(words.gettext("Supply"))
+    triples = words.ngettext("%(num)s triple tile", "%(num)s triple tiles", supply["triples"])
+    irrigation = words.gettext("irrigation %(num)s", num=supply["irrigation"])
+    panel.line(f"{triples} · {irrigation}", size=SMALL)
     palaces = " · ".join(f"{n}×{value}" for value, n in supply["palaces"].items())
-    panel.line(f"palaces: {palaces}", size=SMALL)
+    panel.line(words.gettext("palaces: %(palaces)s", palaces=palaces), size=SMALL)
     panel.line(
-        f"face-up card: {state['faceup'] or '–'} · deck {state['deck_size']} · "
-        f"discards {len(state['discards'])}",
+        words.gettext(
+            "face-up card: %(card)s · deck %(deck)s · discards %(discards)s",
+            card=_card(state["faceup"], words) if state["faceup"] else "–",
+            deck=state["deck_size"],
+            discards=len(state["discards"]),
+        ),
         size=SMALL,
     )
     if state.get("hand") is not None:
@@ -225,18 +250,24 @@ def write_panel(view: Mapping[str, Any], colours: Sequence[Colour], out: PanelWr
     if state["auction"] is not None:
         _auction(panel, state["auction"])
     if state["events"]:
-        panel.heading("Scoring")
+        panel.heading(words.gettext("Scoring"))
         for event in state["events"][-6:]:
             panel.line(event, size=SMALL)
     panel.last_turn()
     panel.gap(6)
-    panel.line(CARD_LEGEND, MUTED, 12)
+    panel.line(words.gettext("cards: M mask · D drum · P puppet"), MUTED, 12)
+
+
+def _card(card: str, words: Words) -> str:
+    """A card's letters; a preview's card from the deck is not known yet."""
+    return words.gettext("not known yet") if card == UNKNOWN else card
 
 
 def _hand(panel: Panel, hand: Sequence[str]) -> None:
-    panel.heading("Your festival cards")
+    words = panel.words
+    panel.heading(words.gettext("Your festival cards"))
     if not hand:
-        panel.line("(none)", MUTED, SMALL)
+        panel.line(words.gettext("(none)"), MUTED, SMALL)
         return
     width, height = 46, 62
     seat = str(panel.view.get("viewer"))
@@ -246,29 +277,37 @@ def _hand(panel: Panel, hand: Sequence[str]) -> None:
             x = PAD + i * (width + 8)
             if x + width > WIDTH - PAD:
                 break
-            with canvas.item(card_name(card), card=card, seat=seat):
+            with canvas.item(card_name(card, words), card=card, seat=seat):
                 canvas.rounded_rect((x, top, x + width, top + height), 6, CARD, EDGE, 1.5)
                 label = "?" if card == UNKNOWN else card  # a preview's card from the deck
                 canvas.text((x + width / 2, top + height / 2), label, 18, INK, bold=True)
 
-    panel.drawing(height, _("Your festival cards"), draw)
+    panel.drawing(height, words.gettext("Your festival cards"), draw)
     panel.gap(8)
     if UNKNOWN in hand:
-        panel.line(f"?: {UNKNOWN}, known once the move is sent", MUTED, SMALL)
+        unknown = words.gettext("?: a card from the deck, known once the move is sent")
+        panel.line(unknown, MUTED, SMALL)
 
 
 def _auction(panel: Panel, auction: Mapping[str, Any]) -> None:
-    panel.heading(f"Festival at {auction['palace']}")
-    panel.line(f"held by {panel.name(auction['organiser'])}", size=SMALL)
+    words = panel.words
+    panel.heading(words.gettext("Festival at %(space)s", space=auction["palace"]))
+    organiser = panel.name(auction["organiser"])
+    panel.line(words.gettext("held by %(name)s", name=organiser), size=SMALL)
     totals = {int(s): t for s, t in auction["totals"].items()}
     for seat in auction["seats"]:
-        panel.line(f"{panel.name(seat)}: total {totals.get(seat, 0)}", size=SMALL)
-    panel.line("still in: " + ", ".join(panel.name(s) for s in auction["still_in"]), size=SMALL)
-    if auction["agreed"]:
-        panel.line(
-            "agreed to share: " + ", ".join(panel.name(s) for s in auction["agreed"]), size=SMALL
+        total = words.gettext(
+            "%(name)s: total %(total)s", name=panel.name(seat), total=totals.get(seat, 0)
         )
+        panel.line(total, size=SMALL)
+    still_in = ", ".join(panel.name(s) for s in auction["still_in"])
+    panel.line(words.gettext("still in: %(names)s", names=still_in), size=SMALL)
+    if auction["agreed"]:
+        agreed = ", ".join(panel.name(s) for s in auction["agreed"])
+        panel.line(words.gettext("agreed to share: %(names)s", names=agreed), size=SMALL)
     if auction["to_decide"] is not None:
-        panel.line(f"{panel.name(auction['to_decide'])} decides", size=SMALL, bold=True)
+        deciding = words.gettext("%(name)s decides", name=panel.name(auction["to_decide"]))
+        panel.line(deciding, size=SMALL, bold=True)
     if auction["cards_played"]:
-        panel.line("cards played: " + " ".join(map(str, auction["cards_played"])), size=SMALL)
+        played = " ".join(map(str, auction["cards_played"]))
+        panel.line(words.gettext("cards played: %(cards)s", cards=played), size=SMALL)

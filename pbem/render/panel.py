@@ -16,6 +16,7 @@ from pbem.render.hexdraw import Canvas, Colour, HexLayout, Picture
 from pbem.render.lastturn import last_turn
 from pbem.render.surface import Surface
 from pbem.render.svgdraw import SvgCanvas
+from pbem.render.words import Words
 
 WIDTH = 420
 PAD = 18
@@ -30,20 +31,16 @@ SMALL = 13
 MOVES_SHOWN = 12
 
 
-def count(n: int, word: str) -> str:
-    """`1 hut`, `3 huts`."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
-def score_text(score: Mapping[str, Any]) -> str:
+def score_text(score: Mapping[str, Any], words: Words) -> str:
     """`{"hut": 14, "shogun": ["rice"], "eliminated": False}` -> `hut 14, shogun rice`."""
     parts = []
     for key, value in score.items():
-        name = key.replace("_", " ")
+        name = words.word(key.replace("_", " "))
         if value is True:
             parts.append(name)
         elif isinstance(value, list | tuple):
-            parts.append(f"{name} {' + '.join(map(str, value)) or 'none'}")
+            listed = " + ".join(words.word(str(v)) for v in value) or words.gettext("none")
+            parts.append(f"{name} {listed}")
         elif value is not False and value is not None:
             parts.append(f"{name} {value}")
     return ", ".join(parts)
@@ -167,15 +164,15 @@ class HtmlPanel:
         classes = " ".join(
             name for name, wanted in (("muted", colour == MUTED), ("small", size < TEXT)) if wanted
         )
-        words = Markup("<strong>{}</strong>").format(text) if bold else escape(text)
-        self._add('<p class="{}">{}</p>', classes, words)
+        shown = Markup("<strong>{}</strong>").format(text) if bold else escape(text)
+        self._add('<p class="{}">{}</p>', classes, shown)
 
     def swatch(self, colour: Colour, text: str, bold: bool) -> None:
-        words = Markup("<strong>{}</strong>").format(text) if bold else escape(text)
+        shown = Markup("<strong>{}</strong>").format(text) if bold else escape(text)
         self._add(
             '<p class="swatch"><span class="dot" style="background: {}"></span> {}</p>',
             css_colour(colour),
-            words,
+            shown,
         )
 
     def detail(self, text: str) -> None:
@@ -204,12 +201,13 @@ class Panel:
     """A column of text and small drawings, written top to bottom."""
 
     def __init__(
-        self, view: Mapping[str, Any], colours: Sequence[Colour], out: PanelWriter | None = None
+        self, view: Mapping[str, Any], colours: Sequence[Colour], words: Words, out: PanelWriter
     ) -> None:
         self.view = view
         self.colours = colours
+        self.words = words
         self.names: list[str] = list(view["seats"])
-        self.out = out if out is not None else PngPanel()
+        self.out = out
 
     # -- writing ---------------------------------------------------------
 
@@ -226,7 +224,9 @@ class Panel:
         self.out.drawing(height, name, draw)
 
     def name(self, seat: int) -> str:
-        return self.names[seat] if 0 <= seat < len(self.names) else f"seat {seat + 1}"
+        if 0 <= seat < len(self.names):
+            return self.names[seat]
+        return self.words.gettext("seat %(seat)s", seat=seat + 1)
 
     # -- the parts every game has ------------------------------------------
 
@@ -234,45 +234,53 @@ class Panel:
         view = self.view
         self.out.title(title)
         viewer = view.get("viewer")
-        who = f"view of {self.name(viewer)}" if viewer is not None else "spectator view"
+        words = self.words
+        if viewer is not None:
+            who = words.gettext("view of %(name)s", name=self.name(viewer))
+        else:
+            who = words.gettext("spectator view")
         self.line(f"{who}{' · ' + details if details else ''}", MUTED, SMALL)
         self.gap(4)
         if view.get("over"):
             self._result(view.get("result") or {})
         else:
             acting = ", ".join(self.name(s) for s in view.get("to_act", []))
-            self.line(f"To act: {acting}", INK, TEXT, bold=True)
+            self.line(words.gettext("To act: %(names)s", names=acting), INK, TEXT, bold=True)
 
     def _result(self, result: Mapping[str, Any]) -> None:
+        words = self.words
         winners = result.get("winners", [])
         if winners:
-            names = " and ".join(self.name(s) for s in winners)
-            self.line(f"Game over: {names} {'win' if len(winners) > 1 else 'wins'}", bold=True)
+            names = ", ".join(self.name(s) for s in winners)
+            won = words.ngettext(
+                "Game over: %(names)s wins", "Game over: %(names)s win", len(winners), names=names
+            )
+            self.line(won, bold=True)
         else:
-            self.line("Game over", bold=True)
+            self.line(words.gettext("Game over"), bold=True)
         if result.get("reason"):
-            self.line(f"({result['reason']})", MUTED, SMALL)
+            self.line(f"({words.word(result['reason'])})", MUTED, SMALL)
         scores = result.get("scores", [])
         for place, group in enumerate(result.get("ranking", []), start=1):
             for seat in group:
                 score = scores[seat] if seat < len(scores) else {}
-                detail = score_text(score)
+                detail = score_text(score, words)
                 self.line(
                     f"{place}. {self.name(seat)}{': ' + detail if detail else ''}", size=SMALL
                 )
         for seat in result.get("unranked", []):
-            self.line(f"–  {self.name(seat)}: not ranked", MUTED, SMALL)
+            self.line(words.gettext("–  %(name)s: not ranked", name=self.name(seat)), MUTED, SMALL)
 
     def seats(self, details: Callable[[int], Sequence[str]]) -> None:
         """One row per seat in its colour: name, markers, then the game's details."""
-        self.heading("Players")
+        self.heading(self.words.gettext("Players"))
         acting = set(self.view.get("to_act", []))
         for seat, name in enumerate(self.names):
             marks = []
             if seat == self.view.get("viewer"):
-                marks.append("(you)")
+                marks.append(self.words.gettext("(you)"))
             if seat in acting and not self.view.get("over"):
-                marks.append("◀ to act")
+                marks.append(self.words.gettext("◀ to act"))
             text = f"{name}  {' '.join(marks)}".rstrip()
             self.out.swatch(self.colours[seat], text, seat in acting)
             for detail in details(seat):
@@ -283,11 +291,15 @@ class Panel:
         seat, moves = last_turn(self.view.get("history", []))
         if seat is None:
             return
-        self.heading("Last turn")
+        words = self.words
+        self.heading(words.gettext("Last turn"))
         self.out.swatch(self.colours[seat], self.name(seat), True)
-        self.out.marker(HIGHLIGHT, "spaces outlined on the board")
+        self.out.marker(HIGHLIGHT, words.gettext("spaces outlined on the board"))
         if len(moves) > MOVES_SHOWN:
-            self.line(f"… {count(len(moves) - MOVES_SHOWN, 'earlier move')}", MUTED, SMALL)
+            earlier = words.ngettext(
+                "… %(num)s earlier move", "… %(num)s earlier moves", len(moves) - MOVES_SHOWN
+            )
+            self.line(earlier, MUTED, SMALL)
         for move in moves[-MOVES_SHOWN:]:
             self.line(move, INK, SMALL)
 

@@ -7,27 +7,19 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from flask_babel import gettext as _
-from flask_babel import lazy_gettext
-
 from engine.games.samurai.tiles import UNKNOWN
 from pbem.render.colours import EDGE, INK, MUTED, SAMURAI_FIGURE, SAMURAI_SPACE, ink_on, shade
 from pbem.render.hexdraw import Colour, HexLayout, Point
 from pbem.render.lastturn import highlight, last_turn, spaces_named
-from pbem.render.panel import PAD, SMALL, WIDTH, Panel, PanelWriter, count
+from pbem.render.panel import PAD, SMALL, WIDTH, Panel, PanelWriter
 from pbem.render.surface import Surface
+from pbem.render.words import Words
 
 MAX_WIDTH, MAX_HEIGHT = 1180, 1400
 MIN_WIDTH, MIN_HEIGHT = 700, 700
 MAX_HEX = 40
 MARGIN = 16
 
-PHASES = {
-    "choose": "opening: every seat chooses 5 tiles",
-    "figures": "setup: placing figures",
-    "play": "play",
-    "over": "over",
-}
 # The notation's picture abbreviations (docs/notation/samurai.md).
 SYMBOLS = {
     "helmet": "H",
@@ -40,25 +32,6 @@ SYMBOLS = {
     "figure-exchange": "FX",
 }
 FIGURE_LETTERS = {"helmet": "H", "buddha": "B", "rice": "R"}
-SPACE_KINDS = {
-    "sea": lazy_gettext("sea"),
-    "land": lazy_gettext("land"),
-    "village": lazy_gettext("village"),
-    "city": lazy_gettext("city"),
-    "edo": lazy_gettext("Edo"),
-}
-# Figures and tiles by the words of the rules.
-PIECES = {
-    "helmet": lazy_gettext("helmet"),
-    "buddha": lazy_gettext("buddha"),
-    "rice": lazy_gettext("rice field"),
-    "samurai": lazy_gettext("samurai"),
-    "ronin": lazy_gettext("ronin"),
-    "ship": lazy_gettext("ship"),
-    "token-exchange": lazy_gettext("token exchange"),
-    "figure-exchange": lazy_gettext("figure exchange"),
-}
-LEGEND = "H helmet · B buddha · R rice · S samurai · Ro ronin · Sh ship · TX token exchange"
 
 
 def tile_label(code: str) -> str:
@@ -72,32 +45,43 @@ def tile_label(code: str) -> str:
     return SYMBOLS.get(kind, kind[:2]) + strength
 
 
-def tile_name(code: str) -> str:
-    """`helmet4` -> `helmet 4`, in the reader's words; a preview's unknown tile
-    as the engine says it."""
+def tile_name(code: str, words: Words) -> str:
+    """`helmet4` -> `helmet 4`, in the rulebook's words; a preview's unknown
+    tile as the engine says it."""
     if code == UNKNOWN:
         return code
     kind, strength = re.fullmatch(r"([a-z-]+?)(\d*)", code).groups()  # type: ignore[union-attr]
-    return f"{PIECES[kind]} {strength}".rstrip()
+    return f"{words.word(kind)} {strength}".rstrip()
 
 
-def space_name(space: Mapping[str, Any], view: Mapping[str, Any]) -> str:
+def space_name(space: Mapping[str, Any], view: Mapping[str, Any], words: Words) -> str:
     """What a screen reader says of a space: its kind, its figures, the tile on it."""
     state = view["state"]
-    said = [str(SPACE_KINDS[space["kind"]])]
+    said = [_kind_name(space["kind"], words)]
     figures = state["figures"].get(space["name"], [])
     if figures:
-        said.append(", ".join(str(PIECES[figure]) for figure in figures))
+        said.append(", ".join(words.word(figure) for figure in figures))
     placed = state["tiles"].get(space["name"])
     if placed is not None:
         said.append(
-            _(
+            words.gettext(
                 "tile %(tile)s of %(player)s",
-                tile=tile_name(placed["tile"]),
+                tile=tile_name(placed["tile"], words),
                 player=view["seats"][placed["seat"]],
             )
         )
-    return _("%(space)s: %(details)s", space=space["name"], details=", ".join(said))
+    return words.gettext("%(space)s: %(details)s", space=space["name"], details=", ".join(said))
+
+
+def _kind_name(kind: str, words: Words) -> str:
+    names = {
+        "sea": words.gettext("sea"),
+        "land": words.gettext("land"),
+        "village": words.gettext("village"),
+        "city": words.gettext("city"),
+        "edo": words.gettext("Edo"),
+    }
+    return names[kind]
 
 
 def layout(view: Mapping[str, Any]) -> HexLayout:
@@ -114,14 +98,18 @@ def centres(view: Mapping[str, Any]) -> dict[str, Point]:
 
 
 def draw_board(
-    canvas: Surface, lay: HexLayout, view: Mapping[str, Any], colours: Sequence[Colour]
+    canvas: Surface,
+    lay: HexLayout,
+    view: Mapping[str, Any],
+    colours: Sequence[Colour],
+    words: Words,
 ) -> dict[str, Point]:
     state = view["state"]
     spaces = {s["name"]: s for s in state["spaces"]}
     s = lay.size
     for space in spaces.values():
         fill = SAMURAI_SPACE[space["kind"]]
-        with canvas.item(space_name(space, view), space=space["name"]):
+        with canvas.item(space_name(space, view, words), space=space["name"]):
             canvas.polygon(lay.corners(_hex(space)), fill, shade(fill, 0.55), s * 0.05)
     _, moves = last_turn(view.get("history", []))
     for name in spaces_named(moves, spaces):
@@ -183,25 +171,41 @@ def figure_disc(canvas: Surface, centre: Point, figure: str, radius: float) -> N
 # -- panel ---------------------------------------------------------------
 
 
-def write_panel(view: Mapping[str, Any], colours: Sequence[Colour], out: PanelWriter) -> None:
+def _phase(phase: str, turn: int, words: Words) -> str:
+    if phase == "choose":
+        return words.gettext("opening: every seat chooses 5 tiles")
+    if phase == "figures":
+        return words.gettext("setup: placing figures")
+    if phase == "play":
+        return words.gettext("turn %(turn)s", turn=turn)
+    return words.gettext("game over")
+
+
+def write_panel(
+    view: Mapping[str, Any], colours: Sequence[Colour], words: Words, out: PanelWriter
+) -> None:
     state = view["state"]
-    panel = Panel(view, colours, out)
-    details = PHASES.get(state["phase"], state["phase"])
-    if state["phase"] == "play":
-        details = f"turn {state['turn']}"
-    panel.header("Samurai", details)
+    panel = Panel(view, colours, words, out)
+    panel.header(words.gettext("Samurai"), _phase(state["phase"], state["turn"], words))
     seats = state["seats"]
 
     def seat_details(seat: int) -> list[str]:
         entry = seats[seat]
         lines = [
-            f"hand {entry['hand_size']} · pile {entry['pile_size']} · "
-            f"figure exchanges played {entry['figure_exchanges_played']}"
+            words.gettext(
+                "hand %(hand)s · pile %(pile)s · figure exchanges played %(exchanges)s",
+                hand=entry["hand_size"],
+                pile=entry["pile_size"],
+                exchanges=entry["figure_exchanges_played"],
+            )
         ]
         if state["phase"] == "choose":
-            lines.append("has chosen" if entry["chosen"] else "still choosing")
+            if entry["chosen"]:
+                lines.append(words.gettext("has chosen"))
+            else:
+                lines.append(words.gettext("still choosing"))
         if seat in state.get("passed", []):
-            lines.append("passed")
+            lines.append(words.gettext("passed"))
         return lines
 
     panel.seats(seat_details)
@@ -210,29 +214,40 @@ def write_panel(view: Mapping[str, Any], colours: Sequence[Colour], out: PanelWr
         if "hand" in entry:
             _screen(panel, seat, entry, colours[seat])
     if state.get("played_this_turn"):
-        panel.line("Played this turn: " + ", ".join(state["played_this_turn"]), size=SMALL)
+        played = ", ".join(state["played_this_turn"])
+        panel.line(words.gettext("Played this turn: %(moves)s", moves=played), size=SMALL)
     _resolution(panel, state.get("last_resolution", []))
     panel.last_turn()
     panel.gap(6)
-    panel.line(LEGEND, MUTED, 12)
+    legend = words.gettext(
+        "H helmet · B buddha · R rice · S samurai · Ro ronin · Sh ship · TX token exchange"
+    )
+    panel.line(legend, MUTED, 12)
 
 
-def _figure_counts(counts: Mapping[str, int]) -> str:
-    return ", ".join(f"{n} {figure}" for figure, n in counts.items())
+def _figure_counts(counts: Mapping[str, int], words: Words) -> str:
+    return ", ".join(f"{words.word(figure)} {n}" for figure, n in counts.items())
 
 
 def _figures_off_board(panel: Panel, state: Mapping[str, Any]) -> None:
-    panel.heading("Figures")
+    words = panel.words
+    panel.heading(words.gettext("Figures"))
     if any(state["figure_supply"].values()):
-        panel.line("still to place: " + _figure_counts(state["figure_supply"]), size=SMALL)
-    panel.line("set aside: " + _figure_counts(state["set_aside"]), size=SMALL)
+        supply = _figure_counts(state["figure_supply"], words)
+        panel.line(words.gettext("still to place: %(figures)s", figures=supply), size=SMALL)
+    set_aside = _figure_counts(state["set_aside"], words)
+    panel.line(words.gettext("set aside: %(figures)s", figures=set_aside), size=SMALL)
 
 
 def _screen(panel: Panel, seat: int, entry: Mapping[str, Any], colour: Colour) -> None:
     """What lies behind a screen the view opens: the hand as tiles, the rest as text."""
-    whose = "your" if seat == panel.view.get("viewer") else f"{panel.name(seat)}'s"
-    panel.heading(f"Behind {whose} screen")
-    panel.line(f"hand: {count(len(entry['hand']), 'tile')}", INK, SMALL)
+    words = panel.words
+    if seat == panel.view.get("viewer"):
+        panel.heading(words.gettext("Behind your screen"))
+    else:
+        panel.heading(words.gettext("Behind %(name)s's screen", name=panel.name(seat)))
+    hand = words.ngettext("hand: %(num)s tile", "hand: %(num)s tiles", len(entry["hand"]))
+    panel.line(hand, INK, SMALL)
     chip = 44
 
     def draw(canvas: Surface, top: float) -> None:
@@ -240,37 +255,54 @@ def _screen(panel: Panel, seat: int, entry: Mapping[str, Any], colour: Colour) -
             x = PAD + chip / 2 + i * (chip + 8)
             if x + chip / 2 > WIDTH - PAD:
                 break
-            with canvas.item(tile_name(code), tile=code, seat=str(seat)):
+            with canvas.item(tile_name(code, words), tile=code, seat=str(seat)):
                 tile_chip(canvas, (x, top + chip / 2), code, colour, chip)
 
     if entry["hand"]:
-        panel.drawing(chip, _("hand of %(player)s", player=panel.name(seat)), draw)
+        hand_of = words.gettext("hand of %(player)s", player=panel.name(seat))
+        panel.drawing(chip, hand_of, draw)
         panel.gap(8)
     if entry.get("choice"):
-        panel.line("opening choice: " + " ".join(entry["choice"]), INK, SMALL)
-    panel.line("pile holds: " + _pile_text(entry["pile_tiles"]), INK, SMALL)
-    panel.line("captured: " + _figure_counts(entry["captured"]), INK, SMALL)
+        choice = " ".join(entry["choice"])
+        panel.line(words.gettext("opening choice: %(tiles)s", tiles=choice), INK, SMALL)
+    pile = _pile_text(entry["pile_tiles"], words)
+    panel.line(words.gettext("pile holds: %(tiles)s", tiles=pile), INK, SMALL)
+    captured = _figure_counts(entry["captured"], words)
+    panel.line(words.gettext("captured: %(figures)s", figures=captured), INK, SMALL)
 
 
-def _pile_text(pile: Sequence[str]) -> str:
+def _pile_text(pile: Sequence[str], words: Words) -> str:
     """The pile's tiles; after a preview's draw, only how many are left."""
     unknown = pile.count(UNKNOWN)
     known = [code for code in pile if code != UNKNOWN]
     parts = [" ".join(known)] if known else []
     if unknown:
-        parts.append(f"{count(unknown, 'tile')} not known before the draw")
-    return ", ".join(parts) or "nothing"
+        parts.append(
+            words.ngettext(
+                "%(num)s tile not known before the draw",
+                "%(num)s tiles not known before the draw",
+                unknown,
+            )
+        )
+    return ", ".join(parts) or words.gettext("nothing")
 
 
 def _resolution(panel: Panel, events: Sequence[Mapping[str, Any]]) -> None:
     if not events:
         return
-    panel.heading("Last resolution")
+    words = panel.words
+    panel.heading(words.gettext("Last resolution"))
     for event in events:
+        where, figure = event["settlement"], words.word(event["figure"])
         if event["set_aside"]:
-            fate = "set aside"
+            fate = words.gettext("%(space)s: %(figure)s set aside", space=where, figure=figure)
         elif "taken_by" in event:
-            fate = f"taken by {panel.name(event['taken_by'])}"
+            fate = words.gettext(
+                "%(space)s: %(figure)s taken by %(name)s",
+                space=where,
+                figure=figure,
+                name=panel.name(event["taken_by"]),
+            )
         else:
-            fate = "taken"
-        panel.line(f"{event['settlement']}: {event['figure']} {fate}", size=SMALL)
+            fate = words.gettext("%(space)s: %(figure)s taken", space=where, figure=figure)
+        panel.line(fate, size=SMALL)

@@ -6,29 +6,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from flask_babel import gettext as _
-from flask_babel import lazy_gettext, ngettext
-
-from pbem.render.colours import EDGE, LAVA, MUTED, TALUVA_TERRAIN, ink_on, shade
+from pbem.render.colours import EDGE, INK, LAVA, MUTED, TALUVA_TERRAIN, ink_on, shade
 from pbem.render.hexdraw import Colour, HexLayout, neighbour
 from pbem.render.lastturn import highlight, last_turn, spaces_named
-from pbem.render.panel import PAD, SMALL, Panel, PanelWriter, count
+from pbem.render.panel import PAD, SMALL, Panel, PanelWriter
 from pbem.render.surface import Surface
+from pbem.render.words import Words
 
 MAX_WIDTH, MAX_HEIGHT = 1120, 1000
 MIN_WIDTH, MIN_HEIGHT = 700, 700
 MAX_HEX = 46
 MARGIN = 20
-
-PHASES = {"tile": "lay a tile", "build": "build"}
-TERRAIN_NAMES = {
-    "volcano": lazy_gettext("volcano"),
-    "jungle": lazy_gettext("jungle"),
-    "clearing": lazy_gettext("clearing"),
-    "sand": lazy_gettext("sand"),
-    "rock": lazy_gettext("rock"),
-    "lake": lazy_gettext("lake"),
-}
 
 
 def layout(view: Mapping[str, Any]) -> HexLayout:
@@ -46,16 +34,21 @@ def centres(view: Mapping[str, Any]) -> dict[str, tuple[float, float]]:
 
 
 def draw_board(
-    canvas: Surface, lay: HexLayout, view: Mapping[str, Any], colours: Sequence[Colour]
+    canvas: Surface,
+    lay: HexLayout,
+    view: Mapping[str, Any],
+    colours: Sequence[Colour],
+    words: Words,
 ) -> dict[str, tuple[float, float]]:
     cells = {(c["q"], c["r"]): c for c in view["state"]["board"]}
     if not cells:
         middle = (lay.width / 2, lay.height / 2)
-        canvas.text(middle, "No tile on the table yet: the first volcano goes on 0,0", 18, MUTED)
+        empty = words.gettext("No tile on the table yet: the first volcano goes on 0,0")
+        canvas.text(middle, empty, 18, MUTED)
         return {}
     s = lay.size
     for h, cell in cells.items():
-        with canvas.item(space_name(cell, view["seats"]), space=cell["space"]):
+        with canvas.item(space_name(cell, view["seats"], words), space=cell["space"]):
             terrain_hex(canvas, lay, h, cell["terrain"], cell["level"])
     _tile_borders(canvas, lay, cells)
     for name in _last_turn_spaces(view, cells.values()):
@@ -71,28 +64,27 @@ def draw_board(
     return {cell["space"]: lay.centre(h) for h, cell in cells.items()}
 
 
-def space_name(cell: Mapping[str, Any], seats: Sequence[str]) -> str:
+def space_name(cell: Mapping[str, Any], seats: Sequence[str], words: Words) -> str:
     """What a screen reader says of a space: terrain, level, building."""
-    terrain = TERRAIN_NAMES[cell["terrain"]]
-    said = _(
+    said = words.gettext(
         "%(space)s: %(terrain)s, level %(level)d",
         space=cell["space"],
-        terrain=terrain,
+        terrain=words.word(cell["terrain"]),
         level=cell["level"],
     )
     if cell["building"]:
-        said += ", " + _building_name(cell, seats[cell["owner"]])
+        said += ", " + _building_name(cell, seats[cell["owner"]], words)
     return said
 
 
-def _building_name(cell: Mapping[str, Any], owner: str) -> str:
+def _building_name(cell: Mapping[str, Any], owner: str, words: Words) -> str:
     if cell["building"] == "hut":
-        return ngettext(
+        return words.ngettext(
             "%(num)d hut of %(player)s", "%(num)d huts of %(player)s", cell["huts"], player=owner
         )
     if cell["building"] == "temple":
-        return _("temple of %(player)s", player=owner)
-    return _("tower of %(player)s", player=owner)
+        return words.gettext("temple of %(player)s", player=owner)
+    return words.gettext("tower of %(player)s", player=owner)
 
 
 def _last_turn_spaces(view: Mapping[str, Any], cells: Iterable[Mapping[str, Any]]) -> set[str]:
@@ -179,51 +171,64 @@ def _building(
 # -- panel ---------------------------------------------------------------
 
 
-def write_panel(view: Mapping[str, Any], colours: Sequence[Colour], out: PanelWriter) -> None:
+def write_panel(
+    view: Mapping[str, Any], colours: Sequence[Colour], words: Words, out: PanelWriter
+) -> None:
     state = view["state"]
-    panel = Panel(view, colours, out)
-    phase = PHASES.get(state["phase"], state["phase"])
-    details = f"{count(state['tiles_left'], 'tile')} left in the pile"
-    panel.header("Taluva", details)
+    panel = Panel(view, colours, words, out)
+    left = state["tiles_left"]
+    details = words.ngettext(
+        "%(num)s tile left in the pile", "%(num)s tiles left in the pile", left
+    )
+    panel.header(words.gettext("Taluva"), details)
     if not view.get("over") and state.get("current") is not None:
-        panel.line(f"{panel.name(state['current'])} to {phase}", size=SMALL)
+        name = panel.name(state["current"])
+        if state["phase"] == "tile":
+            panel.line(words.gettext("%(name)s to lay a tile", name=name), size=SMALL)
+        else:
+            panel.line(words.gettext("%(name)s to build", name=name), size=SMALL)
     players = state["players"]
 
     def seat_details(seat: int) -> list[str]:
         lines = [
-            f"{title}: "
-            + " · ".join(count(pieces[kind], kind) for kind in ("hut", "temple", "tower"))
-            for title, pieces in (
-                ("in stock", players[seat]["stock"]),
-                ("built", players[seat]["built"]),
-            )
+            words.gettext("in stock: %(pieces)s", pieces=_pieces(players[seat]["stock"], words)),
+            words.gettext("built: %(pieces)s", pieces=_pieces(players[seat]["built"], words)),
         ]
         if players[seat]["eliminated"]:
-            lines.append("eliminated")
+            lines.append(words.gettext("eliminated"))
         if players[seat]["finished"]:
-            lines.append("finished (placed two whole kinds)")
+            lines.append(words.gettext("finished (placed two whole kinds)"))
         return lines
 
     panel.seats(seat_details)
     if state.get("teams"):
         teams = [" + ".join(panel.name(s) for s in team) for team in state["teams"]]
-        panel.line("Teams: " + " against ".join(teams), size=SMALL)
+        panel.line(words.gettext("Teams: %(teams)s", teams=" – ".join(teams)), size=SMALL)
     hand = state.get("tile_in_hand")
     if hand:
-        panel.heading("Your tile")
+        panel.heading(words.gettext("Your tile"))
         _tile_in_hand(panel, hand)
     panel.last_turn()
+
+
+def _pieces(pieces: Mapping[str, int], words: Words) -> str:
+    """`3 huts · 1 temple · 0 towers` in the reader's language."""
+    return " · ".join(
+        [
+            words.ngettext("%(num)s hut", "%(num)s huts", pieces["hut"]),
+            words.ngettext("%(num)s temple", "%(num)s temples", pieces["temple"]),
+            words.ngettext("%(num)s tower", "%(num)s towers", pieces["tower"]),
+        ]
+    )
 
 
 def _tile_in_hand(panel: Panel, hand: Mapping[str, str]) -> None:
     """The drawn tile as it lies: volcano, then left and right clockwise from it."""
     tile = {(0, 0): "volcano", (1, -1): hand["left"], (1, 0): hand["right"]}
     seat = str(panel.view.get("viewer"))
-    name = _(
-        "volcano, %(left)s, %(right)s",
-        left=TERRAIN_NAMES[hand["left"]],
-        right=TERRAIN_NAMES[hand["right"]],
-    )
+    words = panel.words
+    left, right = words.word(hand["left"]), words.word(hand["right"])
+    name = words.gettext("volcano, %(left)s, %(right)s", left=left, right=right)
 
     def draw(canvas: Surface, top: float) -> None:
         lay = _hand_layout(tile)
@@ -233,10 +238,12 @@ def _tile_in_hand(panel: Panel, hand: Mapping[str, str]) -> None:
                 terrain_hex(canvas, lay, h, terrain, 1)
                 canvas.outline(lay.corners(h), EDGE, 2)
         x = PAD + lay.width + 12
-        canvas.text((x, top + 24), f"left: {hand['left']}", 15, (28, 28, 32), anchor="la")
-        canvas.text((x, top + 48), f"right: {hand['right']}", 15, (28, 28, 32), anchor="la")
+        said_left = words.gettext("left: %(terrain)s", terrain=left)
+        said_right = words.gettext("right: %(terrain)s", terrain=right)
+        canvas.text((x, top + 24), said_left, 15, INK, anchor="la")
+        canvas.text((x, top + 48), said_right, 15, INK, anchor="la")
 
-    panel.drawing(_hand_layout(tile).height, _("Your tile"), draw)
+    panel.drawing(_hand_layout(tile).height, words.gettext("Your tile"), draw)
     panel.gap(6)
 
 

@@ -9,6 +9,7 @@ import secrets
 from datetime import datetime, time
 from zoneinfo import available_timezones
 
+from flask_babel import gettext as _
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
@@ -31,7 +32,7 @@ EMAIL = re.compile(r"^[^@\s\x00-\x1f\x7f]+@[^@\s\x00-\x1f\x7f]+\.[^@\s\x00-\x1f\
 def normalise_email(email: str) -> str:
     email = email.strip().lower()
     if not EMAIL.match(email):
-        raise Invalid(f"{email!r} is not an e-mail address")
+        raise Invalid(_("%(email)s is not an e-mail address", email=repr(email)))
     return email
 
 
@@ -44,7 +45,7 @@ def create_user(
     if language is not None:
         _check_language(language)
     if session.scalar(select(User.id).where(User.email == email)) is not None:
-        raise Conflict(f"there is already a user with e-mail {email}")
+        raise Conflict(_("there is already a user with e-mail %(email)s", email=email))
     user = User(
         email=email,
         name=checked_name(name.strip() or email.split("@")[0][:NAME_LENGTH]),
@@ -58,12 +59,20 @@ def create_user(
 
 def _check_time_zone(time_zone: str) -> None:
     if time_zone not in available_timezones():
-        raise Invalid(f"unknown time zone {time_zone!r} (use names like Europe/Berlin)")
+        raise Invalid(
+            _("unknown time zone %(zone)s (use names like Europe/Berlin)", zone=repr(time_zone))
+        )
 
 
 def _check_language(language: str) -> None:
     if language not in LANGUAGES:
-        raise Invalid(f"language must be one of {', '.join(LANGUAGES)}, not {language!r}")
+        raise Invalid(
+            _(
+                "language must be one of %(choices)s, not %(language)s",
+                choices=", ".join(LANGUAGES),
+                language=repr(language),
+            )
+        )
 
 
 class Keep(enum.Enum):
@@ -101,7 +110,13 @@ def update_settings(
         _check_language(language)
     if moved_mail is not None and moved_mail not in set(MovedMail):
         choices = ", ".join(MovedMail)
-        raise Invalid(f"'X moved' mail must be one of {choices}, not {moved_mail!r}")
+        raise Invalid(
+            _(
+                "'X moved' mail must be one of %(choices)s, not %(value)s",
+                choices=choices,
+                value=repr(moved_mail),
+            )
+        )
     old_quiet = (user.quiet_start, user.quiet_end)
     quiet = old_quiet if quiet_hours is KEEP else parse_quiet_hours(quiet_hours)
     if reminder_hours is not KEEP and reminder_hours is not None:
@@ -133,21 +148,36 @@ def parse_quiet_hours(text: str | None) -> tuple[str, str] | tuple[None, None]:
         return None, None
     parts = text.split("-")
     if len(parts) != 2:
-        raise Invalid(f"quiet hours look like 22:00-08:00 (from-to, your time), not {text!r}")
-    try:
-        start, end = (parse_clock_time(part) for part in parts)
-    except ValueError as exc:
-        raise Invalid(f"quiet hours: {exc}") from None
+        raise Invalid(
+            _(
+                "quiet hours look like 22:00-08:00 (from-to, your time), not %(text)s",
+                text=repr(text),
+            )
+        )
+    start, end = (_quiet_hours_time(part) for part in parts)
     if start == end:
-        raise Invalid("quiet hours must end at another time than they start")
+        raise Invalid(_("quiet hours must end at another time than they start"))
     return f"{start:%H:%M}", f"{end:%H:%M}"
+
+
+def _quiet_hours_time(text: str) -> time:
+    try:
+        return parse_clock_time(text)
+    except ValueError:
+        raise Invalid(
+            _("quiet hours: %(time)s is not a time of day like 22:00", time=repr(text))
+        ) from None
 
 
 def _check_reminder_hours(hours: int) -> None:
     if hours not in REMINDER_HOURS:
         raise Invalid(
-            f"a reminder comes {REMINDER_HOURS.start} to {REMINDER_HOURS.stop - 1} hours"
-            f" before a deadline, not {hours}"
+            _(
+                "a reminder comes %(first)d to %(last)d hours before a deadline, not %(hours)d",
+                first=REMINDER_HOURS.start,
+                last=REMINDER_HOURS.stop - 1,
+                hours=hours,
+            )
         )
 
 
@@ -156,21 +186,28 @@ def _check_digest_hour(hour: int | None, quiet: tuple[str | None, str | None]) -
     if hour is None:
         return
     if hour not in DIGEST_HOURS:
-        raise Invalid(f"the daily digest hour must be from 0 to 23, not {hour}")
+        raise Invalid(_("the daily digest hour must be from 0 to 23, not %(hour)d", hour=hour))
     start, end = quiet
     if start and end and in_quiet_hours(time(hour), parse_clock_time(start), parse_clock_time(end)):
         raise Invalid(
-            f"a daily digest at {hour:02}:00 would fall in your quiet hours ({start} to {end}),"
-            " when no mail is sent: choose another hour, or change the quiet hours"
+            _(
+                "a daily digest at %(hour)02d:00 would fall in your quiet hours (%(start)s to"
+                " %(end)s), when no mail is sent: choose another hour, or change the quiet hours",
+                hour=hour,
+                start=start,
+                end=end,
+            )
         )
 
 
 def _check_league_digest(day: int | None, hour: int) -> None:
     """Any hour will do: one in the quiet hours waits for their end, as all mail does."""
     if day is not None and day not in WEEKDAY_NUMBERS:
-        raise Invalid(f"the league digest's day is 0 (Monday) to 6 (Sunday), not {day}")
+        raise Invalid(
+            _("the league digest's day is 0 (Monday) to 6 (Sunday), not %(day)d", day=day)
+        )
     if hour not in DIGEST_HOURS:
-        raise Invalid(f"the league digest's hour must be from 0 to 23, not {hour}")
+        raise Invalid(_("the league digest's hour must be from 0 to 23, not %(hour)d", hour=hour))
 
 
 def new_calendar_token(user: User) -> None:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from flask_babel import gettext as _
+from flask_babel import ngettext
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -27,20 +29,27 @@ class Sent:
 def summary(readers: int) -> str:
     """What the writer is told: plainly, when nobody will read it."""
     if readers == 0:
-        return (
+        return _(
             "Kept with the game, but nobody else reads it: every other seat is"
             " played by a bot, and bots do not read chat."
         )
-    return f"Sent to {readers} other player{'s' if readers > 1 else ''}."
+    return ngettext("Sent to %(num)s other player.", "Sent to %(num)s other players.", readers)
 
 
 def post(session: Session, seat: Seat, text: str, channel: str, max_chars: int) -> Sent:
     """Keep the message and queue a mail to each other player; the caller commits."""
     text = text.strip()
     if not text:
-        raise Invalid("a chat message needs some text, e.g. chat Good luck!")
+        raise Invalid(_("a chat message needs some text, e.g. chat Good luck!"))
     if len(text) > max_chars:
-        raise Invalid(f"a chat message holds at most {max_chars} characters, not {len(text)}")
+        raise Invalid(
+            ngettext(
+                "a chat message holds at most %(num)s character, not %(given)s",
+                "a chat message holds at most %(num)s characters, not %(given)s",
+                max_chars,
+                given=len(text),
+            )
+        )
     message = ChatMessage(game_id=seat.game_id, seat_id=seat.id, text=text, channel=channel)
     session.add(message)
     readers = [other for other in seat.game.seats if other.id != seat.id and _reads_chat(other)]

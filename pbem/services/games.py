@@ -7,12 +7,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from flask_babel import gettext as _
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 import engine
 from pbem.clock.time_control import TimeControl
 from pbem.db import lock_game
+from pbem.i18n import current_language
+from pbem.i18n.games import game_title
+from pbem.i18n.rules import describe_error
 from pbem.models import Game, GameStatus, Season, Seat, User, utcnow
 from pbem.render.colours import SEAT_COLOURS
 from pbem.services.accounts import normalise_email
@@ -63,12 +67,14 @@ def create_game(
         rules = engine.get_ruleset(ruleset, version)
         state = rules.new(len(seats), seed or "check", options)
     except engine.EngineError as exc:
-        raise Invalid(str(exc)) from None
+        raise Invalid(describe_error(exc, current_language())) from None
     for spec in seats:
         if spec.bot is not None and spec.bot not in BOTS:
-            raise Invalid(f"unknown bot {spec.bot!r} (bots: {', '.join(BOTS)})")
+            raise Invalid(
+                _("unknown bot %(bot)s (bots: %(bots)s)", bot=repr(spec.bot), bots=", ".join(BOTS))
+            )
         if sum(x is not None for x in (spec.user, spec.bot, spec.invite)) > 1:
-            raise Invalid("a seat holds a user, a bot or an invitation, not several")
+            raise Invalid(_("a seat holds a user, a bot or an invitation, not several"))
     game = Game(
         ruleset=rules.name,
         ruleset_version=rules.version,
@@ -76,7 +82,7 @@ def create_game(
         seed=seed or secrets.token_hex(16),
         created_by_id=creator.id if creator else None,
         status=GameStatus.OPEN,
-        title=title or default_title(rules.title, creator),
+        title=title or default_title(game_title(rules.name, rules.title), creator),
     )
     if place is not None:
         game.season, game.division, game.round, game.number = place
@@ -102,14 +108,17 @@ def create_game(
 
 
 def default_title(ruleset_title: str, creator: User | None) -> str:
-    """A game's title when its creator gives none: "Taluva, Alice's game"."""
-    return f"{ruleset_title}, {creator.name}'s game" if creator else ruleset_title
+    """A game's title when its creator gives none: "Taluva, Alice's game",
+    in the creator's language (it is stored, and read by every player)."""
+    if creator is None:
+        return ruleset_title
+    return _("%(game)s, %(name)s's game", game=ruleset_title, name=creator.name)
 
 
 def _seat_name(position: int, user: User | None, bot: str | None) -> str:
     if user is not None:
         return user.name
-    return f"Bot {position + 1}" if bot else ""
+    return _("Bot %(number)s", number=position + 1) if bot else ""
 
 
 def _start_if_full(session: Session, game: Game) -> None:
@@ -124,13 +133,15 @@ def join_game(session: Session, game_public_id: str, user: User, position: int |
     found = visible_game(session, game_public_id, user)
     game = lock_game(session, found.id)
     if _has_seat(game, user):
-        raise Conflict("you already have a seat in this game")
+        raise Conflict(_("you already have a seat in this game"))
     if game.status != GameStatus.OPEN:
-        raise Conflict("this game has no open seat any more")
+        raise Conflict(_("this game has no open seat any more"))
     open_seats = [s for s in open_seats_for(game, user) if position in (None, s.position)]
     if not open_seats:
         raise Conflict(
-            "there is no open seat for you" if position is None else f"seat {position} is not open"
+            _("there is no open seat for you")
+            if position is None
+            else _("seat %(position)s is not open", position=position)
         )
     seat = min(open_seats, key=lambda s: (s.invited_email is None, s.position))
     seat.user_id, seat.name = user.id, user.name
@@ -166,7 +177,7 @@ def visible_game(session: Session, game_public_id: str, user: User | None) -> Ga
     players) whoever may join it; for everybody else it does not exist."""
     game = find_game(session, game_public_id)
     if not may_see(game, user):
-        raise NotFound("no such game")
+        raise NotFound(_("no such game"))
     return game
 
 
@@ -174,7 +185,7 @@ def find_game(session: Session, game_public_id: str) -> Game:
     """The game with this id, whoever asks: for what anyone with its link may see."""
     game = session.scalar(select(Game).where(Game.public_id == game_public_id))
     if game is None:
-        raise NotFound("no such game")
+        raise NotFound(_("no such game"))
     return game
 
 
@@ -184,7 +195,7 @@ def own_seat(session: Session, game_public_id: str, position: int, user: User | 
     for seat in game.seats:
         if seat.position == position and user is not None and seat.user_id == user.id:
             return seat
-    raise NotFound("no such seat")
+    raise NotFound(_("no such seat"))
 
 
 def seat_of(session: Session, game_public_id: str, user: User | None) -> Seat:

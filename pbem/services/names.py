@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import unicodedata
 
+from flask_babel import gettext
+
 from pbem.services.errors import Invalid
 
 NAME_LENGTH = 100
@@ -13,13 +15,17 @@ NAME_LENGTH = 100
 REFUSED_CATEGORIES = {"Cc", "Zl", "Zp"}
 
 
-def refuse_control_characters(text: str, what: str = "a name") -> str:
+def refuse_control_characters(text: str, what: str | None = None) -> str:
     """`text` unchanged, or Invalid naming the first character a header cannot carry."""
     for character in text:
         if unicodedata.category(character) in REFUSED_CATEGORIES:
             raise Invalid(
-                f"{what} may not contain control characters such as line breaks "
-                f"(found {character!a})"
+                gettext(
+                    "%(what)s may not contain control characters such as line breaks "
+                    "(found %(character)s)",
+                    what=what or gettext("a name"),
+                    character=ascii(character),
+                )
             )
     return text
 
@@ -28,5 +34,5 @@ def checked_name(name: str) -> str:
     """A player's name as typed, trimmed: 1 to NAME_LENGTH characters a header can carry."""
     name = name.strip()
     if not name or len(name) > NAME_LENGTH:
-        raise Invalid(f"choose a name of 1 to {NAME_LENGTH} characters")
+        raise Invalid(gettext("choose a name of 1 to %(most)s characters", most=NAME_LENGTH))
     return refuse_control_characters(name)

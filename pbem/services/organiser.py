@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from flask_babel import gettext as _
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -51,7 +52,7 @@ def organising(session: Session, game_public_id: str, user: User) -> Game:
     game = visible_game(session, game_public_id, user)
     if not organises(game, user):
         raise Forbidden(
-            "only the game's organiser (the player who created it, or its league's) may do this"
+            _("only the game's organiser (the player who created it, or its league's) may do this")
         )
     return game
 
@@ -60,7 +61,7 @@ def organised_game(session: Session, game_public_id: str, organiser: User) -> Ga
     """The game, locked (its seats read after the lock), if `organiser` created it."""
     game_id = session.scalar(select(Game.id).where(Game.public_id == game_public_id))
     if game_id is None:
-        raise NotFound("no such game")
+        raise NotFound(_("no such game"))
     lock_game(session, game_id)
     return organising(session, game_public_id, organiser)
 
@@ -72,12 +73,23 @@ def extend(
     game = organised_game(session, game_public_id, organiser)
     _require_going_on(game)
     if days not in EXTEND_DAYS:
-        raise Invalid(f"an extension is from {EXTEND_DAYS[0]} to {EXTEND_DAYS[-1]} days")
+        raise Invalid(
+            _(
+                "an extension is from %(low)s to %(high)s days",
+                low=EXTEND_DAYS[0],
+                high=EXTEND_DAYS[-1],
+            )
+        )
     if game.days_per_move is None:
-        raise Conflict("this game has no clock, so no deadline to extend")
+        raise Conflict(_("this game has no clock, so no deadline to extend"))
     seat = _seat(game, position)
     if seat.asked_at is None:
-        raise Conflict(f"{seat.name} is not asked to move now: there is no deadline to extend")
+        raise Conflict(
+            _(
+                "%(name)s is not asked to move now: there is no deadline to extend",
+                name=seat.name,
+            )
+        )
     seat.extra_seconds += days * DAY
     seat.timed_out_at = seat.reminded_at = None
     recompute(session, seat)
@@ -90,9 +102,9 @@ def pause(session: Session, organiser: User, game_public_id: str) -> Done:
     game = organised_game(session, game_public_id, organiser)
     _require_going_on(game)
     if game.days_per_move is None:
-        raise Conflict("this game has no clock to stop")
+        raise Conflict(_("this game has no clock to stop"))
     if game.paused_at is not None:
-        raise Conflict("the game is paused already")
+        raise Conflict(_("the game is paused already"))
     game.paused_at = utcnow()
     session.add(ClockStop(game_id=game.id, started_at=game.paused_at))
     session.flush()
@@ -106,7 +118,7 @@ def resume(session: Session, organiser: User, game_public_id: str) -> Done:
     game = organised_game(session, game_public_id, organiser)
     _require_going_on(game)
     if game.paused_at is None:
-        raise Conflict("the game is not paused")
+        raise Conflict(_("the game is not paused"))
     now = utcnow()
     length = (now - game.paused_at).total_seconds()
     _end_pause(session, game, now)
@@ -144,9 +156,11 @@ def replace(
     seat = _player_seat(game, position)
     newcomer = user_for_sign_in(session, email)
     if any(other.user_id == newcomer.id for other in game.seats):
-        raise Conflict(f"{newcomer.email} plays in this game already")
+        raise Conflict(_("%(email)s plays in this game already", email=newcomer.email))
     if pending_submission(session, seat) is not None:
-        raise Conflict(f"a move of {seat.name} is being judged; try again in a moment")
+        raise Conflict(
+            _("a move of %(name)s is being judged; try again in a moment", name=seat.name)
+        )
     old_name, old_user_id = seat.name, seat.user_id
     assert old_user_id is not None  # a player's seat
     text = f"{_by(organiser)} gave the seat of {old_name} to {newcomer.name}."
@@ -173,7 +187,7 @@ def abandon(session: Session, organiser: User, game_public_id: str) -> Done:
     """The game ends without a result, whether under way or still waiting for players."""
     game = organised_game(session, game_public_id, organiser)
     if game.status == GameStatus.FINISHED:
-        raise Conflict("the game is over already")
+        raise Conflict(_("the game is over already"))
     was_open = game.status == GameStatus.OPEN
     now = utcnow()
     if game.paused_at is not None:
@@ -201,21 +215,26 @@ def _by(organiser: User) -> str:
 
 def _require_going_on(game: Game) -> None:
     if game.status != GameStatus.ACTIVE:
-        raise Conflict("the game is not going on")
+        raise Conflict(_("the game is not going on"))
 
 
 def _seat(game: Game, position: int) -> Seat:
     for seat in game.seats:
         if seat.position == position:
             return seat
-    raise NotFound("no such seat")
+    raise NotFound(_("no such seat"))
 
 
 def _player_seat(game: Game, position: int) -> Seat:
     """A seat its player still holds (not a bot's, not one given up)."""
     seat = _seat(game, position)
     if seat.user_id is None or seat.bot is not None or seat.resigned_at is not None:
-        raise Conflict(f"seat {position + 1} has no player: a bot plays it or nobody took it")
+        raise Conflict(
+            _(
+                "seat %(number)s has no player: a bot plays it or nobody took it",
+                number=position + 1,
+            )
+        )
     return seat
 
 

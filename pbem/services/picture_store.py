@@ -43,12 +43,14 @@ INSERTS = {"postgresql": postgresql.insert, "sqlite": sqlite.insert}
 @dataclass(frozen=True)
 class PictureKey:
     """One picture: a game (its public id), a ply, a viewer ("spectator" or
-    "seat<N>") and a digest of everything else the drawing depends on."""
+    "seat<N>") and a digest of everything else the drawing depends on, the
+    language of its words included (kept beside it to draw in)."""
 
     game: str
     ply: int
     viewer: str
     drawing: str
+    language: str = "en"
 
     @property
     def etag(self) -> str:

@@ -1,7 +1,10 @@
 """A stored game's board as one viewer sees it at one ply, in the game's own
 seat colours: the one picture pages and mails show, so a seat looks the same
-everywhere. Each (game, ply, viewer) is drawn once and kept
-(pbem.services.picture_store) for the page, the API and every mail."""
+everywhere. Each (game, ply, viewer, language) is drawn once and kept
+(pbem.services.picture_store) for the page, the API and every mail.
+
+The language is the reader's: passed by the caller, or else the one being
+written in now (the page's in a request, the mail's inside `in_language`)."""
 
 from __future__ import annotations
 
@@ -16,6 +19,7 @@ from markupsafe import Markup
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from pbem.i18n import current_language, mail_language
 from pbem.models import Game, Move, Seat
 from pbem.render import can_draw, render_panel_html, render_png, render_svg
 from pbem.render.version import render_version
@@ -26,12 +30,16 @@ log = logging.getLogger(__name__)
 View = Mapping[str, Any]
 
 
-def picture_key(session: Session, game: Game, ply: int, viewer: int | None) -> PictureKey:
+def picture_key(
+    session: Session, game: Game, ply: int, viewer: int | None, language: str | None = None
+) -> PictureKey:
     """The viewer is part of the key, so a seat's picture, which shows what
     only that seat may see, is never found for another seat or a spectator.
-    The digest covers all else a picture is drawn from: the moves up to the
-    ply (a picture drawn in a transaction that was rolled back is never found),
-    the seat rows (names, colours, who resigned), the render code and engine."""
+    The digest covers all else a picture is drawn from: the language of its
+    words (a French picture is never served to a Czech reader), the moves up
+    to the ply (a picture drawn in a transaction that was rolled back is never
+    found), the seat rows (names, colours, who resigned), the render code and
+    engine."""
     seats = [
         [seat.position, seat.colour, seat.name, seat.resigned_at and seat.resigned_at.isoformat()]
         for seat in game.seats
@@ -42,47 +50,60 @@ def picture_key(session: Session, game: Game, ply: int, viewer: int | None) -> P
         .where(Move.game_id == game.id, Move.ply <= ply)
         .order_by(Move.ply)
     ).all()
-    drawn_from = json.dumps([render_version(), game.seed, seats, [list(m) for m in moves]])
+    words = reader_language(language)
+    drawn_from = json.dumps([render_version(), words, game.seed, seats, [list(m) for m in moves]])
     return PictureKey(
         game.public_id,
         ply,
         "spectator" if viewer is None else f"seat{viewer}",
         hashlib.sha256(drawn_from.encode()).hexdigest()[:32],
+        words,
     )
 
 
+def reader_language(language: str | None) -> str:
+    """The language a picture is drawn in: the one given, else the current one."""
+    return mail_language(language or current_language())
+
+
 def board_png(
-    session: Session, game: Game, ply: int, viewer: int | None, view: Callable[[], View]
+    session: Session,
+    game: Game,
+    ply: int,
+    viewer: int | None,
+    view: Callable[[], View],
+    language: str | None = None,
 ) -> bytes:
     """The picture of `viewer`'s view after `ply` moves; `view` gives that view,
     called only when the picture has to be drawn."""
-    return kept_png(session, game, picture_key(session, game, ply, viewer), view)
+    return kept_png(session, game, picture_key(session, game, ply, viewer, language), view)
 
 
 def kept_png(session: Session, game: Game, key: PictureKey, view: Callable[[], View]) -> bytes:
-    """The picture kept under `key`, drawn from `view()` and kept if there is none."""
+    """The picture kept under `key`, drawn from `view()` in the key's language
+    and kept if there is none."""
     store = store_for(session)
     png = store.get(key)
     if png is None:
-        png = draw(game, view())
+        png = draw(game, view(), key.language)
         log.debug("drew board picture %s", key.etag)
         store.put(key, png)
     return png
 
 
-def draw(game: Game, view: View) -> bytes:
+def draw(game: Game, view: View, language: str | None = None) -> bytes:
     """A picture drawn and not kept: for views no ply of the game has (a preview)."""
-    return render_png(view, _colours(game))
+    return render_png(view, _colours(game), reader_language(language))
 
 
-def inline_board(game: Game, view: View) -> tuple[Markup, Markup]:
+def inline_board(game: Game, view: View, language: str) -> tuple[Markup, Markup]:
     """A page's board as SVG and its side panel as HTML, in the game's seat
-    colours; drawn from `view` alone, like the PNG, and cheap enough not to keep.
-    Empty for a game without a picture."""
+    colours and the reader's language; drawn from `view` alone, like the PNG,
+    and cheap enough not to keep. Empty for a game without a picture."""
     if not can_draw(view):
         return Markup(), Markup()
-    colours = _colours(game)
-    return render_svg(view, colours), render_panel_html(view, colours)
+    colours, words = _colours(game), reader_language(language)
+    return render_svg(view, colours, words), render_panel_html(view, colours, words)
 
 
 def _colours(game: Game) -> list[str]:

@@ -8,9 +8,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
+from flask_babel import gettext as _
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from pbem.i18n import current_language
 from pbem.leagues.player_leagues import LeagueStanding, leagues_of
 from pbem.models import Game, GameStatus, RatingChange, User, utcnow
 from pbem.services.errors import NotFound
@@ -59,7 +61,7 @@ def profile(
     """The profile of the user with this id; NotFound if there is none."""
     user = session.get(User, user_id)
     if user is None:
-        raise NotFound("no such player")
+        raise NotFound(_("no such player"))
     pages = {GameStatus.ACTIVE: active_page, GameStatus.FINISHED: finished_page}
     played = played_by(session, user, pages, PROFILE_PAGE_SIZE)
     active, finished = played[GameStatus.ACTIVE], played[GameStatus.FINISHED]
@@ -90,23 +92,40 @@ def _changes(session: Session, user: User, games: list[Game]) -> dict[int, Ratin
 
 def outcome_for(game: Game, user_id: int) -> str:
     """How the game ended for the player, in words: 'won', 'tied 2nd of 4',
-    '3rd of 3, resigned or out on time', 'abandoned'."""
+    '3rd of 3, left the game', 'abandoned'."""
     if game.abandoned_at is not None:
-        return "abandoned"
+        return _("abandoned")
     result = game_result(game)
     seat = next(seat for seat in game.seats if seat.user_id == user_id)
     if result is None:  # a finished game always has one; say so rather than fail the page
-        return "no result"
+        return _("no result")
     ranks = places(result)
     place = ranks[seat.position]
     tied = sum(1 for other in ranks.values() if other == place) > 1
+    left = seat.resigned_at is not None
     if place == 1:
-        words = "shared the win" if tied else "won"
-    else:
-        words = f"{'tied ' if tied else ''}{ordinal(place)} of {len(game.seats)}"
-    return words + (", left the game" if seat.resigned_at is not None else "")
+        if tied:
+            return _("shared the win, left the game") if left else _("shared the win")
+        return _("won, left the game") if left else _("won")
+    where = {"place": ordinal(place), "players": len(game.seats)}
+    if tied:
+        if left:
+            return _("tied %(place)s of %(players)d, left the game", **where)
+        return _("tied %(place)s of %(players)d", **where)
+    if left:
+        return _("%(place)s of %(players)d, left the game", **where)
+    return _("%(place)s of %(players)d", **where)
 
 
 def ordinal(number: int) -> str:
-    suffix = {1: "st", 2: "nd", 3: "rd"}.get(number % 10 if number % 100 not in (11, 12, 13) else 0)
-    return f"{number}{suffix or 'th'}"
+    """1st, 2nd, 3rd in English; 1er, 2e in French; 1., 2. in Czech."""
+    if current_language() == "en":
+        suffix = {1: "st", 2: "nd", 3: "rd"}.get(
+            number % 10 if number % 100 not in (11, 12, 13) else 0
+        )
+        return f"{number}{suffix or 'th'}"
+    if number == 1:
+        # Translators: the ordinal "1st" (French "1er", Czech "1.").
+        return _("%(number)dst", number=number)
+    # Translators: an ordinal from 2 up, like "2nd", "3rd", "4th" (French "2e", Czech "2.").
+    return _("%(number)dth", number=number)

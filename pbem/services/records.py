@@ -14,6 +14,8 @@ as everywhere outside the watch page."""
 
 from __future__ import annotations
 
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext
 from sqlalchemy.orm import Session
 
 import engine
@@ -22,11 +24,13 @@ from pbem.services.errors import Conflict, NotFound, ServiceError
 from pbem.services.games import find_game, may_see
 from pbem.services.replay import engine_game
 
-NOT_OVER = (
+NOT_OVER = lazy_gettext(
     "the game is not over: its record, which holds the seed that decides every draw, "
     "is given once the game has ended"
 )
-NEVER_STARTED = "the game was abandoned before it started: there are no moves to replay"
+NEVER_STARTED = lazy_gettext(
+    "the game was abandoned before it started: there are no moves to replay"
+)
 
 
 def finished_record(
@@ -45,11 +49,11 @@ def record_refusal(game: Game, user: User | None) -> ServiceError | None:
     now: Conflict for what time cannot change for them, NotFound for a game
     that is none of their business. None when they may."""
     if game.status != GameStatus.FINISHED:
-        return Conflict(NOT_OVER) if may_see(game, user) else NotFound("no such game")
+        return Conflict(str(NOT_OVER)) if may_see(game, user) else NotFound(_("no such game"))
     if any(seat.is_open for seat in game.seats):
-        return Conflict(NEVER_STARTED)
+        return Conflict(str(NEVER_STARTED))
     if not may_see(game, user) and not _watchers_saw_every_move(game):
-        return NotFound("no such game")
+        return NotFound(_("no such game"))
     return None
 
 

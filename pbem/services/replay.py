@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from flask_babel import gettext as _
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, object_session
 
@@ -64,7 +65,7 @@ def engine_game(game: Game, ply: int | None = None) -> engine.Game:
     """The game after its first `ply` moves (all when None): the stored log is
     the truth, replayed on from the nearest snapshot (pbem.services.snapshots)."""
     if game.status == GameStatus.OPEN:
-        raise Conflict("the game has not started: it is waiting for players")
+        raise Conflict(_("the game has not started: it is waiting for players"))
     record = record_of(game)
     last = len(record.moves)
     return snapshots.replayed(object_session(game), game.id, record, last if ply is None else ply)

@@ -9,6 +9,7 @@ mails show it as resigned.
 
 from __future__ import annotations
 
+from flask_babel import gettext as _
 from sqlalchemy.orm import Session
 
 from pbem.db import lock_game
@@ -26,9 +27,9 @@ def resign(session: Session, seat: Seat) -> list[int]:
     game = lock_game(session, seat.game_id)
     seat = next(s for s in game.seats if s.id == seat.id)
     if game.status != GameStatus.ACTIVE:
-        raise Conflict("the game is not going on")
+        raise Conflict(_("the game is not going on"))
     if seat.resigned_at is not None or seat.user_id is None:
-        raise Conflict("this seat has no player to resign")
+        raise Conflict(_("this seat has no player to resign"))
     notifications.notify_resigned(session, game, seat)
     return leave_seat(session, game, seat)
 

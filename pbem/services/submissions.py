@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from flask import current_app
+from flask_babel import lazy_gettext
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -18,7 +19,7 @@ from pbem.services.replay import engine_game
 
 # "clock": a bot playing a seat whose player ran out of time (pbem.clock.timeouts).
 CHANNELS = ("api", "web", "mail", "bot", "clock")
-STILL_WAITING = "your previous submission is still being processed"
+STILL_WAITING = lazy_gettext("your previous submission is still being processed")
 
 
 def submission_lines(raw_text: str) -> list[str]:
@@ -94,7 +95,7 @@ def submit(session: Session, seat: Seat, raw_text: str, channel: str) -> Submiss
     except IntegrityError:
         # Another request of this seat stored its turn first (a unique index
         # over the waiting submissions of the pages and the API).
-        raise Conflict(STILL_WAITING) from None
+        raise Conflict(str(STILL_WAITING)) from None
     events.submission_received(channel)
     return submission
 
@@ -104,7 +105,7 @@ def refuse_while_waiting(session: Session, seat: Seat) -> None:
     waits, so a double click never queues two turns. Check this before judging
     the new one: a first one judged in between then shows in the judgement."""
     if pending_submission(session, seat) is not None:
-        raise Conflict(STILL_WAITING)
+        raise Conflict(str(STILL_WAITING))
 
 
 def pending_submission_ids(session: Session, game_id: int) -> list[int]:

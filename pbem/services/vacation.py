@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
+from flask_babel import gettext as _
+from flask_babel import ngettext
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
@@ -99,20 +101,34 @@ def start(session: Session, user: User, days: int, allowance: int, now: datetime
     user = lock_user(session, user.id)
     going_on = current(session, user.id, now)
     if going_on is not None:
-        until = f" until {local_time(going_on.ended_at, user.time_zone, now)}"
+        if going_on.ended_at is None:
+            raise Conflict(_("you are on vacation already; end it first to start another"))
+        until = local_time(going_on.ended_at, user.time_zone, now)
         raise Conflict(
-            f"you are on vacation{until if going_on.ended_at else ''} already; "
-            "end it first to start another"
+            _(
+                "you are on vacation until %(until)s already; end it first to start another",
+                until=until,
+            )
         )
     left = status(session, user, allowance, now).left
     if left == 0:
         raise Invalid(
-            f"you have no vacation days left this year (all {allowance} are used)"
+            ngettext(
+                "you have no vacation days left this year (your %(num)s day is used)",
+                "you have no vacation days left this year (all %(num)s are used)",
+                allowance,
+            )
             if allowance
-            else "vacations are not offered on this server"
+            else _("vacations are not offered on this server")
         )
     if not 1 <= days <= left:
-        raise Invalid(f"a vacation lasts 1 to {left} days (you have {left} left this year)")
+        raise Invalid(
+            ngettext(
+                "a vacation lasts 1 to %(num)s day (you have %(num)s left this year)",
+                "a vacation lasts 1 to %(num)s days (you have %(num)s left this year)",
+                left,
+            )
+        )
     vacation = ClockStop(user_id=user.id, started_at=now, ended_at=now + timedelta(days=days))
     session.add(vacation)
     recompute_user(session, user)
@@ -124,7 +140,7 @@ def end(session: Session, user: User, now: datetime) -> ClockStop:
     user = lock_user(session, user.id)
     going_on = current(session, user.id, now)
     if going_on is None:
-        raise Conflict("you are not on vacation")
+        raise Conflict(_("you are not on vacation"))
     going_on.ended_at = max(now, going_on.started_at)
     recompute_user(session, user)
     return going_on

@@ -5,6 +5,7 @@ token; the token-authenticated /api is exempt."""
 from __future__ import annotations
 
 from flask import Flask
+from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
 from pbem.clock.time_control import time_control_words
@@ -19,6 +20,8 @@ TOKEN_AUTHENTICATED = ("api", "mail_inbound")
 
 def init_app(app: Flask) -> None:
     """Call after the API is registered, so its blueprints can be exempted."""
+    from pbem.i18n.games import game_title
+    from pbem.leagues.seasons import shown_title
     from pbem.web import (
         auth,
         board,
@@ -27,6 +30,7 @@ def init_app(app: Flask) -> None:
         clock,
         leagues,
         lobby,
+        locale_format,
         organiser,
         play,
         profiles,
@@ -34,6 +38,7 @@ def init_app(app: Flask) -> None:
         spectate,
         vacation,
     )
+    from pbem.web import help as help_page
 
     app.config.setdefault("WTF_CSRF_TIME_LIMIT", None)  # valid as long as the session
     csrf.init_app(app)
@@ -55,6 +60,7 @@ def init_app(app: Flask) -> None:
         calendar_feed,
         profiles,
         leagues,
+        help_page,
     ):
         app.register_blueprint(module.bp)
     app.register_error_handler(CSRFError, _csrf_error)
@@ -63,8 +69,11 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["record_url"] = records.record_url
     app.jinja_env.globals["organises"] = organises
     clock.init_app(app)
+    locale_format.init_app(app)
+    app.jinja_env.filters["shown_title"] = shown_title
+    app.jinja_env.globals["game_title"] = game_title
 
 
 def _csrf_error(_error: CSRFError):  # type: ignore[no-untyped-def]
-    message = "The form had expired or came from elsewhere. Reload the page and try again."
-    return error_page("Form refused", message, 400)
+    message = _("The form had expired or came from elsewhere. Reload the page and try again.")
+    return error_page(_("Form refused"), message, 400)

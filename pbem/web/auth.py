@@ -9,11 +9,13 @@ from collections.abc import Mapping
 from typing import Any
 from zoneinfo import available_timezones
 
+from babel.dates import get_day_names
 from flask import Flask, current_app, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext
 from flask_login import LoginManager, login_user, logout_user
 
-from pbem.i18n import LANGUAGE_NAMES
-from pbem.leagues.digest import WEEKDAYS
+from pbem.i18n import LANGUAGE_NAMES, current_language
 from pbem.models import MovedMail, User
 from pbem.services import accounts, notifications
 from pbem.services.errors import Invalid
@@ -30,8 +32,8 @@ log = logging.getLogger(__name__)
 bp = page_blueprint("auth")
 login_manager = LoginManager()
 MOVED_CHOICES = {
-    MovedMail.EACH: "after every turn of another player",
-    MovedMail.NEVER: "never: only when it is my turn and when the game ends",
+    MovedMail.EACH: lazy_gettext("after every turn of another player"),
+    MovedMail.NEVER: lazy_gettext("never: only when it is my turn and when the game ends"),
 }
 
 
@@ -80,7 +82,7 @@ def _linked_user(token: str) -> tuple[User, bool]:
     user_id, last_sign_in = read_sign_in_token(token)
     user = db().get(User, user_id)
     if user is None or _stamp(user.signed_in_at) != _stamp(last_sign_in):
-        raise BadLink("this sign-in link was used already; ask for a new one")
+        raise BadLink(_("this sign-in link was used already; ask for a new one"))
     return user, last_sign_in is None
 
 
@@ -101,7 +103,8 @@ def follow_link(token: str):  # type: ignore[no-untyped-def]
         return render_template("sign_in_confirm.html", email=user.email, next=next_page)
     if not accounts.claim_sign_in(db(), user.id, user.signed_in_at):
         db().rollback()
-        return render_template("bad_link.html", message="this sign-in link was used already"), 400
+        message = _("this sign-in link was used already")
+        return render_template("bad_link.html", message=message), 400
     db().commit()
     login_user(SignedIn(user), remember=True)
     if first:
@@ -133,7 +136,7 @@ def _settings_form(first_visit: bool):  # type: ignore[no-untyped-def]
         "languages": LANGUAGE_NAMES,
         "moved_choices": MOVED_CHOICES,
         "digest_hours": accounts.DIGEST_HOURS,
-        "weekdays": WEEKDAYS,
+        "weekdays": weekday_names(),
         "calendar_url": calendar_url(user),
         "first_visit": first_visit,
         "next": next_page,
@@ -170,28 +173,39 @@ def _mail_times(form: Mapping[str, str]) -> dict[str, Any]:
         values["quiet_hours"] = quiet if form.get("quiet") else None
     if "reminder_hours" in form:
         values["reminder_hours"] = _whole_number(
-            form["reminder_hours"], "hours before a deadline for a reminder"
+            form["reminder_hours"], _("the hours before a deadline for a reminder")
         )
     if "turn_mail" in form:
         digest = form["turn_mail"] == "digest"
         hour = form.get("digest_hour", "")
-        values["digest_hour"] = _whole_number(hour, "daily mail's hour") if digest else None
+        values["digest_hour"] = _whole_number(hour, _("the daily mail's hour")) if digest else None
     if "league_digest_day" in form:  # empty: off
-        values["league_digest_day"] = _whole_number(form["league_digest_day"], "weekly day")
+        values["league_digest_day"] = _whole_number(
+            form["league_digest_day"], _("the weekly mail's day")
+        )
         hour = form.get("league_digest_hour", "")
-        values["league_digest_hour"] = _whole_number(hour, "weekly league mail's hour")
+        values["league_digest_hour"] = _whole_number(hour, _("the weekly league mail's hour"))
     return values
 
 
 def _whole_number(text: str, what: str) -> int | None:
-    """An empty field is None (off)."""
+    """An empty field is None (off); `what` names the field, as the sentence
+    of the refusal starts with it."""
     text = text.strip()
     if not text:
         return None
     try:
         return int(text)
     except ValueError:
-        raise Invalid(f"the {what} must be a whole number, not {text!r}") from None
+        raise Invalid(
+            _("%(what)s must be a whole number, not %(text)s", what=what, text=repr(text))
+        ) from None
+
+
+def weekday_names() -> list[str]:
+    """Monday to Sunday in the reader's language: the weekly mail's day by its number."""
+    names = get_day_names("wide", locale=current_language())
+    return [names[day] for day in range(7)]
 
 
 @bp.route("/settings/calendar", methods=["POST"])

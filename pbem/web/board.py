@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Response, request
+from flask_babel import gettext as _
 
 from pbem.models import GameStatus
 from pbem.services import pictures
@@ -27,7 +28,7 @@ def board_png(game_id: str) -> Response:
     game = public_game(game_id)
     viewer = _viewer(game, request.args.get("seat"))
     if game.status == GameStatus.OPEN:
-        raise NotFound("the game has no board yet")
+        raise NotFound(_("the game has no board yet"))
     asked = ply_argument(request.args.get("ply"))
     ply = shown_ply(game, asked)
     key = pictures.picture_key(db(), game, ply, viewer)
@@ -59,4 +60,4 @@ def _viewer(game, raw_seat: str | None) -> int | None:  # type: ignore[no-untype
     for seat in game.seats:
         if str(seat.position) == raw_seat and user is not None and seat.user_id == user.id:
             return seat.position
-    raise NotFound("no such game")
+    raise NotFound(_("no such game"))

@@ -6,6 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext
+
 from pbem.clock.time_control import BANK_DAYS, DAYS_PER_MOVE, TIMEOUT_WORDS, TimeControl
 from pbem.models import OnTimeout
 from pbem.numbers import whole_number
@@ -20,6 +23,11 @@ CLOCK_DEFAULTS = {
     "bank-days": "0",
     "on-timeout": OnTimeout.BOT.value,
 }
+# What a field that is no whole number in range is told, by field.
+REFUSALS = {
+    "days-per-move": lazy_gettext("days per move must be a whole number from %(low)s to %(high)s"),
+    "bank-days": lazy_gettext("bank days must be a whole number from %(low)s to %(high)s"),
+}
 
 
 def time_control_from_form(form: Mapping[str, Any]) -> TimeControl | None:
@@ -27,18 +35,19 @@ def time_control_from_form(form: Mapping[str, Any]) -> TimeControl | None:
     if form.get("clock") != "on":
         return None
     return TimeControl(
-        days_per_move=_whole_number(form, "days-per-move", "days per move", DAYS_PER_MOVE),
-        bank_days=_whole_number(form, "bank-days", "bank days", BANK_DAYS),
+        days_per_move=_whole_number(form, "days-per-move", DAYS_PER_MOVE),
+        bank_days=_whole_number(form, "bank-days", BANK_DAYS),
         weekends_off=bool(form.get("weekends-off")),
         on_timeout=form.get("on-timeout", OnTimeout.BOT.value),
     )
 
 
-def _whole_number(form: Mapping[str, Any], field: str, words: str, allowed: range) -> int:
+def _whole_number(form: Mapping[str, Any], field: str, allowed: range) -> int:
     raw = str(form.get(field, "")).strip()
     number = whole_number(raw)
     if number is None:
-        given = f", not {raw!r}" if raw else ""
-        low, high = allowed.start, allowed.stop - 1
-        raise Invalid(f"{words} must be a whole number from {low} to {high}{given}")
+        refusal = str(REFUSALS[field]) % {"low": allowed.start, "high": allowed.stop - 1}
+        if raw:
+            refusal = _("%(refusal)s, not %(given)s", refusal=refusal, given=repr(raw))
+        raise Invalid(refusal)
     return number

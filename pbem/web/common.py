@@ -9,6 +9,8 @@ from typing import Any
 
 from flask import Blueprint, Response, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext
 from flask_login import UserMixin, current_user
 from sqlalchemy.orm import Session
 from werkzeug.exceptions import HTTPException
@@ -18,6 +20,17 @@ from pbem.models import User
 from pbem.services.errors import BadForm, Conflict, Forbidden, Invalid, NotFound, ServiceError
 
 STATUS_FOR = {BadForm: 400, Forbidden: 403, NotFound: 404, Conflict: 409, Invalid: 422}
+# The HTTP errors the pages show, titled and (unless the error says more
+# than Werkzeug's standard words) explained in the reader's language.
+HTTP_ERRORS = {
+    404: (lazy_gettext("Not found"), lazy_gettext("There is no such page here.")),
+    405: (lazy_gettext("Not allowed"), lazy_gettext("This page cannot be used that way.")),
+    413: (lazy_gettext("Too large"), lazy_gettext("What was sent is too large.")),
+    429: (
+        lazy_gettext("Too many requests"),
+        lazy_gettext("Too many requests in a short time: wait a moment and try again."),
+    ),
+}
 
 
 class SignedIn(UserMixin):
@@ -49,12 +62,17 @@ def page_blueprint(name: str) -> Blueprint:
 
 
 def service_error(error: ServiceError):  # type: ignore[no-untyped-def]
-    title = "Not found" if isinstance(error, NotFound) else "Not possible"
+    title = _("Not found") if isinstance(error, NotFound) else _("Not possible")
     return error_page(title, str(error), STATUS_FOR.get(type(error), 400))
 
 
 def http_error(error: HTTPException):  # type: ignore[no-untyped-def]
-    return error_page(error.name, error.description or "", error.code or 500)
+    code = error.code or 500
+    title, standard = HTTP_ERRORS.get(code, (error.name, error.description))
+    description = error.description or ""
+    if description == type(error).description:
+        description = str(standard)
+    return error_page(str(title), description, code)
 
 
 def error_page(title: str, message: str, status: int):  # type: ignore[no-untyped-def]

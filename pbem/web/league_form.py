@@ -9,6 +9,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from flask_babel import gettext as _
+
 import engine
 from pbem.numbers import whole_number
 from pbem.services.errors import Invalid
@@ -30,12 +32,12 @@ class LeagueForm:
         points = str(form.get("points", "")).strip()
         return cls(
             name=str(form.get("name", "")),
-            players=_number(form, "players", "players per game"),
+            players=_number(form, "players", _("players per game")),
             options=options_from_form(rules.option_spec, form),
             points=re.split(r"[\s,;]+", points) if points else None,
             open=bool(form.get("open")),
-            divisions=_number(form, "divisions", "divisions"),
-            promotion=_number(form, "promotion", "promotion"),
+            divisions=_number(form, "divisions", _("divisions")),
+            promotion=_number(form, "promotion", _("promotion")),
         )
 
 
@@ -43,9 +45,9 @@ def season_settings(form: Mapping[str, Any]) -> dict[str, Any]:
     """start_season's keyword arguments: legs, pacing and days per round (optional)."""
     days = str(form.get("round-days", "")).strip()
     return {
-        "legs": _number(form, "legs", "legs"),
+        "legs": _number(form, "legs", _("legs")),
         "pacing": form.get("pacing", "all"),
-        "round_days": _number(form, "round-days", "days per round") if days else None,
+        "round_days": _number(form, "round-days", _("days per round")) if days else None,
     }
 
 
@@ -53,5 +55,7 @@ def _number(form: Mapping[str, Any], field: str, words: str) -> int:
     raw = str(form.get(field, "")).strip()
     number = whole_number(raw)
     if number is None:
-        raise Invalid(f"{words} must be a whole number, not {raw!r}")
+        raise Invalid(
+            _("%(what)s must be a whole number, not %(text)s", what=words, text=repr(raw))
+        )
     return number

@@ -7,13 +7,16 @@ organisers only. Leaving a season cannot be undone, so its GET asks to confirm."
 from __future__ import annotations
 
 from collections.abc import Sequence
-from fractions import Fraction
 from typing import Any
+from zoneinfo import ZoneInfo
 
+from babel.dates import format_date
 from flask import redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from sqlalchemy import or_, select
 
 from pbem.dispatch import enqueue_submissions
+from pbem.i18n import current_language
 from pbem.leagues import exports
 from pbem.leagues.balance import division_balance
 from pbem.leagues.leagues import (
@@ -44,23 +47,6 @@ from pbem.web.lobby import newest_rulesets, titles
 
 bp = page_blueprint("leagues")
 SEASON_URL = "/leagues/<league_id>/seasons/<int:number>"
-VULGAR = {
-    Fraction(1, 2): "½",
-    Fraction(1, 3): "⅓",
-    Fraction(2, 3): "⅔",
-    Fraction(1, 4): "¼",
-    Fraction(3, 4): "¾",
-}
-
-
-@bp.app_template_filter("points")
-def points_words(points: Fraction) -> str:
-    """League points exactly, as people write them: 1½, ⅔, 2 2/5."""
-    whole, part = divmod(points, 1)
-    if not part:
-        return str(whole)
-    shown = VULGAR.get(part) or (f" {part}" if whole else str(part))
-    return f"{whole or ''}{shown}"
 
 
 def _me() -> User:
@@ -124,7 +110,12 @@ def new_league():  # type: ignore[no-untyped-def]
 
 def _new_league_page(rules: Any, form: Any, error: str | None = None) -> str:
     return render_template(
-        "new_league.html", rules=rules, form=form, clock=CLOCK_FIELDS, error=error
+        "new_league.html",
+        rules=rules,
+        form=form,
+        clock=CLOCK_FIELDS,
+        error=error,
+        titles=titles(),
     )
 
 
@@ -180,7 +171,7 @@ def leave(league_id: str):  # type: ignore[no-untyped-def]
     found = find_league(db(), league_id)
     if request.method == "GET":
         if active_entrant(found, _me()) is None:
-            raise NotFound("you are not an entrant of this league")
+            raise NotFound(_("you are not an entrant of this league"))
         return render_template("league_confirm.html", league=found, action="leave")
     return _to_league(league_id, leave_league(db(), found, _me()))
 
@@ -211,7 +202,7 @@ def place_entrant(league_id: str, entrant_id: int):  # type: ignore[no-untyped-d
     found = organised_league(db(), league_id, _me())
     division = whole_number(request.form.get("division"))
     if division is None:
-        raise Invalid("choose a division by its number")
+        raise Invalid(_("choose a division by its number"))
     set_division(found, entrant_id, division)
     return _to_league(league_id)
 
@@ -266,11 +257,15 @@ def _division(season: Season, division: int) -> dict[str, Any]:
 
 
 def _round_starts(season: Season, number: int) -> str:
-    """When a round not started yet will start, in words."""
-    ends = f"when round {number - 1} is over"
+    """When a round not started yet will start, in words, the date in the reader's zone."""
     if season.round_days is None:
-        return ends
-    return f"{ends}, or on {round_start(season, number):%Y-%m-%d} at the latest"
+        return _("when round %(number)d is over", number=number - 1)
+    local = round_start(season, number).astimezone(ZoneInfo(_me().time_zone))
+    return _(
+        "when round %(number)d is over, or on %(date)s at the latest",
+        number=number - 1,
+        date=format_date(local, "medium", locale=current_language()),
+    )
 
 
 def _own_place(season: Season, user: User) -> SeasonEntrant | None:
@@ -295,7 +290,7 @@ def withdraw_me(league_id: str, number: int):  # type: ignore[no-untyped-def]
     chosen = find_season(db(), league_id, number)
     place = _own_place(chosen, _me())
     if place is None:
-        raise NotFound("you do not play in this season")
+        raise NotFound(_("you do not play in this season"))
     if request.method == "GET":
         return render_template(
             "league_confirm.html", league=chosen.league, season=chosen, action="withdraw"
@@ -329,7 +324,7 @@ def replace_place(league_id: str, number: int, place_id: int):  # type: ignore[n
 def _organised_place(league_id: str, number: int, place_id: int) -> tuple[Season, SeasonEntrant]:
     chosen = find_season(db(), league_id, number)
     if not is_organiser(chosen.league, _me()):
-        raise Forbidden("only the league's organisers may do that")
+        raise Forbidden(_("only the league's organisers may do that"))
     return chosen, season_place(chosen, place_id)
 
 

@@ -9,6 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from flask import current_app, has_request_context, request, url_for
+from flask_babel import gettext as _
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
 from pbem.config import base_url
@@ -51,7 +52,13 @@ def sign_in_token(user_id: int, last_sign_in: datetime | None) -> str:
 def read_sign_in_token(token: str) -> tuple[int, datetime | None]:
     """(user id, the user's last sign-in when the link was made)."""
     max_age = current_app.config["PBEM_SIGN_IN_LINK_MINUTES"] * 60
-    data = _load(SIGN_IN, token, max_age, "sign-in")
+    data = _load(
+        SIGN_IN,
+        token,
+        max_age,
+        _("this sign-in link has expired"),
+        _("this sign-in link is not valid"),
+    )
     return data["user"], datetime.fromisoformat(data["last"]) if data["last"] else None
 
 
@@ -60,7 +67,7 @@ def invite_token(seat_id: int, email: str) -> str:
 
 
 def read_invite_token(token: str) -> tuple[int, str]:
-    data = _load(INVITE, token, INVITE_DAYS * 86400, "invitation")
+    data = _load(INVITE, token, INVITE_DAYS * 86400, *_invitation_refusals())
     return data["seat"], data["email"]
 
 
@@ -72,14 +79,19 @@ def take_over_url(seat: Seat, email: str) -> str:
 
 
 def read_take_over_token(token: str) -> tuple[int, str]:
-    data = _load(TAKE_OVER, token, INVITE_DAYS * 86400, "invitation")
+    data = _load(TAKE_OVER, token, INVITE_DAYS * 86400, *_invitation_refusals())
     return data["seat"], data["email"]
 
 
-def _load(purpose: str, token: str, max_age: int, what: str) -> dict[str, Any]:
+def _invitation_refusals() -> tuple[str, str]:
+    return _("this invitation link has expired"), _("this invitation link is not valid")
+
+
+def _load(purpose: str, token: str, max_age: int, expired: str, forged: str) -> dict[str, Any]:
+    """The link's data; BadLink with `expired` or `forged` as its message."""
     try:
         return _serializer(purpose).loads(token, max_age=max_age)
     except SignatureExpired:
-        raise BadLink(f"this {what} link has expired") from None
+        raise BadLink(expired) from None
     except BadSignature:
-        raise BadLink(f"this {what} link is not valid") from None
+        raise BadLink(forged) from None

@@ -7,12 +7,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext, ngettext
 from flask_login import login_user
 
 import engine
 from engine.core.options import Option
 from pbem.clock.display import local_time
 from pbem.dispatch import enqueue_pending
+from pbem.i18n.games import game_title
 from pbem.models import Game, GameStatus, Seat, User
 from pbem.services import accounts, notifications
 from pbem.services import games as game_service
@@ -32,14 +35,14 @@ from pbem.web.links import (
 
 bp = page_blueprint("lobby")
 TITLE_LENGTH = 200  # Game.title's column
-CASUAL = "Casual games"
+CASUAL = lazy_gettext("Casual games")
 SEAT_KINDS = {
-    "": "nobody",
-    "me": "me",
-    "bot": "a bot",
-    "kinds-bot": "a bot that tries every kind of move",
-    "invite": "invite by e-mail",
-    "open": "anyone",
+    "": lazy_gettext("nobody"),
+    "me": lazy_gettext("me"),
+    "bot": lazy_gettext("a bot"),
+    "kinds-bot": lazy_gettext("a bot that tries every kind of move"),
+    "invite": lazy_gettext("invite by e-mail"),
+    "open": lazy_gettext("anyone"),
 }
 
 
@@ -56,7 +59,8 @@ class GameRow:
 
 
 def titles() -> dict[str, str]:
-    return {rules.name: rules.title for rules in engine.rulesets()}
+    """Each game's name in the reader's language, by ruleset."""
+    return {rules.name: game_title(rules.name, rules.title) for rules in engine.rulesets()}
 
 
 def newest_rulesets() -> dict[str, type[engine.State]]:
@@ -90,10 +94,15 @@ def grouped(rows: list[GameRow]) -> list[tuple[str, list[GameRow]]]:
     groups: dict[str, list[GameRow]] = {}
     for row in rows:
         season = row.game.season
-        key = f"{season.league.name} – Season {season.number}" if season else ""
+        key = season_title(season.league.name, season.number) if season else ""
         groups.setdefault(key, []).append(row)
     casual = groups.pop("", None)
-    return [*groups.items(), *([(CASUAL, casual)] if casual else [])]
+    return [*groups.items(), *([(str(CASUAL), casual)] if casual else [])]
+
+
+def season_title(league: str, number: int) -> str:
+    """ "Club – Season 2", as the game pages name a league game's season too."""
+    return _("%(league)s – Season %(number)s", league=league, number=number)
 
 
 def _page_url(section: Section, number: int) -> str:
@@ -125,7 +134,7 @@ def choose_game():  # type: ignore[no-untyped-def]
 def new_game(ruleset: str):  # type: ignore[no-untyped-def]
     rules = newest_rulesets().get(ruleset)
     if rules is None:
-        raise NotFound("no such game")
+        raise NotFound(_("no such game"))
     form = request.form if request.method == "POST" else _default_form(rules)
     if request.method == "GET":
         return _new_game_page(rules, form)
@@ -149,6 +158,7 @@ def _new_game_page(rules: type[engine.State], form: Any, error: str | None = Non
     return render_template(
         "new_game.html",
         rules=rules,
+        title=game_title(rules.name, rules.title),
         form=form,
         kinds=SEAT_KINDS,
         rows=range(rules.max_players),
@@ -170,10 +180,10 @@ def _seat_specs(rules: type[engine.State], form: Any) -> list[game_service.SeatS
     specs = []
     kinds = [form.get(f"seat-{i}", "") for i in range(rules.max_players)]
     if kinds.count("me") > 1:
-        raise Invalid("you can take one seat only")
+        raise Invalid(_("you can take one seat only"))
     for index, kind in enumerate(kinds):
         if kind not in SEAT_KINDS:
-            raise Invalid(f"unknown kind of seat {kind!r}")
+            raise Invalid(_("unknown kind of seat: %(kind)s", kind=repr(kind)))
         if kind == "invite":
             email = accounts.normalise_email(form.get(f"invite-{index}", ""))
             specs.append(game_service.SeatSpec(invite=email))
@@ -182,8 +192,14 @@ def _seat_specs(rules: type[engine.State], form: Any) -> list[game_service.SeatS
             specs.append(game_service.SeatSpec(user=user, bot=SEAT_BOTS.get(kind)))
     if not rules.min_players <= len(specs) <= rules.max_players:
         raise Invalid(
-            f"{rules.title} is for {rules.min_players} to {rules.max_players} players,"
-            f" not {len(specs)}"
+            ngettext(
+                "%(game)s is for %(low)s to %(num)s players, not %(given)s",
+                "%(game)s is for %(low)s to %(num)s players, not %(given)s",
+                rules.max_players,
+                game=game_title(rules.name, rules.title),
+                low=rules.min_players,
+                given=len(specs),
+            )
         )
     return specs
 
@@ -202,8 +218,14 @@ def _title(form: Any) -> str:
     """The title typed, or "" for the default one; it goes into mail subjects."""
     title = form.get("title", "").strip()
     if len(title) > TITLE_LENGTH:
-        raise Invalid(f"a title has at most {TITLE_LENGTH} characters")
-    return refuse_control_characters(title, "a title")
+        raise Invalid(
+            ngettext(
+                "a title has at most %(num)s character",
+                "a title has at most %(num)s characters",
+                TITLE_LENGTH,
+            )
+        )
+    return refuse_control_characters(title, _("a title"))
 
 
 def _send_invitations(game: Game) -> None:
@@ -222,7 +244,7 @@ def _invited_seat(token: str) -> tuple[Seat, User]:
     seat = db().get(Seat, seat_id)
     invitee = accounts.user_by_email(db(), email)
     if seat is None or invitee is None or seat.invited_email != email or not seat.is_open:
-        raise BadLink("this invitation has been used or withdrawn")
+        raise BadLink(_("this invitation has been used or withdrawn"))
     return seat, invitee
 
 
@@ -265,7 +287,7 @@ def _taken_over_seat(token: str) -> tuple[Seat, User]:
     seat = db().get(Seat, seat_id)
     invitee = accounts.user_by_email(db(), email)
     if seat is None or invitee is None or seat.invited_email != email or seat.user != invitee:
-        raise BadLink("this invitation has been used or withdrawn")
+        raise BadLink(_("this invitation has been used or withdrawn"))
     return seat, invitee
 
 

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from flask import redirect, render_template, request, url_for
+from flask_babel import gettext as _
 
 from pbem.dispatch import enqueue_submissions
 from pbem.models import User
@@ -42,7 +43,7 @@ def _done(game_id: str, follow_up: Sequence[int] = ()):  # type: ignore[no-untyp
 def _position(form: Any) -> int:
     position = whole_number(form.get("position"))
     if position is None:
-        raise BadForm("the form does not say which seat")
+        raise BadForm(_("the form does not say which seat"))
     return position
 
 
@@ -51,7 +52,13 @@ def _position(form: Any) -> int:
 def extend(game_id: str):  # type: ignore[no-untyped-def]
     days = whole_number(request.form.get("days"))
     if days is None:
-        raise Invalid("give the extension as a whole number of days, from 1 to 30")
+        raise Invalid(
+            _(
+                "give the extension as a whole number of days, from %(low)s to %(high)s",
+                low=organiser.EXTEND_DAYS[0],
+                high=organiser.EXTEND_DAYS[-1],
+            )
+        )
     organiser.extend(db(), _organiser(), game_id, _position(request.form), days)
     return _done(game_id)
 
@@ -112,7 +119,7 @@ def _confirm(game_id: str, action: str, error: str | None = None, status: int = 
         position = _position(values)
         seat = next((s for s in game.seats if s.position == position), None)
         if seat is None:
-            raise NotFound("no such seat")
+            raise NotFound(_("no such seat"))
     email = values.get("email", "").strip()
     if action == "replace" and error is None:
         try:

@@ -13,11 +13,13 @@ import base64
 from typing import Any
 
 from flask import current_app, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from sqlalchemy import or_, select
 
 import engine
 from pbem.dispatch import enqueue_submissions
-from pbem.i18n import page_language
+from pbem.i18n import current_language, page_language
+from pbem.i18n.boards import board_text
 from pbem.i18n.rules import describe_error, describe_refusal
 from pbem.models import Game, GameStatus, Move, Seat, Submission, SubmissionStatus
 from pbem.numbers import whole_number
@@ -65,7 +67,7 @@ def _shown_submission(seat: Seat, raw: str | None) -> Submission | None:
     number = whole_number(raw)
     found = db().get(Submission, number) if number is not None else None
     if found is None or found.seat_id != seat.id:
-        raise NotFound("no such submission")
+        raise NotFound(_("no such submission"))
     return found
 
 
@@ -102,7 +104,7 @@ def render_game_page(
         else []
     )
     view = played.view(seat.position)
-    board_svg, board_panel = pictures.inline_board(game, view)
+    board_svg, board_panel = pictures.inline_board(game, view, current_language())
     page = render_template(
         "game.html",
         game=game,
@@ -112,7 +114,7 @@ def render_game_page(
         view=view,
         board_svg=board_svg,
         board_panel=board_panel,
-        picture=played.state.text_picture(seat.position),
+        picture=board_text(played.state, seat.position, current_language()),
         private=private_information(played, seat.position),
         legal=legal,
         may_move=may_move,
@@ -151,7 +153,7 @@ def _form() -> tuple[str, int]:
     """The move text and the ply the page was drawn at."""
     ply = whole_number(request.form.get("ply"))
     if ply is None:
-        raise BadForm("the form lacks the position it was made for")
+        raise BadForm(_("the form lacks the position it was made for"))
     return request.form.get("moves", "").replace("\r\n", "\n"), ply
 
 
@@ -192,7 +194,7 @@ def preview_page(game_id: str):  # type: ignore[no-untyped-def]
         moves=text,
         trial=trial,
         drawn_at=moves_stored(seat.game),
-        picture=trial.text_picture(),
+        picture=board_text(trial.game.state, trial.seat, current_language()),
         private=private_information(trial.game, seat.position),
         board_png=_data_url(seat.game, trial.view()),
     )
@@ -300,5 +302,5 @@ def version(game_id: str):  # type: ignore[no-untyped-def]
     Public like the spectator view."""
     game = db().scalar(select(Game).where(Game.public_id == game_id))
     if game is None:
-        raise NotFound("no such game")
+        raise NotFound(_("no such game"))
     return {"version": game.lock_version}

@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from flask_babel import gettext as _
+
 import engine
 from pbem.models import Game
 from pbem.numbers import whole_number
@@ -39,7 +41,7 @@ def shown_ply(game: Game, ply: int | None) -> int:
 def _within(ply: int | None, last: int) -> int:
     ply = last if ply is None else ply
     if not 0 <= ply <= last:
-        raise NotFound("no such move in this game")
+        raise NotFound(_("no such move in this game"))
     return ply
 
 
@@ -49,7 +51,7 @@ def ply_argument(raw: str | None) -> int | None:
         return None
     ply = whole_number(raw)
     if ply is None:
-        raise NotFound("no such move in this game")
+        raise NotFound(_("no such move in this game"))
     return ply
 
 
@@ -81,15 +83,15 @@ def _differences(
 def _item_path(path: list[str], index: int, seat: int) -> list[str]:
     """Your own entry of a per-seat list needs no label: "hand", not "seats › 0 › hand"."""
     if path[-1:] and path[-1] in SEAT_LISTS:
-        return path[:-1] if index == seat else [*path, f"seat {index + 1}"]
+        return path[:-1] if index == seat else [*path, _("seat %(number)s", number=index + 1)]
     return [*path, str(index + 1)]
 
 
 def _text(value: Any) -> str:
     if isinstance(value, list):
-        return ", ".join(_text(v) for v in value) or "none"
+        return ", ".join(_text(v) for v in value) or _("none")
     if isinstance(value, dict):
         return ", ".join(f"{k.replace('_', ' ')}: {_text(v)}" for k, v in value.items())
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return _("yes") if value else _("no")
     return str(value)

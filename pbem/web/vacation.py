@@ -4,8 +4,11 @@ clock of the player stops) and coming back early."""
 from __future__ import annotations
 
 from flask import current_app, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 
 from pbem.clock.display import local_time
+from pbem.i18n import page_language
+from pbem.mail.command_words import COMMAND_WORDS
 from pbem.models import User, utcnow
 from pbem.numbers import whole_number
 from pbem.services import vacation
@@ -38,6 +41,7 @@ def _page(error: str | None = None, days: str = "", status: int = 200):  # type:
         days=days,
         started=request.args.get("started") == "1",
         back=request.args.get("back") == "1",
+        command_words=COMMAND_WORDS[page_language()],
     )
     return page, status
 
@@ -48,7 +52,8 @@ def start():  # type: ignore[no-untyped-def]
     raw = request.form.get("days", "").strip()
     days = whole_number(raw)
     if days is None:
-        return _page(f"Nothing was changed: {raw!r} is not a number of days.", raw, 422)
+        message = _("Nothing was changed: %(given)s is not a number of days.", given=repr(raw))
+        return _page(message, raw, 422)
     try:
         vacation.start(db(), _reader(), days, current_app.config["PBEM_VACATION_DAYS"], utcnow())
     except ServiceError as exc:
@@ -59,7 +64,7 @@ def start():  # type: ignore[no-untyped-def]
 
 
 def _refusal(error: ServiceError) -> str:
-    return f"Nothing was changed: {error}."
+    return _("Nothing was changed: %(reason)s.", reason=error)
 
 
 @bp.route("/vacation/end", methods=["POST"])

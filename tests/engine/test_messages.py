@@ -23,7 +23,7 @@ from engine.core.messages import (
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = sorted([*(ROOT / "engine").rglob("*.py"), *(ROOT / "pbem").rglob("*.py")])
-MESSAGE_ID = re.compile(r"^(turn|record|options|taluva|java|samurai|pbem)\.[a-z_]+$")
+MESSAGE_ID = re.compile(r"^(turn|record|options|board|taluva|java|samurai|pbem)\.[a-z_]+$")
 ERRORS = {"IllegalMove", "RecordError"}
 
 

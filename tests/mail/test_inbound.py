@@ -39,12 +39,13 @@ from tests.server.pipeline_helpers import (
 from worker.celery_app import beat_schedule
 
 
-def turn_mail(rig, game, user):  # type: ignore[no-untyped-def]
+def turn_mail(rig, game, user, ending: str = "your turn"):  # type: ignore[no-untyped-def]
+    """`ending`: the subject's last words in the user's language."""
     return rig.capture.take(
         lambda m: (
             str(m["X-Pbem-Game"]) == game.public_id
             and user.email in str(m["To"])
-            and str(m["Subject"]).endswith("your turn")
+            and str(m["Subject"]).endswith(ending)
         )
     )
 

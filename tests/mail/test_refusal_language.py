@@ -12,7 +12,7 @@ def test_a_refused_move_is_explained_in_czech_to_a_czech_player(rig, session, ma
     ann.language = "cs"
     session.commit()
     game = start_game(rig.app, session, "taluva", [ann, bob])
-    mail = turn_mail(rig, game, ann)
+    mail = turn_mail(rig, game, ann, "jste na tahu")
     moves = "dílek 0,0 0,-1 1,-1\nchýše 5,5"  # the player's own words
     raw = reply(mail, ann.email, moves)
     row = submit_by_smtp(rig, raw, ann.email, str(mail["Reply-To"]))

@@ -30,6 +30,13 @@ def test_renders_the_view_of_the_seat_named(record_file: Path, tmp_path: Path) -
     assert out.read_bytes() == render_png(game.view(2))
 
 
+def test_draws_its_words_in_the_language_asked(record_file: Path, tmp_path: Path) -> None:
+    game = cut(bot_game("taluva", 3, "render"), 20)
+    out = tmp_path / "board.png"
+    assert main([str(record_file), "--seat", "1", "--language", "cs", "-o", str(out)]) == 0
+    assert out.read_bytes() == render_png(game.view(1), language="cs") != render_png(game.view(1))
+
+
 def test_without_a_seat_renders_the_spectator_view(record_file: Path, tmp_path: Path) -> None:
     out = tmp_path / "board.png"
     result = subprocess.run(

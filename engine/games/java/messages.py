@@ -152,5 +152,19 @@ define(
         "java.below_highest": "you are below the highest total %(highest)s: play cards or pass",
         "java.level_highest": "you are level with the highest total: agree or raise",
         "java.tile_duty": "you must place at least one land tile this turn",
+        # the text board (the letters are the board's symbols, alike in every language)
+        "java.board_key": "key: level and r rice / v village; #N developer of seat N; PV palace "
+        "of value V (* festival held); ~ irrigation; ^^^ mountains; ___ lowlands",
+        "java.board_seat": "%(marker)s seat %(seat)s: points %(points)s; tiles %(tiles)s; "
+        "developers off board %(developers)s, action tokens %(tokens)s, cards %(cards)s",
+        "java.board_supply": "supply: triples %(triples)s, irrigation %(irrigation)s; face-up "
+        "card %(faceup)s, deck %(deck)s; action points left %(ap)s",
+        "java.board_hand": "your hand: %(cards)s",
+        "java.board_no_hand": "your hand: (empty)",
+        "java.board_hand_drawn": "your hand: %(cards)s; cards drawn from the deck, known once "
+        "the move is sent: %(drawn)s",
+        "java.board_festival": "festival at %(space)s: %(bids)s; seat %(seat)s decides",
+        "java.board_bid": "seat %(seat)s %(total)s",
+        "java.board_card_unknown": "not known before the move is sent",
     }
 )

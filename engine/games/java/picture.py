@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from engine.core.textboard import render_hexes
+from engine.core.messages import Message
+from engine.core.textboard import TextBoard, counts, render_hexes
 from engine.games.java.board import SPACES
+from engine.games.java.cards import UNKNOWN
 from engine.games.java.tiles import VILLAGE_FACE
 
 if TYPE_CHECKING:
@@ -30,30 +33,60 @@ def _cell(state: JavaState, cell: str) -> tuple[str, str]:
     return top, ""
 
 
-def text_picture(state: JavaState, seat: int | None) -> str:
+def text_board(state: JavaState, seat: int | None) -> TextBoard:
     board = render_hexes({(s.q, s.r): _cell(state, sid) for sid, s in SPACES.items()})
-    lines = [
-        board,
-        "",
-        "key: level and r rice / v village; #N developer of seat N; PV palace of value V"
-        " (* festival held); ~ irrigation; ^^^ mountains; ___ lowlands",
-    ]
+    lines = [Message("java.board_key")]
     for s in range(state.players):
-        tiles = ", ".join(f"{k} {n}" for k, n in state.own_tiles[s].items())
-        marker = ">" if s == state.current else " "
         lines.append(
-            f"{marker} seat {s + 1}: {state.scores[s]} points, {tiles}, "
-            f"{state.off_board[s]} developers off board, {state.tokens[s]} tokens, "
-            f"{len(state.hands[s])} cards"
+            Message(
+                "java.board_seat",
+                {
+                    "marker": ">" if s == state.current else " ",
+                    "seat": s + 1,
+                    "points": state.scores[s],
+                    "tiles": counts(state.own_tiles[s]),
+                    "developers": state.off_board[s],
+                    "tokens": state.tokens[s],
+                    "cards": len(state.hands[s]),
+                },
+            )
         )
     lines.append(
-        f"triples {state.triples}, irrigation {state.irrigation_left}, face-up card "
-        f"{state.faceup or '-'}, deck {len(state.deck)}, AP left {state.ap_left}"
+        Message(
+            "java.board_supply",
+            {
+                "triples": state.triples,
+                "irrigation": state.irrigation_left,
+                "faceup": _faceup(state.faceup),
+                "deck": len(state.deck),
+                "ap": state.ap_left,
+            },
+        )
     )
     if seat is not None:
-        lines.append(f"your hand: {' '.join(state.hands[seat]) or '(empty)'}")
+        lines.append(_hand(state.hands[seat]))
     if state.auction is not None:
         a = state.auction
-        totals = ", ".join(f"seat {s + 1} {a.totals[s]}" for s in a.active)
-        lines.append(f"festival at {a.palace}: {totals}; seat {a.current + 1} decides")
-    return "\n".join(lines)
+        bids = tuple(
+            Message("java.board_bid", {"seat": s + 1, "total": a.totals[s]}) for s in a.active
+        )
+        lines.append(
+            Message("java.board_festival", {"space": a.palace, "bids": bids, "seat": a.current + 1})
+        )
+    return TextBoard(board, tuple(lines))
+
+
+def _faceup(card: str | None) -> str | Message:
+    """The face-up card; in a preview, one drawn from the deck is not known yet."""
+    if card == UNKNOWN:
+        return Message("java.board_card_unknown")
+    return card or "-"
+
+
+def _hand(hand: Sequence[str]) -> Message:
+    """The seat's cards; a preview's draws from the deck are not known yet."""
+    known = " ".join(card for card in hand if card != UNKNOWN)
+    drawn = hand.count(UNKNOWN)
+    if drawn:
+        return Message("java.board_hand_drawn", {"cards": known or "-", "drawn": drawn})
+    return Message("java.board_hand", {"cards": known}) if known else Message("java.board_no_hand")

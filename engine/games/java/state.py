@@ -11,10 +11,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.core.errors import IllegalMove
-from engine.core.messages import Message
+from engine.core.messages import Message, words
 from engine.core.registry import register
 from engine.core.rng import SeededRandom
 from engine.core.state import Result, State
+from engine.core.textboard import TextBoard
 from engine.games.java import cards, legal, notation, picture, view
 from engine.games.java import messages as m
 from engine.games.java.board import SPACES, edge_cost
@@ -55,6 +56,9 @@ from engine.games.java.tiles import (
 )
 
 EDGE_MESSAGES = {"enter": "java.edge_enter", "leave": "java.edge_leave"}
+
+# How a game ends, as its result says it (game words: a server translates them).
+LAST_TRIPLE, LAND_GONE = words("last triple tile placed", "no land tile fits any more")
 
 
 @register
@@ -169,16 +173,14 @@ class JavaState(State):
         ranking = tuple(
             tuple(s for s in range(self.players) if self.scores[s] == points) for points in order
         )
-        reason = "last triple tile placed"
-        if self.triples_set_aside:
-            reason = "no land tile fits any more"
+        reason = LAND_GONE if self.triples_set_aside else LAST_TRIPLE
         return Result(ranking, tuple({"points": p} for p in self.scores), reason)
 
     def seat_view(self, seat: int | None) -> dict[str, Any]:
         return view.seat_view(self, seat)
 
-    def text_picture(self, seat: int | None) -> str:
-        return picture.text_picture(self, seat)
+    def text_board(self, seat: int | None) -> TextBoard:
+        return picture.text_board(self, seat)
 
     # -- costs shared by check and legal ----------------------------------
 

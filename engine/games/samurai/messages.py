@@ -93,5 +93,16 @@ define(
         "samurai.figure_twice": "%(space)s already holds a %(figure)s",
         "samurai.not_completable": "a %(figure)s on %(space)s would leave too few different "
         "figures to fill the cities",
+        # the text board (the letters are the board's symbols, alike in every language)
+        "samurai.board_phase": "phase: %(phase)s, turn %(turn)s",
+        "samurai.board_phase_choose": "opening choice",
+        "samurai.board_phase_figures": "placing figures",
+        "samurai.board_phase_play": "play",
+        "samurai.board_phase_over": "over",
+        "samurai.board_to_place": "figures to place: %(figures)s",
+        "samurai.board_set_aside": "set aside: %(figures)s",
+        "samurai.board_seat": "seat %(seat)s: tiles in hand %(hand)s, in pile %(pile)s",
+        "samurai.board_screen": "seat %(seat)s: tiles in hand %(hand)s, in pile %(pile)s; "
+        "hand %(tiles)s; captured %(captured)s",
     }
 )

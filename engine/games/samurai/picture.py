@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.core.textboard import render_hexes
+from engine.core.messages import Message
+from engine.core.textboard import TextBoard, counts, render_hexes
 from engine.games.samurai.tiles import FIGURES, kind
 
 if TYPE_CHECKING:
@@ -20,6 +21,12 @@ TILE_SHORT = {
     **{f: FIGURE_LETTER[f] for f in FIGURES},
 }
 SETTLEMENT_MARK = {"village": "v", "city": "c", "edo": "E"}
+PHASE_NAMES = {
+    "choose": "samurai.board_phase_choose",
+    "figures": "samurai.board_phase_figures",
+    "play": "samurai.board_phase_play",
+    "over": "samurai.board_phase_over",
+}
 
 
 def tile_label(seat: int, code: str) -> str:
@@ -43,23 +50,24 @@ def _cells(state: SamuraiState) -> dict[tuple[int, int], tuple[str, str]]:
     return cells
 
 
-def _counts(counts: dict[str, int]) -> str:
-    return ", ".join(f"{counts[f]} {f}" for f in FIGURES)
-
-
-def picture(state: SamuraiState, viewer: int | None) -> str:
-    lines = [render_hexes(_cells(state)), ""]
-    lines.append(f"phase: {state.phase}, turn {state.turn}")
+def picture(state: SamuraiState, viewer: int | None) -> TextBoard:
+    phase = Message(PHASE_NAMES[state.phase])
+    lines = [Message("samurai.board_phase", {"phase": phase, "turn": state.turn})]
     if state.phase == "figures":
-        lines.append(f"figures to place: {_counts(state.supply)}")
-    lines.append(f"set aside: {_counts(state.set_aside)}")
+        lines.append(Message("samurai.board_to_place", {"figures": _counts(state.supply)}))
+    lines.append(Message("samurai.board_set_aside", {"figures": _counts(state.set_aside)}))
     for seat in range(state.players):
-        line = (
-            f"seat {seat + 1}: {len(state.hands[seat])} tiles in hand,"
-            f" {len(state.piles[seat])} in pile"
-        )
+        public = {"seat": seat + 1, "hand": len(state.hands[seat]), "pile": len(state.piles[seat])}
         if state.screens_open(viewer, seat):
-            hand = " ".join(state.hands[seat]) or "-"
-            line += f"; hand {hand}; captured {_counts(state.captured[seat])}"
-        lines.append(line)
-    return "\n".join(lines)
+            screen = {
+                "tiles": " ".join(state.hands[seat]) or "-",
+                "captured": _counts(state.captured[seat]),
+            }
+            lines.append(Message("samurai.board_screen", {**public, **screen}))
+        else:
+            lines.append(Message("samurai.board_seat", public))
+    return TextBoard(render_hexes(_cells(state)), tuple(lines))
+
+
+def _counts(numbers: dict[str, int]) -> tuple[Message, ...]:
+    return counts({figure: numbers[figure] for figure in FIGURES})

@@ -4,15 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
+from engine.core.messages import words
 from engine.core.state import Result
 from engine.games.samurai.tiles import FIGURES
 
 Captured = Sequence[Mapping[str, int]]
 
-TYPE_GONE = "a figure type has left the board"
-FOUR_ASIDE = "four or more figures set aside"
-NO_TILES = "no tiles left"
-NO_PLAY = "no seat can play a tile"
+# How a game ends, as its result says it (game words: a server translates them).
+TYPE_GONE, FOUR_ASIDE, NO_TILES, NO_PLAY = words(
+    "a figure type has left the board",
+    "four or more figures set aside",
+    "no tiles left",
+    "no seat can play a tile",
+)
 
 
 def shogunates(captured: Captured) -> list[list[str]]:

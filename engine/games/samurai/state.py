@@ -13,6 +13,7 @@ from engine.core.messages import Message
 from engine.core.registry import register
 from engine.core.rng import SeededRandom
 from engine.core.state import Result, State
+from engine.core.textboard import TextBoard
 from engine.games.samurai import messages as m
 from engine.games.samurai import notation, placement, scoring, setup
 from engine.games.samurai.board import FIGURES_PER_TYPE, Board, board_for
@@ -300,7 +301,7 @@ class SamuraiState(State):
     def seat_view(self, seat: int | None) -> dict[str, Any]:
         return seat_view(self, seat)
 
-    def text_picture(self, seat: int | None) -> str:
+    def text_board(self, seat: int | None) -> TextBoard:
         return picture(self, seat)
 
     def screens_open(self, viewer: int | None, seat: int) -> bool:

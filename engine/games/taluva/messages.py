@@ -37,6 +37,8 @@ from engine.core.messages import define, words
 )
 # Terrains and buildings appear as parameters.
 words("volcano", "jungle", "clearing", "sand", "rock", "lake", "hut", "temple", "tower")
+# A trial's drawn tile, whose terrains are not known before the move is sent.
+words("unknown")
 
 define(
     {
@@ -101,5 +103,19 @@ define(
         "%(space)s",
         "taluva.huts_short": "extending onto %(terrain)s needs %(needed)s huts (%(spaces)s, "
         "one per level) and you have %(huts)s",
+        # the text board (the letters are the board's symbols, alike in every language)
+        "taluva.board_key": "terrain+level: V volcano, J jungle, C clearing, S sand, R rock, "
+        "L lake; buildings: seat number + h hut (count), T temple, W tower",
+        "taluva.board_empty": "no tile on the table yet: the first volcano goes on 0,0",
+        "taluva.board_pile": "tiles left in the pile: %(tiles)s",
+        "taluva.board_seat": "%(marker)s seat %(seat)s in stock: huts %(huts)s, temples "
+        "%(temples)s, towers %(towers)s",
+        "taluva.board_eliminated": "  seat %(seat)s is eliminated",
+        "taluva.board_finished": "  seat %(seat)s has finished (placed two whole kinds)",
+        "taluva.board_to_lay": "seat %(seat)s to lay a tile",
+        "taluva.board_to_build": "seat %(seat)s to build",
+        "taluva.board_your_tile": "your tile: volcano, %(left)s, %(right)s",
+        "taluva.board_left": "%(terrain)s on the left",
+        "taluva.board_right": "%(terrain)s on the right",
     }
 )

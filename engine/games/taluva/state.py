@@ -6,10 +6,12 @@ from typing import Any
 
 from engine.core.errors import EngineError, IllegalMove
 from engine.core.hexgrid import Hex
+from engine.core.messages import words
 from engine.core.options import Option
 from engine.core.registry import register
 from engine.core.rng import SeededRandom
 from engine.core.state import Result, State
+from engine.core.textboard import TextBoard
 from engine.games.taluva import ending, view
 from engine.games.taluva.builds import Builder
 from engine.games.taluva.island import HUT, Island
@@ -27,9 +29,10 @@ from engine.games.taluva.tiles import UNKNOWN, Tile, full_set
 TILES_BY_PLAYERS = {3: 36, 4: 48}
 LAY_TILE, BUILD, OVER = "tile", "build", "over"
 
-INSTANT_WIN = "all buildings of two kinds placed"
-TILES_OUT = "no tiles left"
-LAST_STANDING = "every other player eliminated"
+# How a game ends, as its result says it (game words: a server translates them).
+INSTANT_WIN, TILES_OUT, LAST_STANDING = words(
+    "all buildings of two kinds placed", "no tiles left", "every other player eliminated"
+)
 
 
 @register
@@ -231,5 +234,5 @@ class TaluvaState(State):
     def seat_view(self, seat: int | None) -> dict[str, Any]:
         return view.seat_view(self, seat)
 
-    def text_picture(self, seat: int | None) -> str:
-        return view.text_picture(self, seat)
+    def text_board(self, seat: int | None) -> TextBoard:
+        return view.text_board(self, seat)

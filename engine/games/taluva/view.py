@@ -1,4 +1,5 @@
-"""What each seat sees of a Taluva game: JSON for the server, text for the terminal.
+"""What each seat sees of a Taluva game: JSON for the server, a text board for
+the terminal and the mails.
 
 The only secrets are the order of the draw pile and the tile in the current
 player's hand, which nobody else sees until it is laid.
@@ -8,11 +9,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.core.textboard import render_hexes
+from engine.core.messages import Message
+from engine.core.textboard import TextBoard, render_hexes
 from engine.games.taluva import ending
 from engine.games.taluva.island import HUT, TEMPLE, TOWER
 from engine.games.taluva.notation import format_hex
-from engine.games.taluva.tiles import TERRAIN_LETTERS
+from engine.games.taluva.tiles import TERRAIN_LETTERS, Tile
 
 if TYPE_CHECKING:
     from engine.games.taluva.state import TaluvaState
@@ -65,25 +67,42 @@ def _cell_lines(space: tuple[int, int], cell: Any) -> tuple[str, str]:
     return format_hex(space), content
 
 
-def text_picture(state: TaluvaState, seat: int | None) -> str:
-    lines = [render_hexes({s: _cell_lines(s, c) for s, c in state.island.cells.items()})]
-    lines.append("")
-    lines.append(
-        "terrain+level: V volcano, J jungle, C clearing, S sand, R rock, L lake; "
-        "buildings: seat number + h hut (count), T temple, W tower"
-    )
-    lines.append(f"tiles left in the pile: {len(state.pile)}")
+def text_board(state: TaluvaState, seat: int | None) -> TextBoard:
+    cells = {s: _cell_lines(s, c) for s, c in state.island.cells.items()}
+    lines = [] if cells else [Message("taluva.board_empty")]
+    lines.append(Message("taluva.board_key"))
+    lines.append(Message("taluva.board_pile", {"tiles": len(state.pile)}))
     for s, stock in enumerate(state.stocks):
-        status = " (eliminated)" if s in state.eliminated else ""
-        status += " (finished)" if s in state.finished else ""
         marker = "*" if s == state.current and state.phase != "over" else " "
         lines.append(
-            f"{marker} seat {s + 1}: {stock[HUT]} huts, {stock[TEMPLE]} temples, "
-            f"{stock[TOWER]} towers in stock{status}"
+            Message(
+                "taluva.board_seat",
+                {
+                    "marker": marker,
+                    "seat": s + 1,
+                    "huts": stock[HUT],
+                    "temples": stock[TEMPLE],
+                    "towers": stock[TOWER],
+                },
+            )
         )
+        if s in state.eliminated:
+            lines.append(Message("taluva.board_eliminated", {"seat": s + 1}))
+        if s in state.finished:
+            lines.append(Message("taluva.board_finished", {"seat": s + 1}))
     if state.phase != "over":
-        doing = "lay a tile" if state.phase == "tile" else "build"
-        lines.append(f"seat {state.current + 1} to {doing}")
+        doing = "taluva.board_to_lay" if state.phase == "tile" else "taluva.board_to_build"
+        lines.append(Message(doing, {"seat": state.current + 1}))
         if seat == state.current and state.drawn is not None:
-            lines.append(f"your tile: {state.drawn.describe()}")
-    return "\n".join(lines)
+            lines.append(_your_tile(state.drawn))
+    return TextBoard(render_hexes(cells) if cells else "", tuple(lines))
+
+
+def _your_tile(tile: Tile) -> Message:
+    return Message(
+        "taluva.board_your_tile",
+        {
+            "left": Message("taluva.board_left", {"terrain": tile.left}),
+            "right": Message("taluva.board_right", {"terrain": tile.right}),
+        },
+    )

@@ -33,7 +33,8 @@ def test_drawing_from_the_deck_shows_a_card_from_the_deck():
     assert view["hand"] == [*cards.sort_cards(own), UNKNOWN]
     assert view["deck_size"] == len(deck) - 1 and view["cards_drawn"] == 1
     assert trial.game.state.deck == [UNKNOWN] * (len(deck) - 1)
-    assert f"your hand: {' '.join(cards.sort_cards(own))} {UNKNOWN}" in trial.text_picture()
+    hand = f"your hand: {' '.join(cards.sort_cards(own))}; cards drawn from the deck"
+    assert hand in trial.text_picture()
     assert state.deck == deck and state.hands[0] == own  # the game itself is untouched
 
 

@@ -171,3 +171,24 @@ def test_an_in_memory_database_keeps_pictures_in_its_table():
             store_for(session).put(key, b"\x89PNG")
             assert isinstance(store_for(session), TableStore)
             assert store_for(session).get(key) == b"\x89PNG"
+
+
+def test_each_language_has_a_picture_of_its_own(app, session, make_user, signed_in_as, draws):
+    """A reader's picture is drawn in their language and kept under a key of
+    its own: a French picture is never served to a Czech or English reader."""
+    game, ann, _ = samurai_game(app, session, make_user)
+    keys = {lang: picture_key(session, game, 0, 0, lang) for lang in ("en", "fr", "cs")}
+    assert len({key.drawing for key in keys.values()}) == 3
+    assert len({key.etag for key in keys.values()}) == 3
+    url = f"/games/{game.public_id}/board.png?seat=0&ply=0"
+    served = {}
+    for language in ("en", "fr", "cs"):
+        ann.language = language
+        session.commit()
+        served[language] = signed_in_as(ann).get(url)
+    played = engine_game(game)
+    for language, response in served.items():
+        assert response.headers["ETag"].strip('"') == keys[language].etag
+        assert response.data == draw(game, played.view(0), language)
+        assert store_for(session).get(keys[language]) == response.data
+    assert len({response.data for response in served.values()}) == 3

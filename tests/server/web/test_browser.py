@@ -211,3 +211,37 @@ def test_the_board_fits_a_phone_and_its_spaces_can_be_found(live, chromium):
     page.get_by_role("button", name="Zoom out").click()
     assert frame.evaluate("f => f.scrollWidth <= f.clientWidth + 1")
     phone.close()
+
+
+@pytest.mark.parametrize(
+    ("language", "locale", "heading"),
+    [("fr", "fr-FR", "Votre coup"), ("cs", "cs-CZ", "Váš tah")],
+)
+def test_screenshot_of_the_game_page_in_each_language(
+    live, chromium, screenshots, language, locale, heading
+):
+    """A player who never chose a language gets the game page in their
+    browser's, board and text board included."""
+    app, base = live
+    english = chromium.new_context(viewport={"width": 1280, "height": 900}, timezone_id="UTC")
+    email = f"{language}-{uuid.uuid4().hex[:6]}@example.org"
+    sign_in(app, base, english.new_page(), email, "Zoé" if language == "fr" else "Zdeněk")
+    with app.app_context(), get_db().session() as session:
+        user = session.scalar(select(User).where(User.email == email))
+        user.language = None  # the welcome page saved the English browser's
+        session.commit()
+        game = start_game(app, session, "taluva", [user, "bot"])
+        game_id, public_id = game.id, game.public_id
+    play_on(app, game_id, 0, 4)
+    context = chromium.new_context(
+        viewport={"width": 1280, "height": 900}, timezone_id="UTC", locale=locale
+    )
+    context.add_cookies(english.cookies())
+    page = context.new_page()
+    page.goto(f"{base}/games/{public_id}")
+    page.locator("#legal-moves button.move").first.wait_for(timeout=MOVE_TIMEOUT_MS)
+    assert page.locator("html").get_attribute("lang") == language
+    page.get_by_role("heading", name=heading).wait_for()
+    page.screenshot(path=screenshots / f"taluva-{language}.png")
+    context.close()
+    english.close()

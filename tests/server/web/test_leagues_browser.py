@@ -24,7 +24,7 @@ def test_a_newcomer_joins_an_open_league_by_its_link_and_sees_the_season(live, c
     with app.app_context(), get_db().session() as session:
         owner = accounts.create_user(session, f"org-{uuid.uuid4().hex[:6]}@example.org", "Org")
         ann = accounts.create_user(session, f"ann-{uuid.uuid4().hex[:6]}@example.org", "Ann")
-        league = create_league(session, owner, "Open club", "toy-pick", 2, open_to_all=True)
+        league = create_league(session, owner, "Browser club", "toy-pick", 2, open_to_all=True)
         join_league(session, league.public_id, ann)
         session.commit()
         league_id = league.public_id
@@ -33,7 +33,7 @@ def test_a_newcomer_joins_an_open_league_by_its_link_and_sees_the_season(live, c
     email = f"nina-{uuid.uuid4().hex[:6]}@example.org"
     sign_in(app, base, page, email, "Nina")
     page.goto(f"{base}/leagues")
-    page.get_by_role("link", name="Open club").click()
+    page.get_by_role("link", name="Browser club").click()
     link = page.locator("code.share-link").inner_text()
     assert link.endswith(f"/leagues/{league_id}")
     page.goto(link)
@@ -51,5 +51,5 @@ def test_a_newcomer_joins_an_open_league_by_its_link_and_sees_the_season(live, c
     row = page.locator("table.standings tr", has_text="Nina")
     assert row.get_by_role("link", name="Nina").count() == 1
     row.locator(f"a[href$='/games/{game_id}']").click()
-    page.get_by_role("heading", name="Open club – Season 1 – Round 1 – Game 1").wait_for()
+    page.get_by_role("heading", name="Browser club – Season 1 – Round 1 – Game 1").wait_for()
     context.close()

@@ -18,7 +18,7 @@ from pbem.leagues.leagues import create_league, find_league, invite_entrant, joi
 from pbem.leagues.seasons import start_season
 from pbem.models import Entrant, Game, League, Season, SeasonEntrant
 from pbem.services.replay import engine_game
-from pbem.web.leagues import points_words
+from pbem.web.locale_format import points_words
 from tests.server.leagues.test_seasons import league_of, play_out
 
 LEAGUE_URL = re.compile(r"/leagues/([\w-]+)$")

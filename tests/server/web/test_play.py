@@ -377,7 +377,7 @@ def test_preview_of_a_draw_from_the_deck_shows_no_card(app, session, make_user, 
     page = response.get_data(as_text=True)
     assert response.status_code == 200 and 'id="preview-concealed"' in page
     assert "<dt>hand</dt><dd>D, MP, DP, a card from the deck</dd>" in page
-    assert "your hand: D MP DP a card from the deck" in page
+    assert "your hand: D MP DP; cards drawn from the deck, known once the move is sent: 1" in page
     assert "M, D, MP, DP" not in page and "M D MP DP" not in page  # the real top card, M
     # The board picture is the same whatever the deck holds.
     other = engine_game(game)
@@ -396,7 +396,7 @@ def test_preview_of_the_faceup_draw_hides_the_next_faceup(app, session, make_use
         f"/games/{game.public_id}/preview", {"moves": "draw faceup", "ply": "0"}
     ).get_data(as_text=True)
     assert "<dt>hand</dt><dd>D, P, MP, DP</dd>" in page
-    assert "face-up card a card from the deck," in page
+    assert "face-up card not known before the move is sent," in page
     assert "face-up card M," not in page
 
 

@@ -27,7 +27,7 @@ def test_settings_are_saved(signed_in_as, make_user, session):
     form = {"name": "Anna", "time_zone": "America/Lima", "language": "fr", "moved_mail": "never"}
     saved = browser.post("/settings", form)
     assert saved.status_code == 302 and saved.location == "/settings?saved=1"
-    assert "Saved." in browser.get(saved.location).get_data(as_text=True)
+    assert "Enregistré." in browser.get(saved.location).get_data(as_text=True)  # now in French
     user = reload(session, ann)
     assert (user.name, user.time_zone, user.language, user.moved_mail) == (
         "Anna",

@@ -45,3 +45,22 @@ def test_the_page_has_every_space_the_panel_and_the_png_link(app, session, make_
     assert set(re.findall(r'data-space="([^"]+)"', board)) == set(space_centres(view))
     assert '<section class="board-panel">' in page and "Your festival cards" in page
     assert f'href="/games/{game.public_id}/board.png?seat=0&amp;ply=0" id="board-png"' in page
+
+
+def test_a_french_readers_board_and_panel_are_in_french(app, session, make_user, signed_in_as):
+    """The inline board and its panel speak the page's language, as the PNG
+    does: the seat line, and a terrain in a space's accessible name."""
+    amelie = make_user("Amélie")
+    amelie.language = "fr"
+    session.commit()
+    game = start_game(app, session, "taluva", [amelie, "bot"])
+    state = engine_game(game).state
+    judged(app, send(app, session, game, 0, state.format_move(state.legal_moves(0)[0])).id)
+    page = signed_in_as(amelie).get(f"/games/{game.public_id}").get_data(as_text=True)
+    board = page.split('<div class="board-frame" id="board">', 1)[1].split("</svg>", 1)[0]
+    panel = page.split('<section class="board-panel">', 1)[1].split("</section>", 1)[0]
+    assert re.search(r'aria-label="0,0\s?: volcan, niveau 1"', board)
+    assert "<strong>Amélie  (vous) ◀ à jouer</strong>" in panel
+    assert "<h3>Joueurs</h3>" in panel and "<h3>Dernier tour</h3>" in panel
+    for english in ("volcano", "level", "Players", "view of", "to act", "(you)"):
+        assert english not in board + panel, english

@@ -102,8 +102,8 @@ def inline_board(game: Game, view: View, language: str) -> tuple[Markup, Markup]
     and cheap enough not to keep. Empty for a game without a picture."""
     if not can_draw(view):
         return Markup(), Markup()
-    colours, words = _colours(game), reader_language(language)
-    return render_svg(view, colours, words), render_panel_html(view, colours, words)
+    colours, language = _colours(game), reader_language(language)
+    return render_svg(view, colours, language), render_panel_html(view, colours, language)
 
 
 def _colours(game: Game) -> list[str]:

@@ -1,47 +1,75 @@
-"""PNG pictures of a game's board as one seat sees it, in its reader's language.
+"""Pictures of a game's board as one seat sees it, in its reader's language: a
+PNG with its side panel (mails, the full-size link), or an SVG board with the
+panel as HTML (pages).
 
 Input is only the engine's view of a seat (`Game.view(seat)`), so a picture
-can never show what that seat may not see.
-"""
+can never show what that seat may not see."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
+from markupsafe import Markup
+
 from pbem.render import java, samurai, taluva
-from pbem.render.colours import seat_colours
-from pbem.render.hexdraw import Colour, Picture, Point
+from pbem.render.colours import BACKGROUND, seat_colours
+from pbem.render.hexdraw import Colour, HexLayout, Picture, Point
 from pbem.render.palette import palette_png
+from pbem.render.panel import HtmlPanel, PanelWriter, PngPanel, compose
+from pbem.render.surface import Surface
+from pbem.render.svgdraw import SvgCanvas
 from pbem.render.words import Words
 
-Renderer = Callable[[Mapping[str, Any], Sequence[Colour], Words], Picture]
-Centres = Callable[[Mapping[str, Any]], dict[str, Point]]
+View = Mapping[str, Any]
 
-RENDERERS: dict[str, tuple[Renderer, Centres]] = {
-    "taluva": (taluva.render, taluva.centres),
-    "samurai": (samurai.render, samurai.centres),
-    "java": (java.render, java.centres),
+
+@dataclass(frozen=True)
+class GameDrawing:
+    """How one game is drawn: where its board goes, the board, the side panel."""
+
+    layout: Callable[[View], HexLayout]
+    board: Callable[[Surface, HexLayout, View, Sequence[Colour], Words], dict[str, Point]]
+    panel: Callable[[View, Sequence[Colour], Words, PanelWriter], None]
+    centres: Callable[[View], dict[str, Point]]
+
+
+DRAWINGS: dict[str, GameDrawing] = {
+    game.__name__.rsplit(".", 1)[-1]: GameDrawing(
+        game.layout, game.draw_board, game.write_panel, game.centres
+    )
+    for game in (taluva, samurai, java)
 }
 
 
-def _game(view: Mapping[str, Any]) -> tuple[Renderer, Centres]:
+def can_draw(view: View) -> bool:
+    """Whether the game of `view` has a picture (a test's toy game has none)."""
+    return view.get("ruleset") in DRAWINGS
+
+
+def _game(view: View) -> GameDrawing:
     try:
-        return RENDERERS[view["ruleset"]]
+        return DRAWINGS[view["ruleset"]]
     except KeyError:
         raise ValueError(f"no picture for the game {view.get('ruleset')!r}") from None
 
 
 def render_picture(
-    view: Mapping[str, Any], colours: Sequence[str | Colour] | None = None, language: str = "en"
+    view: View, colours: Sequence[str | Colour] | None = None, language: str = "en"
 ) -> Picture:
     """The picture with its drawn texts and space centres (what tests look at)."""
-    render, _ = _game(view)
-    return render(view, seat_colours(len(view["seats"]), colours), Words(language))
+    game = _game(view)
+    seats = seat_colours(len(view["seats"]), colours)
+    words = Words(language)
+    layout = game.layout(view)
+    panel = PngPanel()
+    game.panel(view, seats, words, panel)
+    return compose(layout, panel, lambda canvas: game.board(canvas, layout, view, seats, words))
 
 
 def render_png(
-    view: Mapping[str, Any], colours: Sequence[str | Colour] | None = None, language: str = "en"
+    view: View, colours: Sequence[str | Colour] | None = None, language: str = "en"
 ) -> bytes:
     """PNG bytes of a seat's view; `colours` (names or #rrggbb) per seat, else the
     defaults; its words in `language` (en, fr or cs)."""
@@ -49,7 +77,31 @@ def render_png(
     return palette_png(render_picture(view, seats, language).image, seats)
 
 
-def space_centres(view: Mapping[str, Any]) -> dict[str, tuple[float, float]]:
+def render_svg(
+    view: View, colours: Sequence[str | Colour] | None = None, language: str = "en"
+) -> Markup:
+    """The board alone as an inline <svg>, each space a group with its data-space
+    and its name in `language`."""
+    game = _game(view)
+    seats = seat_colours(len(view["seats"]), colours)
+    words = Words(language)
+    layout = game.layout(view)
+    canvas = SvgCanvas(layout.width, layout.height, BACKGROUND)
+    game.board(canvas, layout, view, seats, words)
+    return canvas.markup(words.gettext("The board"), "board-svg")
+
+
+def render_panel_html(
+    view: View, colours: Sequence[str | Colour] | None = None, language: str = "en"
+) -> Markup:
+    """The side panel of the PNG as HTML text in `language`, its tiles and cards
+    as small SVGs."""
+    panel = HtmlPanel()
+    seats = seat_colours(len(view["seats"]), colours)
+    _game(view).panel(view, seats, Words(language), panel)
+    return panel.markup()
+
+
+def space_centres(view: View) -> dict[str, tuple[float, float]]:
     """Pixel centre of every space the picture of `view` draws, by notation name."""
-    _, centres = _game(view)
-    return centres(view)
+    return _game(view).centres(view)

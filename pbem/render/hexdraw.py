@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -15,12 +16,10 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageFont
 
 from engine.core.hexgrid import DIRECTIONS, to_pixel
+from pbem.render.surface import Colour, Point
 
 SCALE = 2  # 3 looked the same at 1:1 and cost a third more to draw
 FONT_DIR = Path(__file__).parent / "fonts"
-
-Colour = tuple[int, int, int]
-Point = tuple[float, float]
 
 
 @lru_cache(maxsize=64)
@@ -52,7 +51,8 @@ class Label:
 
 
 class Canvas:
-    """A supersampled RGB image addressed in final pixels, remembering its texts."""
+    """A supersampled RGB image addressed in final pixels, remembering its texts
+    (a pbem.render.surface.Surface)."""
 
     def __init__(self, width: int, height: int, background: Colour) -> None:
         self.width, self.height = width, height
@@ -135,6 +135,10 @@ class Canvas:
         mask, left, top = _text_mask(text, round(size * SCALE), bold, anchor)
         self.image.paste(fill, (round(x * SCALE) + left, round(y * SCALE) + top), mask)
         self.labels.append(Label(text, x, y))
+
+    def item(self, name: str, **marks: str) -> AbstractContextManager[None]:
+        """Pixels have no elements to name: the PNG says it in the text beside it."""
+        return nullcontext()
 
     def text_width(self, text: str, size: float, bold: bool = False) -> float:
         return font(round(size * SCALE), bold).getlength(text) / SCALE

@@ -23,9 +23,10 @@ from pbem.render.colours import (
     ink_on,
     shade,
 )
-from pbem.render.hexdraw import Canvas, Colour, HexLayout, Picture, Point, neighbour
+from pbem.render.hexdraw import Colour, HexLayout, Point, neighbour
 from pbem.render.lastturn import highlight, last_turn, spaces_named
-from pbem.render.panel import PAD, SMALL, WIDTH, Panel, compose
+from pbem.render.panel import PAD, SMALL, WIDTH, Panel, PanelWriter
+from pbem.render.surface import Surface
 from pbem.render.words import Words
 
 MAX_WIDTH, MAX_HEIGHT = 1180, 1000
@@ -43,21 +44,10 @@ def centres(view: Mapping[str, Any]) -> dict[str, Point]:
     return {sid: lay.centre((s.q, s.r)) for sid, s in SPACES.items()}
 
 
-def render(view: Mapping[str, Any], colours: Sequence[Colour], words: Words) -> Picture:
-    board_layout = layout(view)
-    panel = _panel(view, colours, words)
-    return compose(board_layout, panel, lambda canvas: _board(canvas, board_layout, view, colours))
-
-
 def space_colour(view: Mapping[str, Any], space: str) -> Colour:
     """Water, the face of the top tile, or the bare board."""
-    state = view["state"]
-    if space in state["irrigation"] or SPACES[space].kind == "irrigation":
-        return JAVA_BOARD["irrigation"]
-    covered = state["spaces"].get(space)
-    if covered is not None:
-        return JAVA_FACE[covered["face"]]
-    return JAVA_BOARD[SPACES[space].kind]
+    kind = _kind(view, space)
+    return JAVA_FACE[kind] if kind in JAVA_FACE else JAVA_BOARD[kind]
 
 
 def _level(view: Mapping[str, Any], space: str) -> int:
@@ -65,20 +55,71 @@ def _level(view: Mapping[str, Any], space: str) -> int:
     return covered["level"] if covered else 0
 
 
+def _kind(view: Mapping[str, Any], space: str) -> str:
+    """What covers a space, as space_colour tells it apart."""
+    state = view["state"]
+    if space in state["irrigation"] or SPACES[space].kind == "irrigation":
+        return "irrigation"
+    covered = state["spaces"].get(space)
+    return covered["face"] if covered is not None else SPACES[space].kind
+
+
+def space_name(view: Mapping[str, Any], space: str, words: Words) -> str:
+    """What a screen reader says of a space: what covers it, its height, palace, developer."""
+    state = view["state"]
+    said = [_kind_name(_kind(view, space), words)]
+    if _level(view, space):
+        said.append(words.gettext("level %(level)d", level=_level(view, space)))
+    palace = state["palaces"].get(space)
+    if palace is not None:
+        said.append(words.gettext("palace %(value)d", value=palace["values"][-1]))
+        if palace["festival"]:
+            said.append(words.gettext("festival held"))
+    if space in state["developers"]:
+        owner = view["seats"][state["developers"][space]]
+        said.append(words.gettext("developer of %(player)s", player=owner))
+    return words.gettext("%(space)s: %(details)s", space=space, details=", ".join(said))
+
+
+def _kind_name(kind: str, words: Words) -> str:
+    names = {
+        "irrigation": words.gettext("irrigation"),
+        "rice": words.gettext("rice field"),
+        "village": words.gettext("village"),
+        "land": words.gettext("bare land"),
+        "mountain": words.gettext("mountain"),
+        "lowland": words.gettext("lowland"),
+    }
+    return names[kind]
+
+
+def card_name(card: str, words: Words) -> str:
+    """`MD` -> `mask + drum`; a preview's unknown card as the engine says it."""
+    if card == UNKNOWN:
+        return card
+    symbols = {"M": words.gettext("mask"), "D": words.gettext("drum"), "P": words.gettext("puppet")}
+    return " + ".join(symbols[symbol] for symbol in card)
+
+
 # -- board ---------------------------------------------------------------
 
 
-def _board(
-    canvas: Canvas, lay: HexLayout, view: Mapping[str, Any], colours: Sequence[Colour]
+def draw_board(
+    canvas: Surface,
+    lay: HexLayout,
+    view: Mapping[str, Any],
+    colours: Sequence[Colour],
+    words: Words,
 ) -> dict[str, Point]:
     state = view["state"]
     s = lay.size
     for sid, space in SPACES.items():
         h = (space.q, space.r)
         fill = space_colour(view, sid)
-        canvas.polygon(lay.corners(h), fill=fill)
-        for ring in range(1, min(_level(view, sid), 6)):
-            canvas.outline(lay.corners(h, 0.92 - 0.08 * ring), shade(fill, 0.72), s * 0.04)
+        with canvas.item(space_name(view, sid, words), space=sid):
+            canvas.polygon(lay.corners(h), fill=fill)
+            for ring in range(1, min(_level(view, sid), 6)):
+                canvas.outline(lay.corners(h, 0.92 - 0.08 * ring), shade(fill, 0.72), s * 0.04)
     _height_steps(canvas, lay, view)
     _, moves = last_turn(view.get("history", []))
     for sid in spaces_named(moves, SPACES):
@@ -101,7 +142,7 @@ def _board(
     return {sid: lay.centre((sp.q, sp.r)) for sid, sp in SPACES.items()}
 
 
-def _height_steps(canvas: Canvas, lay: HexLayout, view: Mapping[str, Any]) -> None:
+def _height_steps(canvas: Surface, lay: HexLayout, view: Mapping[str, Any]) -> None:
     """Thin lines between spaces of one height, thick ones where the height
     changes (tiles are not told apart in the view, heights are)."""
     thick = []
@@ -119,7 +160,7 @@ def _height_steps(canvas: Canvas, lay: HexLayout, view: Mapping[str, Any]) -> No
         canvas.line(edge, EDGE, lay.size * 0.08)
 
 
-def developer(canvas: Canvas, centre: Point, colour: Colour, s: float) -> None:
+def developer(canvas: Surface, centre: Point, colour: Colour, s: float) -> None:
     """A pawn: round head over a wide base."""
     x, y = centre
     body = [(x - s * 0.26, y + s * 0.32), (x - s * 0.12, y - s * 0.04)]
@@ -128,7 +169,7 @@ def developer(canvas: Canvas, centre: Point, colour: Colour, s: float) -> None:
     canvas.circle((x, y - s * 0.16), s * 0.15, fill=colour, outline=EDGE, width=s * 0.04)
 
 
-def _palace(canvas: Canvas, centre: Point, palace: Mapping[str, Any], s: float) -> None:
+def _palace(canvas: Surface, centre: Point, palace: Mapping[str, Any], s: float) -> None:
     """A roofed palace with its value; a red frame once it held a festival."""
     x, y = centre
     roof = [(x - s * 0.42, y - s * 0.12), (x, y - s * 0.36), (x + s * 0.42, y - s * 0.12)]
@@ -144,9 +185,11 @@ def _palace(canvas: Canvas, centre: Point, palace: Mapping[str, Any], s: float) 
 # -- panel ---------------------------------------------------------------
 
 
-def _panel(view: Mapping[str, Any], colours: Sequence[Colour], words: Words) -> Panel:
+def write_panel(
+    view: Mapping[str, Any], colours: Sequence[Colour], words: Words, out: PanelWriter
+) -> None:
     state = view["state"]
-    panel = Panel(view, colours, words)
+    panel = Panel(view, colours, words, out)
     details = words.gettext("turn %(turn)s", turn=state["turn"])
     if state["final_round"]:
         details += " · " + words.gettext("final round")
@@ -213,7 +256,6 @@ def _panel(view: Mapping[str, Any], colours: Sequence[Colour], words: Words) -> 
     panel.last_turn()
     panel.gap(6)
     panel.line(words.gettext("cards: M mask · D drum · P puppet"), MUTED, 12)
-    return panel
 
 
 def _card(card: str, words: Words) -> str:
@@ -228,14 +270,20 @@ def _hand(panel: Panel, hand: Sequence[str]) -> None:
         panel.line(words.gettext("(none)"), MUTED, SMALL)
         return
     width, height = 46, 62
-    for i, card in enumerate(hand):
-        x = PAD + i * (width + 8)
-        if x + width > WIDTH - PAD:
-            break
-        panel.canvas.rounded_rect((x, panel.y, x + width, panel.y + height), 6, CARD, EDGE, 1.5)
-        label = "?" if card == UNKNOWN else card  # a preview's card from the deck
-        panel.canvas.text((x + width / 2, panel.y + height / 2), label, 18, INK, bold=True)
-    panel.y += height + 8
+    seat = str(panel.view.get("viewer"))
+
+    def draw(canvas: Surface, top: float) -> None:
+        for i, card in enumerate(hand):
+            x = PAD + i * (width + 8)
+            if x + width > WIDTH - PAD:
+                break
+            with canvas.item(card_name(card, words), card=card, seat=seat):
+                canvas.rounded_rect((x, top, x + width, top + height), 6, CARD, EDGE, 1.5)
+                label = "?" if card == UNKNOWN else card  # a preview's card from the deck
+                canvas.text((x + width / 2, top + height / 2), label, 18, INK, bold=True)
+
+    panel.drawing(height, words.gettext("Your festival cards"), draw)
+    panel.gap(8)
     if UNKNOWN in hand:
         unknown = words.gettext("?: a card from the deck, known once the move is sent")
         panel.line(unknown, MUTED, SMALL)

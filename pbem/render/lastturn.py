@@ -6,7 +6,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from pbem.render.colours import EDGE, HIGHLIGHT
-from pbem.render.hexdraw import Canvas, HexLayout
+from pbem.render.hexdraw import HexLayout
+from pbem.render.surface import Surface
 
 
 def last_turn(history: Sequence[Mapping[str, Any]]) -> tuple[int | None, list[str]]:
@@ -37,7 +38,7 @@ def spaces_named(moves: Iterable[str], names: Iterable[str]) -> set[str]:
     return found
 
 
-def highlight(canvas: Canvas, lay: HexLayout, h: tuple[int, int]) -> None:
+def highlight(canvas: Surface, lay: HexLayout, h: tuple[int, int]) -> None:
     """A bright ring inside the hex, edged dark so it reads on every colour."""
     ring = lay.corners(h, 0.86)
     canvas.outline(ring, EDGE, lay.size * 0.16)

@@ -1,14 +1,21 @@
 """The side panel every game shares (seats, whose turn, result, last turn) and
-the step that puts board and panel side by side."""
+the step that puts board and panel side by side.
+
+A panel is written once and read in two ways: drawn beside the board in the
+PNG (PngPanel), or as HTML text beside the SVG board on a page (HtmlPanel)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
 
-from pbem.render.colours import BACKGROUND, EDGE, HIGHLIGHT, INK, MUTED, PANEL
+from markupsafe import Markup, escape
+
+from pbem.render.colours import BACKGROUND, EDGE, HIGHLIGHT, INK, MUTED, PANEL, css_colour
 from pbem.render.hexdraw import Canvas, Colour, HexLayout, Picture
 from pbem.render.lastturn import last_turn
+from pbem.render.surface import Surface
+from pbem.render.svgdraw import SvgCanvas
 from pbem.render.words import Words
 
 WIDTH = 420
@@ -39,14 +46,39 @@ def score_text(score: Mapping[str, Any], words: Words) -> str:
     return ", ".join(parts)
 
 
-class Panel:
-    """A column of text and small drawings, written top to bottom."""
+# Draws a small picture in the panel: x in panel pixels, y from `top`.
+Drawer = Callable[[Surface, float], None]
 
-    def __init__(self, view: Mapping[str, Any], colours: Sequence[Colour], words: Words) -> None:
-        self.view = view
-        self.colours = colours
-        self.words = words
-        self.names: list[str] = list(view["seats"])
+
+class PanelWriter(Protocol):
+    """Where a panel's parts go, top to bottom."""
+
+    def title(self, text: str) -> None: ...
+
+    def heading(self, text: str) -> None: ...
+
+    def line(self, text: str, colour: Colour, size: float, bold: bool) -> None: ...
+
+    def swatch(self, colour: Colour, text: str, bold: bool) -> None:
+        """A seat's colour and its name."""
+
+    def detail(self, text: str) -> None:
+        """A small line under a swatch."""
+
+    def marker(self, colour: Colour, text: str) -> None:
+        """What a colour drawn on the board means."""
+
+    def gap(self, pixels: float) -> None: ...
+
+    def drawing(self, height: float, name: str, draw: Drawer) -> None:
+        """A small picture as wide as the panel's text (tiles or cards), named
+        for screen readers."""
+
+
+class PngPanel:
+    """The panel drawn beside the board in the PNG."""
+
+    def __init__(self) -> None:
         self._canvas = Canvas(WIDTH, FIRST_HEIGHT, PANEL)
         self.y = float(PAD)
 
@@ -57,18 +89,20 @@ class Panel:
             self._canvas.set_height(max(2 * self._canvas.height, int(self.y + HEADROOM)))
         return self._canvas
 
-    # -- writing ---------------------------------------------------------
-
-    def gap(self, pixels: float = 8) -> None:
+    def gap(self, pixels: float) -> None:
         self.y += pixels
+
+    def title(self, text: str) -> None:
+        self.canvas.text((PAD, self.y), text, 22, INK, bold=True, anchor="la")
+        self.y += 32
 
     def heading(self, text: str) -> None:
         self.gap(6)
         self.canvas.text((PAD, self.y), text, 16, INK, bold=True, anchor="la")
         self.y += 24
 
-    def line(self, text: str, colour: Colour = INK, size: float = TEXT, bold: bool = False) -> None:
-        """One line of text, wrapped at word boundaries to the panel's width."""
+    def line(self, text: str, colour: Colour, size: float, bold: bool) -> None:
+        """Wrapped at word boundaries to the panel's width."""
         for part in self._wrap(text, size, bold):
             self.canvas.text((PAD, self.y), part, size, colour, bold=bold, anchor="la")
             self.y += size * 1.4
@@ -85,6 +119,110 @@ class Panel:
                 current = attempt
         return [*lines, current]
 
+    def swatch(self, colour: Colour, text: str, bold: bool) -> None:
+        top = self.y
+        self.canvas.rounded_rect((PAD, top + 1, PAD + 18, top + 19), 4, colour, EDGE, 1.5)
+        self.canvas.text((PAD + 28, top), text, TEXT, INK, bold=bold, anchor="la")
+        self.y += 22
+
+    def detail(self, text: str) -> None:
+        self.canvas.text((PAD + 28, self.y), text, SMALL, MUTED, anchor="la")
+        self.y += SMALL * 1.45
+
+    def marker(self, colour: Colour, text: str) -> None:
+        self.canvas.rounded_rect((PAD, self.y + 2, PAD + 18, self.y + 14), 3, colour, EDGE, 1.5)
+        self.canvas.text((PAD + 28, self.y), text, SMALL, MUTED, anchor="la")
+        self.y += SMALL * 1.6
+
+    def drawing(self, height: float, name: str, draw: Drawer) -> None:
+        draw(self.canvas, self.y)
+        self.y += height
+
+    def height(self) -> int:
+        return int(self.y + PAD)
+
+
+class HtmlPanel:
+    """The panel as HTML text, its small pictures as inline SVG."""
+
+    def __init__(self) -> None:
+        self.parts: list[Markup] = []
+
+    def _add(self, template: str, *values: object) -> None:
+        self.parts.append(Markup(template).format(*values))
+
+    def gap(self, pixels: float) -> None:
+        """Spacing is the page's style sheet's business."""
+
+    def title(self, text: str) -> None:
+        self._add("<h2>{}</h2>", text)
+
+    def heading(self, text: str) -> None:
+        self._add("<h3>{}</h3>", text)
+
+    def line(self, text: str, colour: Colour, size: float, bold: bool) -> None:
+        classes = " ".join(
+            name for name, wanted in (("muted", colour == MUTED), ("small", size < TEXT)) if wanted
+        )
+        shown = Markup("<strong>{}</strong>").format(text) if bold else escape(text)
+        self._add('<p class="{}">{}</p>', classes, shown)
+
+    def swatch(self, colour: Colour, text: str, bold: bool) -> None:
+        shown = Markup("<strong>{}</strong>").format(text) if bold else escape(text)
+        self._add(
+            '<p class="swatch"><span class="dot" style="background: {}"></span> {}</p>',
+            css_colour(colour),
+            shown,
+        )
+
+    def detail(self, text: str) -> None:
+        self._add('<p class="detail muted small">{}</p>', text)
+
+    def marker(self, colour: Colour, text: str) -> None:
+        self._add(
+            '<p class="swatch muted small"><span class="mark" style="background: {}"></span>'
+            " {}</p>",
+            css_colour(colour),
+            text,
+        )
+
+    def drawing(self, height: float, name: str, draw: Drawer) -> None:
+        canvas = SvgCanvas(WIDTH - 2 * PAD, height, left=PAD)
+        draw(canvas, 0)
+        self.parts.append(canvas.markup(name, "panel-drawing"))
+
+    def markup(self) -> Markup:
+        return Markup('<section class="board-panel">{}</section>').format(
+            Markup("").join(self.parts)
+        )
+
+
+class Panel:
+    """A column of text and small drawings, written top to bottom."""
+
+    def __init__(
+        self, view: Mapping[str, Any], colours: Sequence[Colour], words: Words, out: PanelWriter
+    ) -> None:
+        self.view = view
+        self.colours = colours
+        self.words = words
+        self.names: list[str] = list(view["seats"])
+        self.out = out
+
+    # -- writing ---------------------------------------------------------
+
+    def gap(self, pixels: float = 8) -> None:
+        self.out.gap(pixels)
+
+    def heading(self, text: str) -> None:
+        self.out.heading(text)
+
+    def line(self, text: str, colour: Colour = INK, size: float = TEXT, bold: bool = False) -> None:
+        self.out.line(text, colour, size, bold)
+
+    def drawing(self, height: float, name: str, draw: Drawer) -> None:
+        self.out.drawing(height, name, draw)
+
     def name(self, seat: int) -> str:
         if 0 <= seat < len(self.names):
             return self.names[seat]
@@ -94,8 +232,7 @@ class Panel:
 
     def header(self, title: str, details: str = "") -> None:
         view = self.view
-        self.canvas.text((PAD, self.y), title, 22, INK, bold=True, anchor="la")
-        self.y += 32
+        self.out.title(title)
         viewer = view.get("viewer")
         words = self.words
         if viewer is not None:
@@ -139,20 +276,15 @@ class Panel:
         self.heading(self.words.gettext("Players"))
         acting = set(self.view.get("to_act", []))
         for seat, name in enumerate(self.names):
-            colour = self.colours[seat]
-            top = self.y
-            self.canvas.rounded_rect((PAD, top + 1, PAD + 18, top + 19), 4, colour, EDGE, 1.5)
             marks = []
             if seat == self.view.get("viewer"):
                 marks.append(self.words.gettext("(you)"))
             if seat in acting and not self.view.get("over"):
                 marks.append(self.words.gettext("◀ to act"))
             text = f"{name}  {' '.join(marks)}".rstrip()
-            self.canvas.text((PAD + 28, top), text, TEXT, INK, bold=seat in acting, anchor="la")
-            self.y += 22
+            self.out.swatch(self.colours[seat], text, seat in acting)
             for detail in details(seat):
-                self.canvas.text((PAD + 28, self.y), detail, SMALL, MUTED, anchor="la")
-                self.y += SMALL * 1.45
+                self.out.detail(detail)
             self.gap(6)
 
     def last_turn(self) -> None:
@@ -161,21 +293,8 @@ class Panel:
             return
         words = self.words
         self.heading(words.gettext("Last turn"))
-        top = self.y
-        self.canvas.rounded_rect(
-            (PAD, top + 1, PAD + 18, top + 19), 4, self.colours[seat], EDGE, 1.5
-        )
-        self.canvas.text((PAD + 28, top), self.name(seat), TEXT, INK, bold=True, anchor="la")
-        self.y += 22
-        self.canvas.rounded_rect((PAD, self.y + 2, PAD + 18, self.y + 14), 3, HIGHLIGHT, EDGE, 1.5)
-        self.canvas.text(
-            (PAD + 28, self.y),
-            words.gettext("spaces outlined on the board"),
-            SMALL,
-            MUTED,
-            anchor="la",
-        )
-        self.y += SMALL * 1.6
+        self.out.swatch(self.colours[seat], self.name(seat), True)
+        self.out.marker(HIGHLIGHT, words.gettext("spaces outlined on the board"))
         if len(moves) > MOVES_SHOWN:
             earlier = words.ngettext(
                 "… %(num)s earlier move", "… %(num)s earlier moves", len(moves) - MOVES_SHOWN
@@ -184,12 +303,11 @@ class Panel:
         for move in moves[-MOVES_SHOWN:]:
             self.line(move, INK, SMALL)
 
-    def height(self) -> int:
-        return int(self.y + PAD)
-
 
 def compose(
-    layout: HexLayout, panel: Panel, draw_board: Callable[[Canvas], dict[str, tuple[float, float]]]
+    layout: HexLayout,
+    panel: PngPanel,
+    draw_board: Callable[[Canvas], dict[str, tuple[float, float]]],
 ) -> Picture:
     """Board on the left, panel on the right, as tall as the taller of them."""
     height = max(layout.height, panel.height())

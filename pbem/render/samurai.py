@@ -9,9 +9,10 @@ from typing import Any
 
 from engine.games.samurai.tiles import UNKNOWN
 from pbem.render.colours import EDGE, INK, MUTED, SAMURAI_FIGURE, SAMURAI_SPACE, ink_on, shade
-from pbem.render.hexdraw import Canvas, Colour, HexLayout, Picture, Point
+from pbem.render.hexdraw import Colour, HexLayout, Point
 from pbem.render.lastturn import highlight, last_turn, spaces_named
-from pbem.render.panel import PAD, SMALL, WIDTH, Panel, compose
+from pbem.render.panel import PAD, SMALL, WIDTH, Panel, PanelWriter
+from pbem.render.surface import Surface
 from pbem.render.words import Words
 
 MAX_WIDTH, MAX_HEIGHT = 1180, 1400
@@ -44,6 +45,45 @@ def tile_label(code: str) -> str:
     return SYMBOLS.get(kind, kind[:2]) + strength
 
 
+def tile_name(code: str, words: Words) -> str:
+    """`helmet4` -> `helmet 4`, in the rulebook's words; a preview's unknown
+    tile as the engine says it."""
+    if code == UNKNOWN:
+        return code
+    kind, strength = re.fullmatch(r"([a-z-]+?)(\d*)", code).groups()  # type: ignore[union-attr]
+    return f"{words.word(kind)} {strength}".rstrip()
+
+
+def space_name(space: Mapping[str, Any], view: Mapping[str, Any], words: Words) -> str:
+    """What a screen reader says of a space: its kind, its figures, the tile on it."""
+    state = view["state"]
+    said = [_kind_name(space["kind"], words)]
+    figures = state["figures"].get(space["name"], [])
+    if figures:
+        said.append(", ".join(words.word(figure) for figure in figures))
+    placed = state["tiles"].get(space["name"])
+    if placed is not None:
+        said.append(
+            words.gettext(
+                "tile %(tile)s of %(player)s",
+                tile=tile_name(placed["tile"], words),
+                player=view["seats"][placed["seat"]],
+            )
+        )
+    return words.gettext("%(space)s: %(details)s", space=space["name"], details=", ".join(said))
+
+
+def _kind_name(kind: str, words: Words) -> str:
+    names = {
+        "sea": words.gettext("sea"),
+        "land": words.gettext("land"),
+        "village": words.gettext("village"),
+        "city": words.gettext("city"),
+        "edo": words.gettext("Edo"),
+    }
+    return names[kind]
+
+
 def layout(view: Mapping[str, Any]) -> HexLayout:
     hexes = [(s["q"], s["r"]) for s in view["state"]["spaces"]]
     return HexLayout(hexes, MAX_WIDTH, MAX_HEIGHT, MAX_HEX, MARGIN, MIN_WIDTH, MIN_HEIGHT)
@@ -54,24 +94,23 @@ def centres(view: Mapping[str, Any]) -> dict[str, Point]:
     return {s["name"]: lay.centre((s["q"], s["r"])) for s in view["state"]["spaces"]}
 
 
-def render(view: Mapping[str, Any], colours: Sequence[Colour], words: Words) -> Picture:
-    board_layout = layout(view)
-    panel = _panel(view, colours, words)
-    return compose(board_layout, panel, lambda canvas: _board(canvas, board_layout, view, colours))
-
-
 # -- board ---------------------------------------------------------------
 
 
-def _board(
-    canvas: Canvas, lay: HexLayout, view: Mapping[str, Any], colours: Sequence[Colour]
+def draw_board(
+    canvas: Surface,
+    lay: HexLayout,
+    view: Mapping[str, Any],
+    colours: Sequence[Colour],
+    words: Words,
 ) -> dict[str, Point]:
     state = view["state"]
     spaces = {s["name"]: s for s in state["spaces"]}
     s = lay.size
     for space in spaces.values():
         fill = SAMURAI_SPACE[space["kind"]]
-        canvas.polygon(lay.corners(_hex(space)), fill, shade(fill, 0.55), s * 0.05)
+        with canvas.item(space_name(space, view, words), space=space["name"]):
+            canvas.polygon(lay.corners(_hex(space)), fill, shade(fill, 0.55), s * 0.05)
     _, moves = last_turn(view.get("history", []))
     for name in spaces_named(moves, spaces):
         highlight(canvas, lay, _hex(spaces[name]))
@@ -91,7 +130,7 @@ def _hex(space: Mapping[str, Any]) -> tuple[int, int]:
     return space["q"], space["r"]
 
 
-def tile_chip(canvas: Canvas, centre: Point, code: str, colour: Colour, size: float) -> None:
+def tile_chip(canvas: Surface, centre: Point, code: str, colour: Colour, size: float) -> None:
     """A square tile in its owner's colour with symbol and strength."""
     x, y = centre
     half = size / 2
@@ -104,7 +143,7 @@ def tile_chip(canvas: Canvas, centre: Point, code: str, colour: Colour, size: fl
 
 
 def _settlement(
-    canvas: Canvas, centre: Point, space: Mapping[str, Any], figures: Sequence[str], s: float
+    canvas: Surface, centre: Point, space: Mapping[str, Any], figures: Sequence[str], s: float
 ) -> None:
     """A band as wide as the settlement's figure places, each figure a disc."""
     slots = max(space["slots"], len(figures), 1)
@@ -123,7 +162,7 @@ def _settlement(
             canvas.circle(spot, radius * 0.7, outline=shade(fill, 0.6), width=s * 0.03)
 
 
-def figure_disc(canvas: Canvas, centre: Point, figure: str, radius: float) -> None:
+def figure_disc(canvas: Surface, centre: Point, figure: str, radius: float) -> None:
     colour = SAMURAI_FIGURE[figure]
     canvas.circle(centre, radius, fill=colour, outline=EDGE, width=radius * 0.16)
     canvas.text(centre, FIGURE_LETTERS[figure], radius * 1.25, ink_on(colour), bold=True)
@@ -142,9 +181,11 @@ def _phase(phase: str, turn: int, words: Words) -> str:
     return words.gettext("game over")
 
 
-def _panel(view: Mapping[str, Any], colours: Sequence[Colour], words: Words) -> Panel:
+def write_panel(
+    view: Mapping[str, Any], colours: Sequence[Colour], words: Words, out: PanelWriter
+) -> None:
     state = view["state"]
-    panel = Panel(view, colours, words)
+    panel = Panel(view, colours, words, out)
     panel.header(words.gettext("Samurai"), _phase(state["phase"], state["turn"], words))
     seats = state["seats"]
 
@@ -182,7 +223,6 @@ def _panel(view: Mapping[str, Any], colours: Sequence[Colour], words: Words) -> 
         "H helmet · B buddha · R rice · S samurai · Ro ronin · Sh ship · TX token exchange"
     )
     panel.line(legend, MUTED, 12)
-    return panel
 
 
 def _figure_counts(counts: Mapping[str, int], words: Words) -> str:
@@ -209,13 +249,19 @@ def _screen(panel: Panel, seat: int, entry: Mapping[str, Any], colour: Colour) -
     hand = words.ngettext("hand: %(num)s tile", "hand: %(num)s tiles", len(entry["hand"]))
     panel.line(hand, INK, SMALL)
     chip = 44
-    for i, code in enumerate(entry["hand"]):
-        x = PAD + chip / 2 + i * (chip + 8)
-        if x + chip / 2 > WIDTH - PAD:
-            break
-        tile_chip(panel.canvas, (x, panel.y + chip / 2), code, colour, chip)
+
+    def draw(canvas: Surface, top: float) -> None:
+        for i, code in enumerate(entry["hand"]):
+            x = PAD + chip / 2 + i * (chip + 8)
+            if x + chip / 2 > WIDTH - PAD:
+                break
+            with canvas.item(tile_name(code, words), tile=code, seat=str(seat)):
+                tile_chip(canvas, (x, top + chip / 2), code, colour, chip)
+
     if entry["hand"]:
-        panel.y += chip + 8
+        hand_of = words.gettext("hand of %(player)s", player=panel.name(seat))
+        panel.drawing(chip, hand_of, draw)
+        panel.gap(8)
     if entry.get("choice"):
         choice = " ".join(entry["choice"])
         panel.line(words.gettext("opening choice: %(tiles)s", tiles=choice), INK, SMALL)

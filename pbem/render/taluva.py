@@ -6,10 +6,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from pbem.render.colours import EDGE, LAVA, MUTED, TALUVA_TERRAIN, ink_on, shade
-from pbem.render.hexdraw import Canvas, Colour, HexLayout, Picture, neighbour
+from pbem.render.colours import EDGE, INK, LAVA, MUTED, TALUVA_TERRAIN, ink_on, shade
+from pbem.render.hexdraw import Colour, HexLayout, neighbour
 from pbem.render.lastturn import highlight, last_turn, spaces_named
-from pbem.render.panel import PAD, SMALL, Panel, compose
+from pbem.render.panel import PAD, SMALL, Panel, PanelWriter
+from pbem.render.surface import Surface
 from pbem.render.words import Words
 
 MAX_WIDTH, MAX_HEIGHT = 1120, 1000
@@ -29,19 +30,11 @@ def centres(view: Mapping[str, Any]) -> dict[str, tuple[float, float]]:
     return {cell["space"]: lay.centre((cell["q"], cell["r"])) for cell in view["state"]["board"]}
 
 
-def render(view: Mapping[str, Any], colours: Sequence[Colour], words: Words) -> Picture:
-    board_layout = layout(view)
-    panel = _panel(view, colours, words)
-    return compose(
-        board_layout, panel, lambda canvas: _board(canvas, board_layout, view, colours, words)
-    )
-
-
 # -- board ---------------------------------------------------------------
 
 
-def _board(
-    canvas: Canvas,
+def draw_board(
+    canvas: Surface,
     lay: HexLayout,
     view: Mapping[str, Any],
     colours: Sequence[Colour],
@@ -55,7 +48,8 @@ def _board(
         return {}
     s = lay.size
     for h, cell in cells.items():
-        terrain_hex(canvas, lay, h, cell["terrain"], cell["level"])
+        with canvas.item(space_name(cell, view["seats"], words), space=cell["space"]):
+            terrain_hex(canvas, lay, h, cell["terrain"], cell["level"])
     _tile_borders(canvas, lay, cells)
     for name in _last_turn_spaces(view, cells.values()):
         cell = next(c for c in cells.values() if c["space"] == name)
@@ -70,6 +64,29 @@ def _board(
     return {cell["space"]: lay.centre(h) for h, cell in cells.items()}
 
 
+def space_name(cell: Mapping[str, Any], seats: Sequence[str], words: Words) -> str:
+    """What a screen reader says of a space: terrain, level, building."""
+    said = words.gettext(
+        "%(space)s: %(terrain)s, level %(level)d",
+        space=cell["space"],
+        terrain=words.word(cell["terrain"]),
+        level=cell["level"],
+    )
+    if cell["building"]:
+        said += ", " + _building_name(cell, seats[cell["owner"]], words)
+    return said
+
+
+def _building_name(cell: Mapping[str, Any], owner: str, words: Words) -> str:
+    if cell["building"] == "hut":
+        return words.ngettext(
+            "%(num)d hut of %(player)s", "%(num)d huts of %(player)s", cell["huts"], player=owner
+        )
+    if cell["building"] == "temple":
+        return words.gettext("temple of %(player)s", player=owner)
+    return words.gettext("tower of %(player)s", player=owner)
+
+
 def _last_turn_spaces(view: Mapping[str, Any], cells: Iterable[Mapping[str, Any]]) -> set[str]:
     """The tile's spaces and where the last build went: an extension names a
     space of the old settlement, so its new huts come from the view instead."""
@@ -80,7 +97,7 @@ def _last_turn_spaces(view: Mapping[str, Any], cells: Iterable[Mapping[str, Any]
 
 
 def terrain_hex(
-    canvas: Canvas, lay: HexLayout, h: tuple[int, int], terrain: str, level: int
+    canvas: Surface, lay: HexLayout, h: tuple[int, int], terrain: str, level: int
 ) -> None:
     """The hex's colour, one contour ring per level above the first, a volcano's cone."""
     colour = TALUVA_TERRAIN[terrain]
@@ -102,7 +119,7 @@ def terrain_hex(
         canvas.polygon(crater, fill=LAVA)
 
 
-def _tile_borders(canvas: Canvas, lay: HexLayout, cells: Mapping[tuple[int, int], Any]) -> None:
+def _tile_borders(canvas: Surface, lay: HexLayout, cells: Mapping[tuple[int, int], Any]) -> None:
     """Thin lines inside a tile, thick ones where two tiles (or the sea) meet."""
     thick = []
     for h, cell in cells.items():
@@ -117,14 +134,14 @@ def _tile_borders(canvas: Canvas, lay: HexLayout, cells: Mapping[tuple[int, int]
         canvas.line(edge, EDGE, lay.size * 0.09)
 
 
-def _level_badge(canvas: Canvas, centre: tuple[float, float], level: int, s: float) -> None:
+def _level_badge(canvas: Surface, centre: tuple[float, float], level: int, s: float) -> None:
     fill = shade((255, 255, 255), 1 - 0.12 * (level - 1))
     canvas.circle(centre, s * 0.17, fill=fill, outline=EDGE, width=s * 0.025)
     canvas.text(centre, str(level), s * 0.22, ink_on(fill), bold=True)
 
 
 def _building(
-    canvas: Canvas, centre: tuple[float, float], cell: Mapping[str, Any], colour: Colour, s: float
+    canvas: Surface, centre: tuple[float, float], cell: Mapping[str, Any], colour: Colour, s: float
 ) -> None:
     x, y = centre
     line = s * 0.04
@@ -154,9 +171,11 @@ def _building(
 # -- panel ---------------------------------------------------------------
 
 
-def _panel(view: Mapping[str, Any], colours: Sequence[Colour], words: Words) -> Panel:
+def write_panel(
+    view: Mapping[str, Any], colours: Sequence[Colour], words: Words, out: PanelWriter
+) -> None:
     state = view["state"]
-    panel = Panel(view, colours, words)
+    panel = Panel(view, colours, words, out)
     left = state["tiles_left"]
     details = words.ngettext(
         "%(num)s tile left in the pile", "%(num)s tiles left in the pile", left
@@ -190,7 +209,6 @@ def _panel(view: Mapping[str, Any], colours: Sequence[Colour], words: Words) -> 
         panel.heading(words.gettext("Your tile"))
         _tile_in_hand(panel, hand)
     panel.last_turn()
-    return panel
 
 
 def _pieces(pieces: Mapping[str, int], words: Words) -> str:
@@ -207,15 +225,27 @@ def _pieces(pieces: Mapping[str, int], words: Words) -> str:
 def _tile_in_hand(panel: Panel, hand: Mapping[str, str]) -> None:
     """The drawn tile as it lies: volcano, then left and right clockwise from it."""
     tile = {(0, 0): "volcano", (1, -1): hand["left"], (1, 0): hand["right"]}
-    lay = HexLayout(tile, 120, 110, 34, 2)
-    lay.shift(PAD, panel.y)
-    for h, terrain in tile.items():
-        terrain_hex(panel.canvas, lay, h, terrain, 1)
-        panel.canvas.outline(lay.corners(h), EDGE, 2)
-    x = PAD + lay.width + 12
+    seat = str(panel.view.get("viewer"))
     words = panel.words
-    left = words.gettext("left: %(terrain)s", terrain=words.word(hand["left"]))
-    right = words.gettext("right: %(terrain)s", terrain=words.word(hand["right"]))
-    panel.canvas.text((x, panel.y + 24), left, 15, (28, 28, 32), anchor="la")
-    panel.canvas.text((x, panel.y + 48), right, 15, (28, 28, 32), anchor="la")
-    panel.y += lay.height + 6
+    left, right = words.word(hand["left"]), words.word(hand["right"])
+    name = words.gettext("volcano, %(left)s, %(right)s", left=left, right=right)
+
+    def draw(canvas: Surface, top: float) -> None:
+        lay = _hand_layout(tile)
+        lay.shift(PAD, top)
+        with canvas.item(name, tile=" ".join(tile.values()), seat=seat):
+            for h, terrain in tile.items():
+                terrain_hex(canvas, lay, h, terrain, 1)
+                canvas.outline(lay.corners(h), EDGE, 2)
+        x = PAD + lay.width + 12
+        said_left = words.gettext("left: %(terrain)s", terrain=left)
+        said_right = words.gettext("right: %(terrain)s", terrain=right)
+        canvas.text((x, top + 24), said_left, 15, INK, anchor="la")
+        canvas.text((x, top + 48), said_right, 15, INK, anchor="la")
+
+    panel.drawing(_hand_layout(tile).height, words.gettext("Your tile"), draw)
+    panel.gap(6)
+
+
+def _hand_layout(tile: Iterable[tuple[int, int]]) -> HexLayout:
+    return HexLayout(tile, 120, 110, 34, 2)

@@ -15,12 +15,13 @@ from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any
 
+from markupsafe import Markup
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from pbem.i18n import current_language, mail_language
 from pbem.models import Game, Move, Seat
-from pbem.render import render_png
+from pbem.render import can_draw, render_panel_html, render_png, render_svg
 from pbem.render.version import render_version
 from pbem.services.picture_store import PictureKey, store_for
 
@@ -92,8 +93,21 @@ def kept_png(session: Session, game: Game, key: PictureKey, view: Callable[[], V
 
 def draw(game: Game, view: View, language: str | None = None) -> bytes:
     """A picture drawn and not kept: for views no ply of the game has (a preview)."""
-    colours = [seat.colour for seat in game.seats]
-    return render_png(view, colours, reader_language(language))
+    return render_png(view, _colours(game), reader_language(language))
+
+
+def inline_board(game: Game, view: View, language: str) -> tuple[Markup, Markup]:
+    """A page's board as SVG and its side panel as HTML, in the game's seat
+    colours and the reader's language; drawn from `view` alone, like the PNG,
+    and cheap enough not to keep. Empty for a game without a picture."""
+    if not can_draw(view):
+        return Markup(), Markup()
+    colours, language = _colours(game), reader_language(language)
+    return render_svg(view, colours, language), render_panel_html(view, colours, language)
+
+
+def _colours(game: Game) -> list[str]:
+    return [seat.colour for seat in game.seats]
 
 
 def prune_pictures(session: Session, before: datetime) -> int:

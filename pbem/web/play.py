@@ -103,13 +103,17 @@ def render_game_page(
         if may_move
         else []
     )
+    view = played.view(seat.position)
+    board_svg, board_panel = pictures.inline_board(game, view, current_language())
     page = render_template(
         "game.html",
         game=game,
         seat=seat,
         title=titles().get(game.ruleset, game.ruleset),
         position=position,
-        view=played.view(seat.position),
+        view=view,
+        board_svg=board_svg,
+        board_panel=board_panel,
         picture=board_text(played.state, seat.position, current_language()),
         private=private_information(played, seat.position),
         legal=legal,

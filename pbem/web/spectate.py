@@ -8,6 +8,7 @@ from flask import render_template, request
 from pbem.i18n import current_language
 from pbem.i18n.boards import board_text
 from pbem.models import Game, GameStatus
+from pbem.services import pictures
 from pbem.services.events import events_by_ply, events_of
 from pbem.services.games import find_game
 from pbem.web.common import db, page_blueprint
@@ -28,12 +29,16 @@ def watch(game_id: str):  # type: ignore[no-untyped-def]
     if game.status == GameStatus.OPEN:
         return render_template("watch.html", game=game, title=title, position=None)
     position = position_at(game, ply_argument(request.args.get("ply")))
+    view = position.played.view(None)
+    board_svg, board_panel = pictures.inline_board(game, view, current_language())
     return render_template(
         "watch.html",
         game=game,
         title=title,
         position=position,
-        view=position.played.view(None),
+        view=view,
+        board_svg=board_svg,
+        board_panel=board_panel,
         picture=board_text(position.played.state, None, current_language()),
         waiting=position.is_now and game.status == GameStatus.ACTIVE,
         events=events_by_ply(events_of(db(), game)),

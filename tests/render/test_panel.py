@@ -4,16 +4,17 @@ from __future__ import annotations
 
 from pbem.render.colours import PANEL
 from pbem.render.hexdraw import HexLayout
-from pbem.render.panel import FIRST_HEIGHT, WIDTH, Panel, compose
+from pbem.render.panel import FIRST_HEIGHT, WIDTH, Panel, PngPanel, compose
 from pbem.render.words import Words
 
 VIEW = {"seats": ["Ann", "Bob"]}
 
 
 def picture_of(lines: int, board_height: float):
-    panel = Panel(VIEW, [(200, 0, 0), (0, 0, 200)], Words())
+    panel = PngPanel()
+    writer = Panel(VIEW, [(200, 0, 0), (0, 0, 200)], Words(), panel)
     for number in range(lines):
-        panel.line(f"line {number}")
+        writer.line(f"line {number}")
     layout = HexLayout([(0, 0)], 300, board_height, 40, 10, min_height=board_height)
     return panel, compose(layout, panel, lambda canvas: {})
 

@@ -21,6 +21,30 @@ document.addEventListener("input", (event) => {
   }
 });
 
+// Zoom the board: wider than its frame, the frame scrolls (a finger or the
+// wheel pans it). Without JS the board fits the width and pinch-zoom works.
+(function boardZoom() {
+  const frame = document.getElementById("board");
+  const tools = document.querySelector(".board-tools .zoom");
+  const svg = frame && frame.querySelector("svg");
+  if (!svg || !tools) return;
+  const steps = [1, 1.5, 2, 3];
+  let step = 0;
+  tools.hidden = false;
+  tools.addEventListener("click", (event) => {
+    const button = event.target.closest("button[data-zoom]");
+    if (!button) return;
+    const before = steps[step];
+    step = Math.max(0, Math.min(steps.length - 1, step + (button.dataset.zoom === "in" ? 1 : -1)));
+    const ratio = steps[step] / before;
+    const middleX = frame.scrollLeft + frame.clientWidth / 2;
+    const middleY = frame.scrollTop + frame.clientHeight / 2;
+    svg.style.width = `${steps[step] * 100}%`;
+    frame.scrollLeft = middleX * ratio - frame.clientWidth / 2;
+    frame.scrollTop = middleY * ratio - frame.clientHeight / 2;
+  });
+})();
+
 // A form is sent once: later clicks do nothing (the server refuses repeats too).
 document.addEventListener("submit", (event) => {
   const form = event.target;

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import threading
 import uuid
 from collections.abc import Iterator
@@ -177,6 +178,39 @@ def test_screenshot_of_a_game_in_the_middle(live, chromium, screenshots, ruleset
     page.locator("#legal-moves button.move").first.wait_for(timeout=MOVE_TIMEOUT_MS)
     page.screenshot(path=screenshots / f"{ruleset}.png")
     context.close()
+
+
+def test_the_board_fits_a_phone_and_its_spaces_can_be_found(live, chromium):
+    """At 390 x 844 the SVG board is as wide as the page, not wider; each space
+    is an element found by its data-space and by its accessible name; the zoom
+    buttons make it wider than its frame, which then scrolls."""
+    app, base = live
+    with app.app_context(), get_db().session() as session:
+        game = start_game(app, session, "java", ["bot", "bot"])
+        game_id, public_id = game.id, game.public_id
+
+    def moved() -> bool:
+        with app.app_context(), get_db().session() as session:
+            return bool(session.get_one(Game, game_id).moves)
+
+    wait_for(moved, what="a bot move")
+    phone = chromium.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2)
+    page = phone.new_page()
+    # A past position: the page does not reload itself when the bots move on.
+    page.goto(f"{base}/games/{public_id}/watch?ply=0")
+    board = page.locator("#board svg")
+    box = board.bounding_box()
+    assert box is not None and 300 < box["width"] <= 390 and box["x"] >= 0
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    space = page.locator('[data-space="A1"]')
+    assert space.count() == 1 and space.is_visible()
+    assert page.get_by_role("img", name=re.compile(r"^A1: ")).count() == 1
+    frame = page.locator("#board")
+    page.get_by_role("button", name="Zoom in").click()
+    assert frame.evaluate("f => f.scrollWidth > f.clientWidth * 1.4")
+    page.get_by_role("button", name="Zoom out").click()
+    assert frame.evaluate("f => f.scrollWidth <= f.clientWidth + 1")
+    phone.close()
 
 
 @pytest.mark.parametrize(

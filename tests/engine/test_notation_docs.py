@@ -7,11 +7,17 @@ from pathlib import Path
 
 import pytest
 
+from engine.games.java import notation as java_notation
+from engine.games.samurai import notation as samurai_notation
 from engine.games.taluva import notation as taluva_notation
 from engine.games.taluva import tiles as taluva_tiles
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "notation"
-VOCABULARIES = {"taluva": [taluva_notation.VERBS, taluva_tiles.TERRAIN_VOCABULARY]}
+VOCABULARIES = {
+    "java": [java_notation.VERBS, java_notation.OTHER_WORDS],
+    "samurai": [samurai_notation.TYPE_WORDS, samurai_notation.COMMANDS],
+    "taluva": [taluva_notation.VERBS, taluva_tiles.TERRAIN_VOCABULARY],
+}
 
 
 @pytest.mark.parametrize("language", ["fr", "cs"])

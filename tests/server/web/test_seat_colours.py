@@ -29,7 +29,8 @@ def test_page_dots_picture_and_mail_use_one_colour_per_seat(app, session, make_u
     ann, bob, cy = make_user("Ann"), make_user("Bob"), make_user("Cy")
     game = start_game(app, session, "taluva", [ann, bob, cy])
     browser = signed_in_as(ann)
-    dots = DOT.findall(browser.get(f"/games/{game.public_id}").get_data(as_text=True))
+    # A dot per seat by each name, and again in the side panel beside the board.
+    dots = set(DOT.findall(browser.get(f"/games/{game.public_id}").get_data(as_text=True)))
     page_png = browser.get(f"/games/{game.public_id}/board.png?seat=0").get_data()
     counts = pixel_counts(page_png)
     assert len(dots) == 3

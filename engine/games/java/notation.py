@@ -1,7 +1,7 @@
 """Java moves as frozen dataclasses, and their text (docs/notation/java.md).
 
 One move is one action, written in one line that a player can type in an
-email: `triple F4 F5 G4 village=F5`, `move F4 H6`, `build G5 4`, `end`.
+email: `triple F4 F5 G5 village=F5`, `move F4 H6`, `build G5 4`, `end`.
 Parsing here only reads the text; the state judges the rules.
 """
 

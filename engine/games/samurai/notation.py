@@ -2,7 +2,7 @@
 
 choose helmet4 buddha3 samurai2 ronin ship1   opening choice of 5 tiles
 figure helmet O10                             setup: a figure on a settlement
-helmet4 N11                                   a tile on a space
+helmet4 N12                                   a tile on a space
 token-exchange N11 M12                        token exchange takes N11, that tile goes to M12
 figure-exchange O10 helmet L16 rice           swap two figures between settlements
 end                                           end the turn
@@ -148,7 +148,7 @@ def parse(board: Board, text: str) -> Move:
         return FigureExchange.between(
             _space(board, words[1]), _figure(words[2]), _space(board, words[3]), _figure(words[4])
         )
-    _expect(words, 2, "TILE SPACE, e.g. helmet4 N11")
+    _expect(words, 2, "TILE SPACE, e.g. helmet4 N12")
     return PlayTile(_tile(words[0]), _space(board, words[1]))
 
 

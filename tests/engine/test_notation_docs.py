@@ -18,7 +18,7 @@ from engine.games.taluva import tiles as taluva_tiles
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "notation"
 VOCABULARIES = {
-    "java": [java_notation.VERBS, java_notation.OTHER_WORDS],
+    "java": [java_notation.VERBS, java_notation.OTHER_WORDS, java_notation.CARD_WORDS],
     "samurai": [samurai_notation.TYPE_WORDS, samurai_notation.COMMANDS],
     "taluva": [taluva_notation.VERBS, taluva_tiles.TERRAIN_VOCABULARY],
 }

@@ -22,7 +22,7 @@ from engine.games.taluva.tiles import TERRAIN_VOCABULARY
 
 VOCABULARIES = {
     "taluva": (taluva.VERBS, TERRAIN_VOCABULARY),
-    "java": (java.VERBS, java.OTHER_WORDS),
+    "java": (java.VERBS, java.OTHER_WORDS, java.CARD_WORDS),
     "samurai": (samurai.COMMANDS, samurai.TYPE_WORDS),
 }
 # A token: letters (and hyphens), then what follows them (a strength, =SPACE).
@@ -102,6 +102,7 @@ def test_the_rulebooks_words_are_read():
     assert java.parse("bâtir G5 4") == java.parse("build G5 4")
     assert java.parse("trojdílné F4 F5 G4 vesnice=F5") == java.parse("triple F4 F5 G4 village=F5")
     assert java.parse("piocher visible") == java.parse("draw faceup")
+    assert java.parse("jouer masque+tambour loutka") == java.parse("play MD P")
 
 
 def test_a_word_of_no_language_is_still_refused():

@@ -148,6 +148,14 @@ OTHER_WORDS = Vocabulary(
     }
 )
 _CARD_WORDS = {name: letter for letter, name in cards.SYMBOL_NAMES.items()}
+# The festival cards' symbols by name, in French and Czech too ("masque+tambour").
+CARD_WORDS = Vocabulary(
+    {
+        "mask": {"fr": ("masque",), "cs": ("maska",)},
+        "drum": {"fr": ("tambour",), "cs": ("buben",)},
+        "puppet": {"fr": ("marionnette",), "cs": ("loutka",)},
+    }
+)
 
 
 def _space(word: str) -> str:
@@ -158,8 +166,11 @@ def _space(word: str) -> str:
 
 
 def _card(word: str) -> str:
-    lowered = word.lower()
-    parts = lowered.split("+") if "+" in word or lowered in _CARD_WORDS else list(word.upper())
+    named = CARD_WORDS.english(word)
+    if "+" in word or named is not None:
+        parts = [CARD_WORDS.english(p) or p for p in word.split("+")]
+    else:
+        parts = list(word.upper())
     letters = [_CARD_WORDS.get(p, p.upper()) for p in parts]
     if not letters or any(p not in cards.SYMBOLS for p in letters) or len(set(letters)) > 2:
         raise IllegalMove.of("java.not_a_card", rule=_SYNTAX, word=word)

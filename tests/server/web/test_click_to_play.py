@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy import select
 
 from pbem.db import get_db
-from pbem.models import Game, Submission, SubmissionStatus, User
+from pbem.models import Game, Seat, Submission, SubmissionStatus, User
 from pbem.services.replay import engine_game
 from tests.server.pipeline_helpers import java_ann_first, start_game
 from tests.server.web.test_browser import (  # noqa: F401  (the fixtures)
@@ -53,15 +53,20 @@ def points_left(page) -> int:  # type: ignore[no-untyped-def]
     return int(page.locator("#points-left").inner_text().split()[0])
 
 
-def submit_and_check(app, page, game_id: int, lines: list[str]) -> None:  # type: ignore[no-untyped-def]
-    """Send the built turn; the worker applies exactly its lines."""
+def submit_and_check(app, page, game_id: int, seat: int, lines: list[str]) -> None:  # type: ignore[no-untyped-def]
+    """Send the built turn; the worker applies exactly its lines (the seat's
+    last submission: the API made the earlier ones)."""
     with page.expect_navigation():
         page.locator("#submit-button").click()
     page.locator("#submission-status[data-status=accepted]").wait_for(timeout=MOVE_TIMEOUT_MS)
     with app.app_context(), get_db().session() as session:
         game = session.get(Game, game_id)
         submission = session.scalar(
-            select(Submission).where(Submission.game_id == game_id, Submission.channel == "web")
+            select(Submission)
+            .join(Seat, Seat.id == Submission.seat_id)
+            .where(Submission.game_id == game_id, Seat.position == seat)
+            .order_by(Submission.id.desc())
+            .limit(1)
         )
         assert submission.status == SubmissionStatus.ACCEPTED
         assert submission.raw_text.splitlines() == lines
@@ -91,7 +96,7 @@ def test_a_java_turn_of_four_actions_is_built_by_clicks(live, chromium):  # noqa
     assert entry_lines(page) == built[:-1] and points_left(page) == 3
     click_move(page, built[-1])
     assert entry_lines(page) == built and points_left(page) == 2
-    submit_and_check(app, page, game_id, built)
+    submit_and_check(app, page, game_id, 1, built)
     page.context.close()
 
 
@@ -118,7 +123,7 @@ def test_a_taluva_eruption_and_a_build_are_picked_on_the_board(live, chromium): 
     click_move(page, build)
     assert entry_lines(page) == [eruption, build]
     assert page.locator("#legal-moves button.move").count() == 0
-    submit_and_check(app, page, game_id, [eruption, build])
+    submit_and_check(app, page, game_id, 0, [eruption, build])
     page.context.close()
 
 
@@ -165,5 +170,5 @@ def test_a_samurai_tile_is_picked_in_hand_and_placed_on_the_board(live, chromium
     assert entry_lines(page) == [placed]
     click_move(page, "end")
     assert entry_lines(page) == [placed, "end"]
-    submit_and_check(app, page, game_id, [placed, "end"])
+    submit_and_check(app, page, game_id, 0, [placed, "end"])
     page.context.close()

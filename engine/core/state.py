@@ -134,6 +134,16 @@ class State(ABC):
         being handed a new one. Rulesets whose turns are single moves keep this."""
         return False
 
+    def action_points(self, seat: int) -> int | None:
+        """Points `seat` has left to spend on this turn's actions, in rulesets
+        that count them (a page shows them as a turn is built); None here."""
+        return None
+
+    def action_cost(self, move: Any) -> int | None:
+        """The action points a legal `move` spends (negative: it gives some);
+        None in rulesets without them."""
+        return None
+
     # -- shared behaviour -------------------------------------------------
 
     def is_over(self) -> bool:

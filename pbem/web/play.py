@@ -9,7 +9,6 @@ ply it was drawn at: a stale page or a second click sends a move at most once.
 
 from __future__ import annotations
 
-import base64
 from typing import Any
 
 from flask import current_app, redirect, render_template, request, url_for
@@ -31,10 +30,11 @@ from pbem.services.notifications import notify_new_address
 from pbem.services.replay import moves_stored
 from pbem.services.resign import resign
 from pbem.services.seat_address import renew_address
-from pbem.services.submissions import pending_submission, preview
+from pbem.services.submissions import pending_submission, preview, submission_lines
 from pbem.web.common import db, me, page_blueprint, signed_in
 from pbem.web.lobby import titles
 from pbem.web.positions import Position, ply_argument, position_at, private_information
+from pbem.web.turn import NOTHING, NextMoves, next_moves
 
 bp = page_blueprint("play")
 
@@ -98,11 +98,7 @@ def render_game_page(
         and seat.position in played.state.to_act()
         and pending is None
     )
-    legal = (
-        [played.state.format_move(m) for m in played.state.legal_moves(seat.position)]
-        if may_move
-        else []
-    )
+    turn = next_moves(played.state, seat.position) if may_move else NOTHING
     view = played.view(seat.position)
     board_svg, board_panel = pictures.inline_board(game, view, current_language())
     page = render_template(
@@ -116,7 +112,7 @@ def render_game_page(
         board_panel=board_panel,
         picture=board_text(played.state, seat.position, current_language()),
         private=private_information(played, seat.position),
-        legal=legal,
+        turn=turn,
         may_move=may_move,
         pending=pending,
         shown=shown,
@@ -186,6 +182,7 @@ def preview_page(game_id: str):  # type: ignore[no-untyped-def]
             error=describe_error(exc, page_language()),
             status=_refusal_status(exc),
         )
+    board_svg, board_panel = pictures.inline_board(seat.game, trial.view(), current_language())
     return render_template(
         "preview.html",
         game=seat.game,
@@ -196,13 +193,58 @@ def preview_page(game_id: str):  # type: ignore[no-untyped-def]
         drawn_at=moves_stored(seat.game),
         picture=board_text(trial.game.state, trial.seat, current_language()),
         private=private_information(trial.game, seat.position),
-        board_png=_data_url(seat.game, trial.view()),
+        board_svg=board_svg,
+        board_panel=board_panel,
+        turn=_following(trial),
     )
 
 
-def _data_url(game: Game, view: dict[str, Any]) -> str:
-    """The preview's board inline: it exists nowhere else, nothing is stored."""
-    return "data:image/png;base64," + base64.b64encode(pictures.draw(game, view)).decode("ascii")
+def _following(trial: engine.Trial) -> NextMoves:
+    """What may follow the tried moves; nothing is known after a concealed draw."""
+    if trial.unchecked:
+        return NOTHING
+    return next_moves(trial.game.state, trial.seat)
+
+
+@bp.route("/games/<game_id>/follow")
+@signed_in
+def what_follows(game_id: str):  # type: ignore[no-untyped-def]
+    """The turn builder's question (static/play.js): after these lines, which
+    moves may follow, and how does the board look? A refused line comes back
+    explained in the reader's language; nothing is stored."""
+    seat = _my_seat(game_id)
+    text = request.args.get("moves", "")
+    drawn_at = whole_number(request.args.get("ply"))
+    if drawn_at is None:
+        raise BadForm(_("the form lacks the position it was made for"))
+    note = ""
+    if submission_lines(text):
+        try:
+            trial = _check(seat, text, drawn_at)
+        except engine.IllegalMove as exc:
+            return {"error": describe_error(exc, page_language())}, _refusal_status(exc)
+        turn, view = _following(trial), trial.view()
+        if trial.unchecked:
+            note = (
+                _(
+                    "These moves come after a draw, so they are judged with what you draw"
+                    " when you send them:"
+                )
+                + " "
+                + "; ".join(trial.unchecked)
+            )
+        elif not turn.moves:
+            note = _("Your turn is complete: preview it or submit it.")
+    else:
+        played = position_at(seat.game, None).played
+        turn, view = next_moves(played.state, seat.position), played.view(seat.position)
+    board_svg, board_panel = pictures.inline_board(seat.game, view, current_language())
+    return {
+        "legal": render_template("_legal_moves.html", turn=turn),
+        "board": str(board_svg),
+        "panel": str(board_panel),
+        "note": note,
+    }
 
 
 def _reason(shown: Submission | None) -> str | None:

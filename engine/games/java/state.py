@@ -184,6 +184,26 @@ class JavaState(State):
 
     # -- costs shared by check and legal ----------------------------------
 
+    def action_points(self, seat: int) -> int | None:
+        if self.auction is not None or seat != self.current or self.is_over():
+            return None
+        return self.ap_left
+
+    def action_cost(self, move: Move) -> int:
+        """AP a checked move spends: what its apply takes (the token gives one)."""
+        match move:
+            case PlaceTile(cells=cells):
+                return self.tile_cost(cells)
+            case Enter(cell=cell) | Leave(cell=cell):
+                return edge_cost(cell) or 0
+            case MoveDeveloper(source=source, target=target):
+                return self.land.move_costs(source)[target]
+            case Build() | Enlarge() | Irrigate() | Draw():
+                return 1
+            case TakeToken():
+                return -1
+        return 0
+
     def tile_cost(self, cells: tuple[str, ...]) -> int:
         return 1 + self.land.overhang(cells)
 
@@ -215,7 +235,7 @@ class JavaState(State):
             raise IllegalMove.of("java.joins_cities", rule=m.CITIES, spaces=" ".join(move.cells))
 
     def _apply_PlaceTile(self, seat: int, move: PlaceTile) -> None:
-        self.ap_left -= self.tile_cost(move.cells)
+        self.ap_left -= self.action_cost(move)
         if move.kind == TRIPLE:
             self.triples -= 1
         else:
@@ -247,7 +267,7 @@ class JavaState(State):
         self._spend(cost, self.budget, Message("java.cost_enter", {"space": move.cell}))
 
     def _apply_Enter(self, seat: int, move: Enter) -> None:
-        self.ap_left -= edge_cost(move.cell) or 0
+        self.ap_left -= self.action_cost(move)
         self.off_board[seat] -= 1
         self.land.developers[move.cell] = seat
 
@@ -261,7 +281,7 @@ class JavaState(State):
         )
 
     def _apply_Leave(self, seat: int, move: Leave) -> None:
-        self.ap_left -= edge_cost(move.cell) or 0
+        self.ap_left -= self.action_cost(move)
         self.off_board[seat] += 1
         del self.land.developers[move.cell]
 
@@ -291,7 +311,7 @@ class JavaState(State):
         self._spend(cost, self.budget, Message("java.cost_move", {"changes": cost}))
 
     def _apply_MoveDeveloper(self, seat: int, move: MoveDeveloper) -> None:
-        self.ap_left -= self.land.move_costs(move.source)[move.target]
+        self.ap_left -= self.action_cost(move)
         del self.land.developers[move.source]
         self.land.developers[move.target] = seat
 
@@ -320,6 +340,7 @@ class JavaState(State):
         self._check_palace_value(seat, move.value, area, move.cell)
 
     def _apply_Build(self, seat: int, move: Build) -> None:
+        self.ap_left -= self.action_cost(move)
         self.land.palaces[move.cell] = Palace([move.value], changed_turn=self.turn_number)
         self._take_palace(seat, move.value)
 
@@ -336,6 +357,7 @@ class JavaState(State):
         self._check_palace_value(seat, move.value, self.land.village_area(move.cell), move.cell)
 
     def _apply_Enlarge(self, seat: int, move: Enlarge) -> None:
+        self.ap_left -= self.action_cost(move)
         palace = self.land.palaces[move.cell]
         palace.values.append(move.value)
         palace.festival = False
@@ -344,7 +366,6 @@ class JavaState(State):
 
     def _take_palace(self, seat: int, value: int) -> None:
         self.palace_supply[value] -= 1
-        self.ap_left -= 1
         self.scores[seat] += value // 2
 
     # -- irrigation, cards, token -----------------------------------------
@@ -362,7 +383,7 @@ class JavaState(State):
         self._spend(1, self.budget, Message("java.cost_irrigation"))
 
     def _apply_Irrigate(self, seat: int, move: Irrigate) -> None:
-        self.ap_left -= 1
+        self.ap_left -= self.action_cost(move)
         self.irrigation_left -= 1
         self.land.irrigation.add(move.cell)
         self._score_ponds((move.cell,))
@@ -377,7 +398,7 @@ class JavaState(State):
         self._spend(1, self.budget, Message("java.cost_card"))
 
     def _apply_Draw(self, seat: int, move: Draw) -> None:
-        self.ap_left -= 1
+        self.ap_left -= self.action_cost(move)
         self.cards_drawn += 1
         if move.source == FACEUP:
             drawn, self.faceup = self.faceup, self._top_card()
@@ -402,7 +423,7 @@ class JavaState(State):
     def _apply_TakeToken(self, seat: int, move: TakeToken) -> None:
         self.tokens[seat] -= 1
         self.token_used = True
-        self.ap_left += 1
+        self.ap_left -= self.action_cost(move)
 
     # -- festival ---------------------------------------------------------
 

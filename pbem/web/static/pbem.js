@@ -1,15 +1,6 @@
 // pbem: a little vanilla JS. The pages work without it; it only saves taps.
 "use strict";
 
-// Click a legal move to put it in the move entry.
-document.addEventListener("click", (event) => {
-  const button = event.target.closest("button.move");
-  const entry = document.getElementById("moves");
-  if (!button || !entry) return;
-  entry.value = button.dataset.move;
-  entry.focus();
-});
-
 // Filter the legal moves by every word typed.
 document.addEventListener("input", (event) => {
   const box = event.target.closest("input[data-filter]");

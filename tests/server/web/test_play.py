@@ -4,7 +4,6 @@ or a double click sends at most once, strangers get the same 404 as nobody."""
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import re
 from collections.abc import Callable
@@ -15,7 +14,7 @@ from sqlalchemy import func, select
 
 import engine
 from pbem.models import ChatMessage, Game, Outbox, Seat, Submission
-from pbem.services.pictures import draw
+from pbem.services.pictures import inline_board
 from pbem.services.replay import engine_game
 from tests.server.conftest import drain, wait_for
 from tests.server.pipeline_helpers import (
@@ -112,7 +111,12 @@ def test_preview_shows_the_result_and_stores_nothing(app, session, make_user, si
     page = response.get_data(as_text=True)
     assert response.status_code == 200
     assert "Nothing is sent yet" in page and move in page
-    assert 'src="data:image/png;base64,' in page
+    assert 'data-space="0,0"' in page  # the board after the tile, as SVG
+    after = engine_game(game)
+    after.play(0, move)
+    builds = [after.state.format_move(m) for m in after.state.legal_moves(0)]
+    assert page.count('class="move"') == len(builds)  # what may follow: a build
+    assert f'data-move="{builds[0]}"' in page
     assert submissions(session, game) == 0 and plies(session, game) == 0
 
 
@@ -383,8 +387,8 @@ def test_preview_of_a_draw_from_the_deck_shows_no_card(app, session, make_user, 
     # The board picture is the same whatever the deck holds.
     other = engine_game(game)
     other.state.deck.reverse()
-    png = draw(game, other.trial(1, ["draw deck"]).view())
-    assert "data:image/png;base64," + base64.b64encode(png).decode("ascii") in page
+    svg, panel = inline_board(game, other.trial(1, ["draw deck"]).view(), "en")
+    assert svg in page and panel in page
     assert submissions(session, game) == 0 and plies(session, game) == 0
 
 

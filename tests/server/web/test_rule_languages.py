@@ -20,6 +20,23 @@ def test_a_preview_is_refused_in_the_players_chosen_language(app, session, make_
     assert "puis construisez [tour : tuile, puis construction]" in page
 
 
+def test_the_turn_builder_hears_a_refusal_in_the_players_language(
+    app, session, make_user, signed_in_as
+):
+    ann = make_user("Ann")
+    ann.language = "fr"
+    session.commit()
+    game = taluva_against(app, session, ann)
+    browser = signed_in_as(ann)
+    response = browser.get(f"/games/{game.public_id}/follow?moves=hutte+2,-1&ply=0")
+    assert response.status_code == 422
+    assert "puis construisez [tour : tuile, puis construction]" in response.get_json()["error"]
+    after_tile = browser.get(f"/games/{game.public_id}/follow?moves=tuile+0,0+0,-1+1,-1&ply=0")
+    answer = after_tile.get_json()
+    assert after_tile.status_code == 200 and 'data-move="hut ' in answer["legal"]
+    assert 'data-space="0,-1"' in answer["board"]
+
+
 def test_a_stored_refusal_follows_the_browser_language(app, session, make_user, signed_in_as):
     ann = make_user("Ann")
     game = taluva_against(app, session, ann)

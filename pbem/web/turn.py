@@ -1,0 +1,55 @@
+"""What a seat may do next while it builds a turn: the legal moves after the
+lines written so far, what each spends of the turn's action points and how
+many are left. The game and preview pages draw it; the turn builder
+(static/play.js) asks again after each line it adds, so a turn of several
+moves is built by clicks alone."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from flask_babel import gettext as _
+from flask_babel import ngettext
+
+import engine
+
+
+@dataclass(frozen=True)
+class NextMoves:
+    moves: list[str]
+    points: int | None = None  # action points left, in rulesets that count them
+    costs: dict[str, int] = field(default_factory=dict)  # per move text, when counted
+
+    def cost_label(self, move: str) -> str:
+        """What the move spends, in the reader's words ("" without points)."""
+        cost = self.costs.get(move)
+        if cost is None:
+            return ""
+        if cost < 0:
+            return _("+%(num)d AP", num=-cost)
+        if cost == 0:
+            return _("free")
+        return ngettext("%(num)d AP", "%(num)d AP", cost)
+
+    def points_text(self) -> str:
+        if self.points is None:
+            return ""
+        return ngettext("%(num)d action point left", "%(num)d action points left", self.points)
+
+
+NOTHING = NextMoves([])
+
+
+def next_moves(state: engine.State, seat: int) -> NextMoves:
+    """The seat's legal moves in `state`, with their costs where counted."""
+    legal = state.legal_moves(seat)
+    texts = [state.format_move(move) for move in legal]
+    points = state.action_points(seat)
+    if points is None:
+        return NextMoves(texts)
+    costs = {
+        text: cost
+        for text, move in zip(texts, legal, strict=True)
+        if (cost := state.action_cost(move)) is not None
+    }
+    return NextMoves(texts, points, costs)

@@ -204,4 +204,4 @@ def seat_of(session: Session, game_public_id: str, user: User | None) -> Seat:
     for seat in game.seats:
         if user is not None and seat.user_id == user.id:
             return seat
-    raise NotFound("no such game")
+    raise NotFound(_("no such game"))

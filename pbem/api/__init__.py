@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask, request
+from flask_babel import gettext
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
@@ -73,7 +74,9 @@ def _flattened(node: Any, path: str) -> list[tuple[str, list[str]]]:
             for pair in _flattened(value, f"{path}.{key}" if path else str(key))
         ]
     messages = [node] if isinstance(node, str) else [str(message) for message in node]
-    return [(path or "body", messages)]
+    # marshmallow's English, in the reader's language where the catalogues
+    # know it (pbem.api.validation_texts); our own validators' are already.
+    return [(path or "body", [gettext(message) for message in messages])]
 
 
 def init_app(app: Flask) -> PbemApi:

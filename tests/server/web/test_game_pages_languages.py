@@ -175,3 +175,36 @@ def test_an_organisers_action_is_told_in_each_readers_language(
     # The event keeps its English too, for what reads it without a language.
     event = session.scalar(select(GameEvent).where(GameEvent.game_id == game.id))
     assert event.text == "Amélie (organiser) gave Amélie 2 days more for this move."
+
+
+def test_a_refused_api_body_is_summed_up_in_the_readers_language(app, make_user, session):
+    from marshmallow import Schema, fields
+
+    from pbem.api import schemas
+    from pbem.api.validation_texts import MARSHMALLOW_MESSAGES
+    from pbem.services import accounts
+
+    token = accounts.issue_api_token(session, make_user("Ann"), "tests")
+    session.commit()
+    refused = app.test_client().post(
+        "/api/v1/games",
+        json={"seats": "me", "colour": 1},
+        headers={"Authorization": f"Bearer {token}", "Accept-Language": "fr"},
+    )
+    assert refused.status_code == 422
+    message = refused.get_json()["message"]
+    assert "ruleset: Champ obligatoire manquant." in message
+    assert "seats: Ce n'est pas une liste valide." in message
+    assert "Missing data" in str(refused.get_json()["errors"])  # for programs, as marshmallow says
+    # Every fixed message of the field kinds our schemas use is in the catalogues.
+    used = {
+        type(field)
+        for schema in vars(schemas).values()
+        if isinstance(schema, type) and issubclass(schema, Schema) and schema is not Schema
+        for field in schema().fields.values()
+    }
+    known = {str(message) for message in MARSHMALLOW_MESSAGES}
+    for kind in used | {fields.Field}:
+        for cls in kind.__mro__:
+            for text in getattr(cls, "default_error_messages", {}).values():
+                assert "{" in text or text in known, (kind.__name__, text)

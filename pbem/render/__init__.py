@@ -33,13 +33,27 @@ class GameDrawing:
     board: Callable[[Surface, HexLayout, View, Sequence[Colour], Words], dict[str, Point]]
     panel: Callable[[View, Sequence[Colour], Words, PanelWriter], None]
     centres: Callable[[View], dict[str, Point]]
+    # Where the board is played by clicking (the SVG): room for the spaces
+    # a move may reach that the board does not draw, and those spaces.
+    play_layout: Callable[[View], HexLayout]
+    open_ground: Callable[[Surface, HexLayout, View, Words], None] | None = None
 
 
 DRAWINGS: dict[str, GameDrawing] = {
-    game.__name__.rsplit(".", 1)[-1]: GameDrawing(
-        game.layout, game.draw_board, game.write_panel, game.centres
-    )
-    for game in (taluva, samurai, java)
+    "taluva": GameDrawing(
+        taluva.layout,
+        taluva.draw_board,
+        taluva.write_panel,
+        taluva.centres,
+        taluva.play_layout,
+        taluva.draw_open_ground,
+    ),
+    **{
+        game.__name__.rsplit(".", 1)[-1]: GameDrawing(
+            game.layout, game.draw_board, game.write_panel, game.centres, game.layout
+        )
+        for game in (samurai, java)
+    },
 }
 
 
@@ -85,8 +99,10 @@ def render_svg(
     game = _game(view)
     seats = seat_colours(len(view["seats"]), colours)
     words = Words(language)
-    layout = game.layout(view)
+    layout = game.play_layout(view)
     canvas = SvgCanvas(layout.width, layout.height, BACKGROUND)
+    if game.open_ground is not None:
+        game.open_ground(canvas, layout, view, words)
     game.board(canvas, layout, view, seats, words)
     return canvas.markup(words.gettext("The board"), "board-svg")
 

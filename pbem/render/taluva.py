@@ -6,7 +6,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from pbem.render.colours import EDGE, INK, LAVA, MUTED, TALUVA_TERRAIN, ink_on, shade
+from pbem.render.colours import (
+    BACKGROUND,
+    EDGE,
+    INK,
+    LAVA,
+    MUTED,
+    TALUVA_TERRAIN,
+    ink_on,
+    shade,
+)
 from pbem.render.hexdraw import Colour, HexLayout, neighbour
 from pbem.render.lastturn import highlight, last_turn, spaces_named
 from pbem.render.panel import PAD, SMALL, Panel, PanelWriter
@@ -17,12 +26,43 @@ MAX_WIDTH, MAX_HEIGHT = 1120, 1000
 MIN_WIDTH, MIN_HEIGHT = 700, 700
 MAX_HEX = 46
 MARGIN = 20
+OPEN_GROUND = shade(BACKGROUND, 0.95)
+Hex = tuple[int, int]
 
 
-def layout(view: Mapping[str, Any]) -> HexLayout:
-    """Where the board goes; tests use it to find the pixel of a space."""
-    hexes = [(cell["q"], cell["r"]) for cell in view["state"]["board"]]
+def layout(view: Mapping[str, Any], around: Iterable[Hex] = ()) -> HexLayout:
+    """Where the board goes (with the open ground `around` it, where the board
+    is played by clicking); tests use it to find the pixel of a space."""
+    hexes = [(cell["q"], cell["r"]) for cell in view["state"]["board"]] + list(around)
     return HexLayout(hexes, MAX_WIDTH, MAX_HEIGHT, MAX_HEX, MARGIN, MIN_WIDTH, MIN_HEIGHT)
+
+
+def play_layout(view: Mapping[str, Any]) -> HexLayout:
+    return layout(view, open_ground(view))
+
+
+def open_ground(view: Mapping[str, Any]) -> list[Hex]:
+    """The empty spaces a tile laid now could cover: two steps around the
+    island (a tile touching it with one hex reaches one further), or 0,0 and
+    around it on an empty table."""
+    island = {(cell["q"], cell["r"]) for cell in view["state"]["board"]}
+    if not island:
+        return sorted({(0, 0)} | {neighbour((0, 0), d) for d in range(6)})
+    ground: set[Hex] = set()
+    for _step in range(2):
+        ground |= {neighbour(h, d) for h in island | ground for d in range(6)} - island
+    return sorted(ground)
+
+
+def draw_open_ground(
+    canvas: Surface, lay: HexLayout, view: Mapping[str, Any], words: Words
+) -> None:
+    """Faint hexes on the open ground, each a space to click like the island's."""
+    for h in open_ground(view):
+        name = f"{h[0]},{h[1]}"
+        with canvas.item(words.gettext("%(space)s: open ground", space=name), space=name):
+            canvas.polygon(lay.corners(h), fill=OPEN_GROUND, outline=shade(OPEN_GROUND, 0.85))
+            canvas.text(lay.centre(h), name, lay.size * 0.22, MUTED)
 
 
 def centres(view: Mapping[str, Any]) -> dict[str, tuple[float, float]]:

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from engine.core.game import Game
-from pbem.render import render_panel_html, render_svg, space_centres
+from pbem.render import render_panel_html, render_svg, space_centres, taluva
 from tests.render.helpers import bot_game, cut
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -39,12 +39,29 @@ def test_every_space_is_a_named_group_of_the_board(name: str) -> None:
     root = ET.fromstring(svg)
     assert root.tag == f"{SVG}svg" and root.get("viewBox")
     found = spaces(svg)
-    assert set(found) == set(space_centres(view))
+    board = set(space_centres(view))
+    ground = {f"{q},{r}" for q, r in taluva.open_ground(view)} if name == "taluva" else set()
+    assert set(found) == board | ground and not board & ground
     for space, group in found.items():
         label = group.get("aria-label") or ""
         assert group.get("role") == "img" and label.startswith(f"{space}: "), label
         assert group.find(f"{SVG}title").text == label
         assert len(group) > 1  # the title and what is drawn
+
+
+def test_every_space_a_taluva_tile_may_cover_can_be_clicked() -> None:
+    game = mid_game("taluva")
+    seat = min(game.state.to_act())
+    found = spaces(render_svg(game.view(seat)))
+    tiles = [
+        text
+        for text in map(game.state.format_move, game.state.legal_moves(seat))
+        if text.startswith("tile ")
+    ]
+    assert tiles, "the position should ask for a tile"
+    covered = {space for text in tiles for space in text.split()[1:4]}
+    assert covered <= set(found)
+    assert found["0,0"].get("aria-label") != "0,0: open ground"  # the island's own first space
 
 
 def test_a_taluva_space_says_terrain_level_and_building() -> None:

@@ -127,6 +127,25 @@ def test_a_taluva_eruption_and_a_build_are_picked_on_the_board(live, chromium): 
     page.context.close()
 
 
+def test_a_taluva_tile_is_laid_on_open_ground_by_clicks(live, chromium):  # noqa: F811
+    app, base = live
+    page, user_id = player(app, chromium, base, "Tom")
+    with app.app_context(), get_db().session() as session:
+        game = start_game(app, session, "taluva", [session.get(User, user_id), "bot"])
+        game_id, public_id = game.id, game.public_id
+        state = engine_game(game).state
+        tile = state.format_move(state.legal_moves(0)[-1])  # no island yet: all open ground
+    page.goto(f"{base}/games/{public_id}")
+    for space in tile.split()[1:]:  # the volcano, then the left and right terrains
+        page.locator(f'#board [data-space="{space}"]').click()
+    answered(page)
+    assert entry_lines(page) == [tile]
+    build = page.locator("#legal-moves button.move").first.get_attribute("data-move")
+    click_move(page, build)
+    submit_and_check(app, page, game_id, 0, [tile, build])
+    page.context.close()
+
+
 def _eruption(app, game_id: int) -> str | None:  # type: ignore[no-untyped-def]
     """A legal tile over a volcano whose spaces, clicked in order, pick it alone."""
     with app.app_context(), get_db().session() as session:

@@ -23,6 +23,7 @@ from pbem.i18n.boards import board_text
 from pbem.i18n.rules import describe_error, describe_refusal
 from pbem.models import Game, GameStatus, Move, Seat, Submission, SubmissionStatus
 from pbem.numbers import whole_number
+from pbem.render.lastturn import moves_since
 from pbem.services import chat, pictures, submissions
 from pbem.services import games as game_service
 from pbem.services.errors import BadForm, Conflict, NotFound
@@ -34,6 +35,7 @@ from pbem.services.seat_address import renew_address
 from pbem.services.submissions import pending_submission, preview
 from pbem.web.common import db, me, page_blueprint, signed_in
 from pbem.web.lobby import titles
+from pbem.web.move_groups import FULL_LIST, as_choice, group_moves
 from pbem.web.positions import Position, ply_argument, position_at, private_information
 
 bp = page_blueprint("play")
@@ -105,6 +107,7 @@ def render_game_page(
     )
     view = played.view(seat.position)
     board_svg, board_panel = pictures.inline_board(game, view, current_language())
+    choice = as_choice(legal)
     page = render_template(
         "game.html",
         game=game,
@@ -117,6 +120,11 @@ def render_game_page(
         picture=board_text(played.state, seat.position, current_language()),
         private=private_information(played, seat.position),
         legal=legal,
+        choice=choice,
+        move_kinds=[] if choice else group_moves(legal, pictures.board_spaces(view)),
+        all_moves=len(legal) <= FULL_LIST,
+        open_group=request.args.get("moves", ""),
+        since=since_your_last_turn(view["history"], seat.position),
         may_move=may_move,
         pending=pending,
         shown=shown,
@@ -135,6 +143,17 @@ def render_game_page(
     return page, status
 
 
+def since_your_last_turn(
+    history: list[dict[str, Any]], me: int
+) -> list[tuple[int, list[tuple[int, str]]]]:
+    """The other players' moves since the seat last moved, by player in the
+    order they moved: (seat, [(ply, move), ...])."""
+    by_seat: dict[int, list[tuple[int, str]]] = {}
+    for ply, entry in moves_since(history, me):
+        by_seat.setdefault(entry["seat"], []).append((ply, entry["move"]))
+    return list(by_seat.items())
+
+
 def _chat_summary(raw: str | None) -> str | None:
     """After a chat message: ?chat= holds how many players it was mailed to."""
     readers = whole_number(raw)
@@ -150,10 +169,15 @@ def _waiting(game: Game, seat: Seat, pending: Submission | None, position: Posit
 
 
 def _form() -> tuple[str, int]:
-    """The move text and the ply the page was drawn at."""
+    """The move text and the ply the page was drawn at. A pick form (the
+    things of a `Choice` ticked) is written as the one move it stands for,
+    which the engine then judges like a typed one."""
     ply = whole_number(request.form.get("ply"))
     if ply is None:
         raise BadForm(_("the form lacks the position it was made for"))
+    head = request.form.get("choice")
+    if head and not request.form.get("moves"):
+        return " ".join([head, *request.form.getlist("pick")]), ply
     return request.form.get("moves", "").replace("\r\n", "\n"), ply
 
 

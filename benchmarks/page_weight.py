@@ -7,9 +7,9 @@ with a signed-in player on seat 0, cut at the opening (ply 0) and at the
 seat's turn nearest the middle of the game; the player's game page and the
 spectator's page are fetched through the Flask test client. Columns: the
 whole HTML page, the inline board (<svg> of the board), the legal moves
-list, the seat's board.png (before issue 13 every page loaded it; now it is a
-link), and the spectator's page, in KB (1024 bytes); the style sheet and
-script come once, cached.
+(their groups, or the pick form), the seat's board.png (before issue 13
+every page loaded it; now it is a link), and the spectator's page, in KB
+(1024 bytes); the style sheet and script come once, cached.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from pbem.models import User
 
 SEED = "bench-pages"
 BOARD = re.compile(r'<div class="board-frame".*?</svg>', re.S)
-LEGAL = re.compile(r'<ul class="legal".*?</ul>', re.S)
+LEGAL = re.compile(r'<div class="legal-groups".*?</div>|<form [^>]*id="pick-form".*?</form>', re.S)
 
 
 def kb(part: str) -> str:

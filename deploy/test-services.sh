@@ -101,6 +101,14 @@ if [ ! -x /usr/sbin/postconf ] &&
     # shellcheck disable=SC2046  # one word a package
     apt_install $(apt-cache depends postfix | awk '$1 == "Depends:" && $2 ~ /^lib/ {print $2}')
 fi
+# The accessibility check injects axe-core, pinned by tests/browser's lock file.
+if ! command -v npm >/dev/null; then
+    apt_install nodejs npm
+fi
+root="$(cd "$(dirname "$0")/.." && pwd)"
+if [ ! -d "$root/tests/browser/node_modules" ]; then
+    npm ci --prefix "$root/tests/browser" --no-audit --no-fund >/dev/null
+fi
 # The deployment tests: hosts in network namespaces (iproute2), and systemd's
 # own check of the units (systemd-analyze; systemd itself need not run).
 if ! command -v ip >/dev/null; then

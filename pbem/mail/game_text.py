@@ -13,6 +13,7 @@ from flask_babel import gettext as _
 import engine
 from pbem.i18n import game_word
 from pbem.i18n.boards import board_text
+from pbem.render.lastturn import moves_since
 from pbem.services.events import event_text
 
 if TYPE_CHECKING:
@@ -72,11 +73,8 @@ def news_since_last_turn(
     history: list[dict[str, Any]], seats: tuple[str, ...], me: int
 ) -> list[str]:
     """The moves after the seat's own last move, as it may see them."""
-    mine = [i for i, entry in enumerate(history) if entry["seat"] == me]
-    start = mine[-1] + 1 if mine else 0
     return [
-        f"{ply}. {seats[entry['seat']]}: {entry['move']}"
-        for ply, entry in enumerate(history[start:], start=start + 1)
+        f"{ply}. {seats[entry['seat']]}: {entry['move']}" for ply, entry in moves_since(history, me)
     ]
 
 

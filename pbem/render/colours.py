@@ -28,7 +28,6 @@ PANEL: Colour = (255, 255, 255)
 INK: Colour = (28, 28, 32)
 MUTED: Colour = (105, 105, 115)
 EDGE: Colour = (40, 36, 32)
-HIGHLIGHT: Colour = (255, 214, 0)
 
 TALUVA_TERRAIN: dict[str, Colour] = {
     "volcano": (92, 78, 74),

@@ -24,7 +24,7 @@ from pbem.render.colours import (
     shade,
 )
 from pbem.render.hexdraw import Colour, HexLayout, Point, neighbour
-from pbem.render.lastturn import highlight, last_turn, spaces_named
+from pbem.render.lastturn import highlight, outlines
 from pbem.render.panel import PAD, SMALL, WIDTH, Panel, PanelWriter
 from pbem.render.surface import Surface
 from pbem.render.words import Words
@@ -121,9 +121,8 @@ def draw_board(
             for ring in range(1, min(_level(view, sid), 6)):
                 canvas.outline(lay.corners(h, 0.92 - 0.08 * ring), shade(fill, 0.72), s * 0.04)
     _height_steps(canvas, lay, view)
-    _, moves = last_turn(view.get("history", []))
-    for sid in spaces_named(moves, SPACES):
-        highlight(canvas, lay, (SPACES[sid].q, SPACES[sid].r))
+    for sid, seat in outlines(view, SPACES).items():
+        highlight(canvas, lay, (SPACES[sid].q, SPACES[sid].r), colours[seat])
     for sid, space in SPACES.items():
         cx, cy = lay.centre((space.q, space.r))
         fill = space_colour(view, sid)

@@ -27,7 +27,6 @@ NAMED: tuple[Colour, ...] = tuple(
             colours.INK,
             colours.MUTED,
             colours.EDGE,
-            colours.HIGHLIGHT,
             colours.LAVA,
             colours.PALACE,
             colours.FESTIVAL,

@@ -11,7 +11,7 @@ from typing import Any, Protocol
 
 from markupsafe import Markup, escape
 
-from pbem.render.colours import BACKGROUND, EDGE, HIGHLIGHT, INK, MUTED, PANEL, css_colour
+from pbem.render.colours import BACKGROUND, EDGE, INK, MUTED, PANEL, css_colour
 from pbem.render.hexdraw import Canvas, Colour, HexLayout, Picture
 from pbem.render.lastturn import last_turn
 from pbem.render.surface import Surface
@@ -288,13 +288,14 @@ class Panel:
             self.gap(6)
 
     def last_turn(self) -> None:
-        seat, moves = last_turn(self.view.get("history", []))
-        if seat is None:
+        turn = last_turn(self.view.get("history", []))
+        if turn is None:
             return
+        seat, moves = turn.seat, turn.moves
         words = self.words
         self.heading(words.gettext("Last turn"))
         self.out.swatch(self.colours[seat], self.name(seat), True)
-        self.out.marker(HIGHLIGHT, words.gettext("spaces outlined on the board"))
+        self.out.marker(self.colours[seat], words.gettext("spaces outlined on the board"))
         if len(moves) > MOVES_SHOWN:
             earlier = words.ngettext(
                 "… %(num)s earlier move", "… %(num)s earlier moves", len(moves) - MOVES_SHOWN

@@ -10,7 +10,7 @@ from typing import Any
 from engine.games.samurai.tiles import UNKNOWN
 from pbem.render.colours import EDGE, INK, MUTED, SAMURAI_FIGURE, SAMURAI_SPACE, ink_on, shade
 from pbem.render.hexdraw import Colour, HexLayout, Point
-from pbem.render.lastturn import highlight, last_turn, spaces_named
+from pbem.render.lastturn import highlight, outlines
 from pbem.render.panel import PAD, SMALL, WIDTH, Panel, PanelWriter
 from pbem.render.surface import Surface
 from pbem.render.words import Words
@@ -111,9 +111,8 @@ def draw_board(
         fill = SAMURAI_SPACE[space["kind"]]
         with canvas.item(space_name(space, view, words), space=space["name"]):
             canvas.polygon(lay.corners(_hex(space)), fill, shade(fill, 0.55), s * 0.05)
-    _, moves = last_turn(view.get("history", []))
-    for name in spaces_named(moves, spaces):
-        highlight(canvas, lay, _hex(spaces[name]))
+    for name, seat in outlines(view, spaces).items():
+        highlight(canvas, lay, _hex(spaces[name]), colours[seat])
     for name, space in spaces.items():
         cx, cy = lay.centre(_hex(space))
         canvas.text((cx, cy - s * 0.62), name, s * 0.27, ink_on(SAMURAI_SPACE[space["kind"]]))

@@ -3,7 +3,7 @@ buildings in seat colours, and the tile in hand for the player who drew it."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from pbem.render.colours import (
@@ -17,7 +17,7 @@ from pbem.render.colours import (
     shade,
 )
 from pbem.render.hexdraw import Colour, HexLayout, neighbour
-from pbem.render.lastturn import highlight, last_turn, spaces_named
+from pbem.render.lastturn import highlight, last_turn, outlines
 from pbem.render.panel import PAD, SMALL, Panel, PanelWriter
 from pbem.render.surface import Surface
 from pbem.render.words import Words
@@ -91,9 +91,9 @@ def draw_board(
         with canvas.item(space_name(cell, view["seats"], words), space=cell["space"]):
             terrain_hex(canvas, lay, h, cell["terrain"], cell["level"])
     _tile_borders(canvas, lay, cells)
-    for name in _last_turn_spaces(view, cells.values()):
-        cell = next(c for c in cells.values() if c["space"] == name)
-        highlight(canvas, lay, (cell["q"], cell["r"]))
+    by_name = {cell["space"]: h for h, cell in cells.items()}
+    for name, seat in _outlined_spaces(view, by_name).items():
+        highlight(canvas, lay, by_name[name], colours[seat])
     for h, cell in cells.items():
         cx, cy = lay.centre(h)
         ink = ink_on(TALUVA_TERRAIN[cell["terrain"]])
@@ -127,13 +127,16 @@ def _building_name(cell: Mapping[str, Any], owner: str, words: Words) -> str:
     return words.gettext("tower of %(player)s", player=owner)
 
 
-def _last_turn_spaces(view: Mapping[str, Any], cells: Iterable[Mapping[str, Any]]) -> set[str]:
-    """The tile's spaces and where the last build went: an extension names a
-    space of the old settlement, so its new huts come from the view instead."""
-    _, moves = last_turn(view.get("history", []))
-    laid = [move for move in moves if move.startswith("tile")]
-    built = view["state"].get("last_built", [])  # emptied when a tile is laid
-    return spaces_named(laid, (c["space"] for c in cells)) | set(built)
+def _outlined_spaces(view: Mapping[str, Any], names: Collection[str]) -> dict[str, int]:
+    """The tiles' spaces and, for the last turn, where its build went: an
+    extension names a space of the old settlement, so its new huts come from
+    the view instead (which keeps only the last build's)."""
+    touched = outlines(view, names, kinds=("tile",))
+    last = last_turn(view.get("history", []))
+    if last is not None:
+        for name in view["state"].get("last_built", []):  # emptied when a tile is laid
+            touched[name] = last.seat
+    return touched
 
 
 def terrain_hex(

@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session
 
 from pbem.i18n import current_language, mail_language
 from pbem.models import Game, Move, Seat
-from pbem.render import can_draw, render_panel_html, render_png, render_svg
+from pbem.render import can_draw, render_panel_html, render_png, render_svg, space_centres
 from pbem.render.version import render_version
 from pbem.services.picture_store import PictureKey, store_for
 
@@ -104,6 +104,12 @@ def inline_board(game: Game, view: View, language: str) -> tuple[Markup, Markup]
         return Markup(), Markup()
     colours, language = _colours(game), reader_language(language)
     return render_svg(view, colours, language), render_panel_html(view, colours, language)
+
+
+def board_spaces(view: View) -> list[str]:
+    """The names of the spaces the board of `view` draws (none for a game
+    without a picture)."""
+    return list(space_centres(view)) if can_draw(view) else []
 
 
 def _colours(game: Game) -> list[str]:

@@ -13,6 +13,7 @@ from typing import Any
 
 from flask import current_app, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from markupsafe import Markup
 from sqlalchemy import or_, select
 
 import engine
@@ -22,6 +23,7 @@ from pbem.i18n.boards import board_text
 from pbem.i18n.rules import describe_error, describe_refusal
 from pbem.models import Game, GameStatus, Move, Seat, Submission, SubmissionStatus
 from pbem.numbers import whole_number
+from pbem.render.lastturn import moves_since
 from pbem.services import chat, pictures, submissions
 from pbem.services import games as game_service
 from pbem.services.errors import BadForm, Conflict, NotFound
@@ -33,6 +35,7 @@ from pbem.services.seat_address import renew_address
 from pbem.services.submissions import pending_submission, preview, submission_lines
 from pbem.web.common import db, me, page_blueprint, signed_in
 from pbem.web.lobby import titles
+from pbem.web.move_groups import FULL_LIST, as_choice, group_moves
 from pbem.web.positions import Position, ply_argument, position_at, private_information
 from pbem.web.turn import NOTHING, NextMoves, next_moves
 
@@ -101,6 +104,7 @@ def render_game_page(
     turn = next_moves(played.state, seat.position) if may_move else NOTHING
     view = played.view(seat.position)
     board_svg, board_panel = pictures.inline_board(game, view, current_language())
+    choice = as_choice(turn.moves)
     page = render_template(
         "game.html",
         game=game,
@@ -112,7 +116,9 @@ def render_game_page(
         board_panel=board_panel,
         picture=board_text(played.state, seat.position, current_language()),
         private=private_information(played, seat.position),
-        turn=turn,
+        choice=choice,
+        move_listing=None if choice else legal_listing(game, turn, view),
+        since=since_your_last_turn(view["history"], seat.position),
         may_move=may_move,
         pending=pending,
         shown=shown,
@@ -131,6 +137,33 @@ def render_game_page(
     return page, status
 
 
+def legal_listing(game: Game, turn: NextMoves, view: dict[str, Any]) -> Markup:
+    """The legal moves grouped by kind and space (pbem.web.move_groups), with
+    what each costs: the game and preview pages show it, the turn builder
+    swaps it in after each line."""
+    return Markup(
+        render_template(
+            "_legal_moves.html",
+            game=game,
+            turn=turn,
+            kinds=group_moves(turn.moves, pictures.board_spaces(view)),
+            all_moves=len(turn.moves) <= FULL_LIST,
+            open_group=request.args.get("moves", ""),
+        )
+    )
+
+
+def since_your_last_turn(
+    history: list[dict[str, Any]], me: int
+) -> list[tuple[int, list[tuple[int, str]]]]:
+    """The other players' moves since the seat last moved, by player in the
+    order they moved: (seat, [(ply, move), ...])."""
+    by_seat: dict[int, list[tuple[int, str]]] = {}
+    for ply, entry in moves_since(history, me):
+        by_seat.setdefault(entry["seat"], []).append((ply, entry["move"]))
+    return list(by_seat.items())
+
+
 def _chat_summary(raw: str | None) -> str | None:
     """After a chat message: ?chat= holds how many players it was mailed to."""
     readers = whole_number(raw)
@@ -146,10 +179,15 @@ def _waiting(game: Game, seat: Seat, pending: Submission | None, position: Posit
 
 
 def _form() -> tuple[str, int]:
-    """The move text and the ply the page was drawn at."""
+    """The move text and the ply the page was drawn at. A pick form (the
+    things of a `Choice` ticked) is written as the one move it stands for,
+    which the engine then judges like a typed one."""
     ply = whole_number(request.form.get("ply"))
     if ply is None:
         raise BadForm(_("the form lacks the position it was made for"))
+    head = request.form.get("choice")
+    if head and not request.form.get("moves"):
+        return " ".join([head, *request.form.getlist("pick")]), ply
     return request.form.get("moves", "").replace("\r\n", "\n"), ply
 
 
@@ -195,7 +233,7 @@ def preview_page(game_id: str):  # type: ignore[no-untyped-def]
         private=private_information(trial.game, seat.position),
         board_svg=board_svg,
         board_panel=board_panel,
-        turn=_following(trial),
+        move_listing=legal_listing(seat.game, _following(trial), trial.view()),
     )
 
 
@@ -240,7 +278,7 @@ def what_follows(game_id: str):  # type: ignore[no-untyped-def]
         turn, view = next_moves(played.state, seat.position), played.view(seat.position)
     board_svg, board_panel = pictures.inline_board(seat.game, view, current_language())
     return {
-        "legal": render_template("_legal_moves.html", turn=turn),
+        "legal": legal_listing(seat.game, turn, view),
         "board": str(board_svg),
         "panel": str(board_panel),
         "note": note,

@@ -31,6 +31,10 @@ class NextMoves:
             return _("free")
         return ngettext("%(num)d AP", "%(num)d AP", cost)
 
+    def cost_labels(self) -> dict[int, str]:
+        """Each cost's label by cost, for the turn builder's own buttons."""
+        return {cost: self.cost_label(move) for move, cost in self.costs.items()}
+
     def points_text(self) -> str:
         if self.points is None:
             return ""

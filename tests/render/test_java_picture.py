@@ -10,8 +10,8 @@ from typing import Any
 from engine import Game
 from engine.games.java.board import SPACES
 from pbem.render import java, panel, render_picture, render_png, space_centres
-from pbem.render.colours import HIGHLIGHT, JAVA_BOARD, JAVA_FACE, PALACE, PLAYER_COLOURS
-from pbem.render.lastturn import last_turn, spaces_named
+from pbem.render.colours import JAVA_BOARD, JAVA_FACE, PALACE, PLAYER_COLOURS
+from pbem.render.lastturn import last_turn, outlined_turns, spaces_named
 from tests.render.helpers import RING, bot_game, close, cut, image, pixel
 
 
@@ -78,16 +78,35 @@ def test_palaces_show_their_top_value() -> None:
     assert "8" in texts and "6" in texts
 
 
-def test_last_turn_spaces_are_outlined() -> None:
+def test_a_spectator_sees_the_last_turn_outlined_in_the_movers_colour() -> None:
     view = mid_game(None)
     picture = render_picture(view)
     size = java.layout(view).size
-    _, moves = last_turn(view["history"])
-    named = spaces_named(moves, SPACES)
+    turn = last_turn(view["history"])
+    named = spaces_named(turn.moves, SPACES)
     assert named
     for sid, (x, y) in picture.centres.items():
         ring = pixel(picture, x + RING[0] * size, y + RING[1] * size)
-        assert close(ring, HIGHLIGHT) == (sid in named), sid
+        assert close(ring, PLAYER_COLOURS[turn.seat]) == (sid in named), sid
+
+
+def test_a_player_sees_every_other_players_turn_since_theirs_in_its_colour() -> None:
+    game = bot_game("java", 3, "a")
+    ply = len(game.log) * 2 // 3
+    while {turn.seat for turn in outlined_turns(cut(game, ply).view(0))} != {1, 2}:
+        ply += 1
+    view = cut(game, ply).view(0)
+    turns = outlined_turns(view)
+    picture = render_picture(view)
+    size = java.layout(view).size
+    for index, turn in enumerate(turns):
+        later = {s for t in turns[index + 1 :] for s in spaces_named(t.moves, SPACES)}
+        own = spaces_named(turn.moves, SPACES) - later
+        assert own, turn
+        for sid in own:
+            x, y = picture.centres[sid]
+            ring = pixel(picture, x + RING[0] * size, y + RING[1] * size)
+            assert close(ring, PLAYER_COLOURS[turn.seat]), sid
 
 
 def test_festival_cards_show_only_to_their_holder() -> None:

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from pbem.render import panel, render_picture, render_png, samurai, space_centres
-from pbem.render.colours import HIGHLIGHT, PLAYER_COLOURS, SAMURAI_FIGURE, SAMURAI_SPACE
+from pbem.render.colours import PLAYER_COLOURS, SAMURAI_FIGURE, SAMURAI_SPACE
 from pbem.render.lastturn import last_turn, spaces_named
 from tests.render.helpers import RING, bot_game, close, cut, image, pixel, share
 
@@ -66,12 +66,12 @@ def test_last_turn_spaces_are_outlined() -> None:
     view = play_view(None)
     picture = render_picture(view)
     size = samurai.layout(view).size
-    _, moves = last_turn(view["history"])
-    named = spaces_named(moves, picture.centres)
+    turn = last_turn(view["history"])
+    named = spaces_named(turn.moves, picture.centres)
     assert named
     for name, (x, y) in picture.centres.items():
         ring = pixel(picture, x + RING[0] * size, y + RING[1] * size)
-        assert close(ring, HIGHLIGHT) == (name in named), name
+        assert close(ring, PLAYER_COLOURS[turn.seat]) == (name in named), name
 
 
 def is_tile_label(text: str) -> bool:

@@ -10,7 +10,7 @@ import pytest
 
 from engine.core.game import Game
 from pbem.render import render_picture, render_png, space_centres, taluva
-from pbem.render.colours import HIGHLIGHT, PLAYER_COLOURS, TALUVA_TERRAIN
+from pbem.render.colours import PLAYER_COLOURS, TALUVA_TERRAIN
 from pbem.render.lastturn import last_turn, spaces_named
 from tests.render.helpers import RING, bot_game, close, cut, image, pixel
 
@@ -66,12 +66,12 @@ def test_last_turn_spaces_are_outlined() -> None:
     view = mid_game_view(None)
     picture = render_picture(view)
     size = taluva.layout(view).size
-    _, moves = last_turn(view["history"])
-    named = spaces_named(moves, (c["space"] for c in view["state"]["board"]))
+    turn = last_turn(view["history"])
+    named = spaces_named(turn.moves, (c["space"] for c in view["state"]["board"]))
     assert len(named) >= 3  # the tile's three spaces at least
     for name, (x, y) in picture.centres.items():
         ring = pixel(picture, x + RING[0] * size, y + RING[1] * size)
-        assert close(ring, HIGHLIGHT) == (name in named), name
+        assert close(ring, PLAYER_COLOURS[turn.seat]) == (name in named), name
 
 
 def test_tile_in_hand_shows_only_to_the_player_who_drew_it() -> None:
@@ -160,13 +160,13 @@ def test_an_extension_outlines_the_new_huts_not_the_named_space() -> None:
     new_huts = {c["space"] for c in view["state"]["board"] if c["huts"]} - huts_before
     named_space = extend.split()[1]
     assert new_huts and named_space not in new_huts
-    _, moves = last_turn(view["history"])
-    tile = spaces_named(moves[:1], (c["space"] for c in view["state"]["board"]))
+    turn = last_turn(view["history"])
+    tile = spaces_named(turn.moves[:1], (c["space"] for c in view["state"]["board"]))
     picture = render_picture(view)
     size = taluva.layout(view).size
     for name, (x, y) in picture.centres.items():
         ring = pixel(picture, x + RING[0] * size, y + RING[1] * size)
-        assert close(ring, HIGHLIGHT) == (name in tile | new_huts), name
+        assert close(ring, PLAYER_COLOURS[turn.seat]) == (name in tile | new_huts), name
 
 
 def cut_before(game: Game) -> Game:

@@ -1,16 +1,41 @@
 // pbem: a little vanilla JS. The pages work without it; it only saves taps.
 "use strict";
 
-// Filter the legal moves by every word typed.
+// Filter the legal moves (and the links to groups of them) by every word
+// typed: groups with no match hide, groups with one open while there is a filter.
 document.addEventListener("input", (event) => {
   const box = event.target.closest("input[data-filter]");
   if (!box) return;
   const words = box.value.toLowerCase().split(/\s+/).filter(Boolean);
-  for (const item of document.getElementById(box.dataset.filter).children) {
+  const list = document.getElementById(box.dataset.filter);
+  for (const item of list.querySelectorAll("li, a.move-space")) {
     const text = item.textContent.toLowerCase();
     item.hidden = !words.every((word) => text.includes(word));
   }
+  for (const group of list.querySelectorAll("details")) {
+    const found = group.querySelector("li:not([hidden]), a.move-space:not([hidden])") !== null;
+    group.hidden = !found;
+    if (words.length && found) group.open = true;
+  }
 });
+
+// The history slider goes to the move it is moved to; its button is for pages without JS.
+for (const form of document.querySelectorAll("form[data-navigate-on-change]")) {
+  form.querySelectorAll("button").forEach((button) => (button.hidden = true));
+  form.addEventListener("change", () => form.submit());
+}
+
+// A pick form: once enough are ticked, the other boxes wait until one is unticked.
+for (const box of document.querySelectorAll("fieldset[data-pick-count]")) {
+  const wanted = Number(box.dataset.pickCount);
+  const update = () => {
+    const boxes = [...box.querySelectorAll("input[type=checkbox]")];
+    const full = boxes.filter((b) => b.checked).length >= wanted;
+    boxes.forEach((b) => (b.disabled = full && !b.checked));
+  };
+  box.addEventListener("change", update);
+  update();
+}
 
 // Zoom the board: wider than its frame, the frame scrolls (a finger or the
 // wheel pans it). Without JS the board fits the width and pinch-zoom works.

@@ -18,6 +18,7 @@
   const BOARD = "#board, .board-panel"; // the spaces, the tiles in hand and the cards
   let picks = []; // what was clicked on the board, each a list of tokens
   let asked = 0; // answers to older questions are dropped
+  const MOST_SHOWN = 200; // of the moves left after a pick; another pick narrows them
 
   builder.hidden = false;
 
@@ -27,7 +28,8 @@
       .map((line) => line.trim())
       .filter(Boolean);
 
-  const moveButtons = () => [...document.querySelectorAll("#legal-moves button.move")];
+  // Every legal move, even where the page's groups only link to theirs.
+  const legal = () => JSON.parse(document.getElementById("legal-data")?.textContent || "{}");
 
   function setLines(list) {
     entry.value = list.join("\n");
@@ -113,7 +115,7 @@
   // Moves naming every pick: in the order clicked if any (a Taluva tile's
   // volcano, then its left and right terrain), else in any order.
   function narrowed(chosen) {
-    const moves = moveButtons().map((button) => button.dataset.move);
+    const moves = legal().moves || [];
     const ordered = moves.filter((move) => fits(move, chosen, true));
     return ordered.length ? ordered : moves.filter((move) => fits(move, chosen, false));
   }
@@ -140,12 +142,16 @@
     show(moves);
   }
 
-  // Hide the moves left out; mark the spaces picked and those the moves also name.
+  // List the moves left instead of the groups; mark the spaces picked and
+  // those the moves also name.
   function show(moves) {
-    const kept = new Set(moves);
-    for (const button of moveButtons()) {
-      const item = button.closest("li") || button;
-      item.hidden = picks.length > 0 && !kept.has(button.dataset.move);
+    const shown = document.getElementById("picked-moves");
+    const groups = document.getElementById("legal-moves");
+    if (shown && groups) {
+      shown.querySelector("ul")?.remove();
+      if (picks.length) shown.append(buttonsFor(moves));
+      shown.hidden = picks.length === 0;
+      groups.hidden = picks.length > 0;
     }
     const named = new Set(moves.flatMap((move) => move.split(/\s+/)));
     const picked = new Set(picks.flat());
@@ -158,6 +164,30 @@
       const name = tokensOf(item).join(" ");
       item.classList.toggle("picked", picks.some((chosen) => chosen.join(" ") === name));
     });
+  }
+
+  function buttonsFor(moves) {
+    const { costs = {}, labels = {} } = legal();
+    const list = document.createElement("ul");
+    list.className = "legal";
+    for (const move of moves.slice(0, MOST_SHOWN)) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "move";
+      button.dataset.move = move;
+      button.textContent = move;
+      if (move in costs) {
+        button.dataset.cost = costs[move];
+        const cost = document.createElement("small");
+        cost.className = "cost";
+        cost.textContent = labels[costs[move]];
+        button.append(" ", cost);
+      }
+      const item = document.createElement("li");
+      item.append(button);
+      list.append(item);
+    }
+    return list;
   }
 
   function forgetPicks() {

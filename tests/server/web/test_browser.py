@@ -39,6 +39,11 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 MOVE_TIMEOUT_MS = 30_000
+# The legal moves come in closed groups: a player opens the ones around a move.
+OPEN_ITS_GROUPS = (
+    "b => { for (let d = b.closest('details'); d; d = d.parentElement.closest('details'))"
+    " d.open = true; }"
+)
 
 
 # One database is enough for the browser; the page tests cover both.
@@ -110,13 +115,15 @@ def test_a_newcomer_plays_taluva_against_a_bot_to_the_end(live, chromium, screen
     submitted = 0
     while True:
         page.locator("#legal-moves button.move, .notice.done").first.wait_for(
-            timeout=MOVE_TIMEOUT_MS
+            state="attached", timeout=MOVE_TIMEOUT_MS
         )
         if page.locator(".notice.done").count():
             break
         assert not page.locator("[data-status=rejected], #move-error").count(), page.content()
         buttons = page.locator("#legal-moves button.move")
-        buttons.nth(choose.randrange(buttons.count())).click()
+        button = buttons.nth(choose.randrange(buttons.count()))
+        button.evaluate(OPEN_ITS_GROUPS)
+        button.click()
         assert page.locator("#moves").input_value()
         if submitted == 6:
             page.screenshot(path=screenshots / "taluva.png")
@@ -175,7 +182,9 @@ def test_screenshot_of_a_game_in_the_middle(live, chromium, screenshots, ruleset
         game_id, public_id = game.id, game.public_id
     play_on(app, game_id, 0, turns)
     page.goto(f"{base}/games/{public_id}")
-    page.locator("#legal-moves button.move").first.wait_for(timeout=MOVE_TIMEOUT_MS)
+    page.locator("#legal-moves button.move").first.wait_for(
+        state="attached", timeout=MOVE_TIMEOUT_MS
+    )
     page.screenshot(path=screenshots / f"{ruleset}.png")
     context.close()
 
@@ -239,7 +248,9 @@ def test_screenshot_of_the_game_page_in_each_language(
     context.add_cookies(english.cookies())
     page = context.new_page()
     page.goto(f"{base}/games/{public_id}")
-    page.locator("#legal-moves button.move").first.wait_for(timeout=MOVE_TIMEOUT_MS)
+    page.locator("#legal-moves button.move").first.wait_for(
+        state="attached", timeout=MOVE_TIMEOUT_MS
+    )
     assert page.locator("html").get_attribute("lang") == language
     page.get_by_role("heading", name=heading).wait_for()
     page.screenshot(path=screenshots / f"taluva-{language}.png")

@@ -16,6 +16,7 @@ from pbem.services.replay import engine_game
 from tests.server.pipeline_helpers import java_ann_first, start_game
 from tests.server.web.test_browser import (  # noqa: F401  (the fixtures)
     MOVE_TIMEOUT_MS,
+    OPEN_ITS_GROUPS,
     chromium,
     live,
     play_on,
@@ -41,8 +42,32 @@ def answered(page) -> None:  # type: ignore[no-untyped-def]
 
 
 def click_move(page, move: str) -> None:  # type: ignore[no-untyped-def]
-    page.locator(f'#legal-moves button.move[data-move="{move}"]').click()
+    button = page.locator(f'#legal-moves button.move[data-move="{move}"]')
+    button.evaluate(OPEN_ITS_GROUPS)
+    button.click()
     answered(page)
+
+
+def pick_on_board(page, wanted) -> str:  # type: ignore[no-untyped-def]
+    """Click a space of the first legal move `wanted(move, cost)` accepts (the
+    page may only link to its group), then that move among those left."""
+    legal = page.evaluate("JSON.parse(document.getElementById('legal-data').textContent)")
+    board = set(
+        page.eval_on_selector_all("#board [data-space]", "gs => gs.map(g => g.dataset.space)")
+    )
+    move, space = next(
+        (move, word)
+        for move in legal["moves"]
+        if wanted(move, legal["costs"].get(move)) and not move.startswith("draw")
+        for word in move.split()
+        if word in board
+    )
+    before = entry_lines(page)
+    page.locator(f'#board [data-space="{space}"]').click()
+    if entry_lines(page) == before:  # several moves name the space: ours from those
+        page.locator(f'#picked-moves button.move[data-move="{move}"]').click()
+    answered(page)
+    return move
 
 
 def entry_lines(page) -> list[str]:  # type: ignore[no-untyped-def]
@@ -85,16 +110,14 @@ def test_a_java_turn_of_four_actions_is_built_by_clicks(live, chromium):  # noqa
     built: list[str] = []
     for _ in range(4):
         before = points_left(page)
-        button = page.locator("#legal-moves button.move[data-cost='1']").first
-        move = button.get_attribute("data-move")
-        click_move(page, move)
+        move = pick_on_board(page, lambda move, cost: cost == 1)
         built.append(move)
         assert entry_lines(page) == built  # added as a line, not put instead
         assert points_left(page) == before - 1
     page.locator("#undo-line").click()
     answered(page)
     assert entry_lines(page) == built[:-1] and points_left(page) == 3
-    click_move(page, built[-1])
+    assert pick_on_board(page, lambda move, cost: move == built[-1]) == built[-1]
     assert entry_lines(page) == built and points_left(page) == 2
     submit_and_check(app, page, game_id, 1, built)
     page.context.close()
@@ -178,7 +201,7 @@ def test_a_samurai_tile_is_picked_in_hand_and_placed_on_the_board(live, chromium
     tile = page.locator(".board-panel [data-tile].pickable").first
     code = tile.get_attribute("data-tile")
     tile.click()
-    shown = page.locator("#legal-moves li:not([hidden]) button.move")
+    shown = page.locator("#picked-moves button.move")  # the moves with that tile
     assert shown.count() > 1
     assert all(m.split()[0] == code for m in shown.evaluate_all("b => b.map(x => x.dataset.move)"))
     target = page.locator("#board [data-space].reachable").first

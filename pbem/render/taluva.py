@@ -42,9 +42,11 @@ def play_layout(view: Mapping[str, Any]) -> HexLayout:
 
 
 def open_ground(view: Mapping[str, Any]) -> list[Hex]:
-    """The empty spaces a tile laid now could cover: two steps around the
-    island (a tile touching it with one hex reaches one further), or 0,0 and
-    around it on an empty table."""
+    """The empty spaces a tile the viewer lays now could cover: two steps
+    around the island (a tile touching it with one hex reaches one further),
+    or 0,0 and around it on an empty table; none when the viewer lays no tile."""
+    if view["state"]["phase"] != "tile" or view["viewer"] not in view["to_act"]:
+        return []
     island = {(cell["q"], cell["r"]) for cell in view["state"]["board"]}
     if not island:
         return sorted({(0, 0)} | {neighbour((0, 0), d) for d in range(6)})

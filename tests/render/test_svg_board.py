@@ -62,6 +62,9 @@ def test_every_space_a_taluva_tile_may_cover_can_be_clicked() -> None:
     covered = {space for text in tiles for space in text.split()[1:4]}
     assert covered <= set(found)
     assert found["0,0"].get("aria-label") != "0,0: open ground"  # the island's own first space
+    # Only the player laying a tile gets the open ground; watchers never.
+    assert taluva.open_ground(game.view(None)) == []
+    assert taluva.open_ground(game.view((seat + 1) % len(game.seats))) == []
 
 
 def test_a_taluva_space_says_terrain_level_and_building() -> None:

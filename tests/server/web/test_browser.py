@@ -126,6 +126,7 @@ def test_a_newcomer_plays_taluva_against_a_bot_to_the_end(live, chromium, screen
         button.click()
         assert page.locator("#moves").input_value()
         if submitted == 6:
+            page.evaluate("window.scrollTo(0, 0)")  # a click in the list scrolled down
             page.screenshot(path=screenshots / "taluva.png")
         with page.expect_navigation():
             page.locator("#submit-button").click()

@@ -31,9 +31,14 @@ class NextMoves:
             return _("free")
         return ngettext("%(num)d AP", "%(num)d AP", cost)
 
-    def cost_labels(self) -> dict[int, str]:
-        """Each cost's label by cost, for the turn builder's own buttons."""
-        return {cost: self.cost_label(move) for move, cost in self.costs.items()}
+    def as_json(self) -> dict[str, object]:
+        """For the turn builder (play.js): the moves, their costs in the same
+        order (a long list, so not keyed by move again), each cost's label."""
+        return {
+            "moves": self.moves,
+            "costs": [self.costs.get(move) for move in self.moves] if self.costs else [],
+            "labels": {cost: self.cost_label(move) for move, cost in self.costs.items()},
+        }
 
     def points_text(self) -> str:
         if self.points is None:

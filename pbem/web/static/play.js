@@ -167,7 +167,8 @@
   }
 
   function buttonsFor(moves) {
-    const { costs = {}, labels = {} } = legal();
+    const { moves: all = [], costs = [], labels = {} } = legal();
+    const costOf = new Map(all.map((move, index) => [move, costs[index]]));
     const list = document.createElement("ul");
     list.className = "legal";
     for (const move of moves.slice(0, MOST_SHOWN)) {
@@ -176,11 +177,11 @@
       button.className = "move";
       button.dataset.move = move;
       button.textContent = move;
-      if (move in costs) {
-        button.dataset.cost = costs[move];
+      const spent = costOf.get(move);
+      if (spent !== undefined && spent !== null) {
         const cost = document.createElement("small");
         cost.className = "cost";
-        cost.textContent = labels[costs[move]];
+        cost.textContent = labels[spent];
         button.append(" ", cost);
       }
       const item = document.createElement("li");

@@ -55,10 +55,11 @@ def pick_on_board(page, wanted) -> str:  # type: ignore[no-untyped-def]
     board = set(
         page.eval_on_selector_all("#board [data-space]", "gs => gs.map(g => g.dataset.space)")
     )
+    costs = dict(zip(legal["moves"], legal["costs"] or [None] * len(legal["moves"]), strict=True))
     move, space = next(
         (move, word)
         for move in legal["moves"]
-        if wanted(move, legal["costs"].get(move)) and not move.startswith("draw")
+        if wanted(move, costs[move]) and not move.startswith("draw")
         for word in move.split()
         if word in board
     )

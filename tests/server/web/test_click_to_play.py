@@ -1,7 +1,8 @@
 """Chromium builds whole turns by clicks alone, never typing in the move
 entry: a Java turn of four actions (the AP left going down, a line undone),
 a Taluva eruption and its build picked on the board, a Samurai tile picked in
-hand and placed on a space. The server applies what was built."""
+hand and placed on a space, Samurai's opening ticked as check boxes. The
+server applies what was built."""
 
 from __future__ import annotations
 
@@ -214,4 +215,36 @@ def test_a_samurai_tile_is_picked_in_hand_and_placed_on_the_board(live, chromium
     click_move(page, "end")
     assert entry_lines(page) == [placed, "end"]
     submit_and_check(app, page, game_id, 0, [placed, "end"])
+    page.context.close()
+
+
+def test_the_samurai_opening_is_picked_with_check_boxes(live, chromium):  # noqa: F811
+    app, base = live
+    page, user_id = player(app, chromium, base, "Sue")
+    with app.app_context(), get_db().session() as session:
+        game = start_game(app, session, "samurai", [session.get(User, user_id), "bot"])
+        game_id, public_id = game.id, game.public_id
+    page.goto(f"{base}/games/{public_id}")
+    wanted = int(page.locator("fieldset[data-pick-count]").get_attribute("data-pick-count"))
+    boxes = page.locator("#pick-form input[name=pick]")
+    assert boxes.count() > wanted
+    picked = []
+    for index in range(wanted):
+        boxes.nth(index).check()
+        picked.append(boxes.nth(index).get_attribute("value"))
+    assert boxes.nth(wanted).is_disabled()  # no more than the rules' count
+    with page.expect_navigation():
+        page.locator("#pick-submit-button").click()
+    page.locator("#submission-status[data-status=accepted]").wait_for(timeout=MOVE_TIMEOUT_MS)
+    with app.app_context(), get_db().session() as session:
+        submission = session.scalar(
+            select(Submission)
+            .join(Seat, Seat.id == Submission.seat_id)
+            .where(Submission.game_id == game_id, Seat.position == 0)
+            .order_by(Submission.id.desc())
+            .limit(1)
+        )
+        assert submission.status == SubmissionStatus.ACCEPTED
+        head, *ticked = submission.raw_text.split()
+        assert head == "choose" and sorted(ticked) == sorted(picked)
     page.context.close()

@@ -9,7 +9,7 @@ moves and mails an installation keeps.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from datetime import datetime
 from typing import Any
 
@@ -85,17 +85,12 @@ def _submissions(session: Session, now: datetime) -> Iterator[GaugeMetricFamily]
         "pbem_submissions_oldest_waiting_seconds",
         "Age of the oldest submission not yet judged (0: none waits)",
     )
-    first: datetime | None = None
-    for channel, count, since in session.execute(
+    rows = session.execute(
         select(Submission.channel, func.count(), func.min(Submission.created_at))
         .where(Submission.status == SubmissionStatus.PENDING)
         .group_by(Submission.channel)
-    ):
-        waiting.add_metric([channel], count)
-        first = since if first is None else min(first, since)
-    oldest.add_metric([], _age(now, first))
-    yield waiting
-    yield oldest
+    )
+    yield from _backlog(waiting, oldest, rows, now)
 
 
 def _outbox(session: Session, now: datetime) -> Iterator[GaugeMetricFamily]:
@@ -149,13 +144,25 @@ def _inbound(session: Session, now: datetime) -> Iterator[GaugeMetricFamily]:
         "pbem_inbound_mail_oldest_waiting_seconds",
         "Age of the oldest inbound mail not yet read (0: none)",
     )
-    first: datetime | None = None
-    for door, count, since in session.execute(
+    rows = session.execute(
         select(InboundMessage.channel, func.count(), func.min(InboundMessage.received_at))
         .where(InboundMessage.status == InboundStatus.RECEIVED)
         .group_by(InboundMessage.channel)
-    ):
-        waiting.add_metric([door], count)
+    )
+    yield from _backlog(waiting, oldest, rows, now)
+
+
+def _backlog(
+    waiting: GaugeMetricFamily,
+    oldest: GaugeMetricFamily,
+    rows: Iterable[Any],
+    now: datetime,
+) -> Iterator[GaugeMetricFamily]:
+    """Rows of (label, count, oldest time) as a count by label and the age
+    of the oldest of all."""
+    first: datetime | None = None
+    for label, count, since in rows:
+        waiting.add_metric([label], count)
         first = since if first is None else min(first, since)
     oldest.add_metric([], _age(now, first))
     yield waiting

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import smtplib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from email import policy
 from email.message import EmailMessage
 from email.utils import make_msgid
@@ -40,8 +40,13 @@ def board_png(message: EmailMessage) -> bytes | None:
 
 def listed_moves(message: EmailMessage) -> list[str]:
     """The short list of legal moves a 'your turn' mail shows."""
+    return listed_under(message, LEGAL_TITLE.match)
+
+
+def listed_under(message: EmailMessage, is_title: Callable[[str], object]) -> list[str]:
+    """The indented lines a mail lists under the first line `is_title` takes."""
     lines = text_of(message).splitlines()
-    start = next(i for i, line in enumerate(lines) if LEGAL_TITLE.match(line))
+    start = next(i for i, line in enumerate(lines) if is_title(line))
     moves = []
     for line in lines[start + 1 :]:
         if not line.startswith("  "):

@@ -14,7 +14,7 @@ from engine.games.taluva.notation import VERBS
 from engine.games.taluva.tiles import TERRAIN_VOCABULARY, TERRAINS
 from pbem.models import Game, User
 from pbem.services.replay import verify_game
-from tests.mail.helpers import reply, text_of
+from tests.mail.helpers import listed_under, reply, text_of
 from tests.mail.test_inbound import submit_by_smtp
 from tests.server.pipeline_helpers import moves_of, start_game
 
@@ -82,14 +82,7 @@ def in_words(move: str, language: str) -> str:
 
 def listed(message: EmailMessage, title: str) -> list[str]:
     """The legal moves a mail lists under its title, in canonical notation."""
-    lines = text_of(message).splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith(title))
-    moves = []
-    for line in lines[start + 1 :]:
-        if not line.startswith("  "):
-            break
-        moves.append(line.strip())
-    return moves
+    return listed_under(message, lambda line: line.startswith(title))
 
 
 class Table:

@@ -213,13 +213,7 @@ def preview_page(game_id: str):  # type: ignore[no-untyped-def]
     try:
         trial = _check(seat, text, drawn_at)
     except engine.IllegalMove as exc:
-        return render_game_page(
-            seat,
-            None,
-            moves=text,
-            error=describe_error(exc, page_language()),
-            status=_refusal_status(exc),
-        )
+        return _refused(seat, text, exc)
     board_svg, board_panel = pictures.inline_board(seat.game, trial.view(), current_language())
     return render_template(
         "preview.html",
@@ -292,6 +286,17 @@ def _reason(shown: Submission | None) -> str | None:
     return describe_refusal(shown.refusal, shown.reason, page_language())
 
 
+def _refused(seat: Seat, text: str, exc: engine.IllegalMove) -> tuple[str, int]:
+    """The game page again with the moves as typed and why they were refused."""
+    return render_game_page(
+        seat,
+        None,
+        moves=text,
+        error=describe_error(exc, page_language()),
+        status=_refusal_status(exc),
+    )
+
+
 def _refusal_status(exc: engine.IllegalMove) -> int:
     return 409 if exc.rule == "turn order" else 422
 
@@ -317,13 +322,7 @@ def submit(game_id: str):  # type: ignore[no-untyped-def]
             return redirect(_game_url(seat, submission=earlier.id, again=1))
         return render_game_page(seat, None, moves=text, error=str(exc), status=409)
     except engine.IllegalMove as exc:
-        return render_game_page(
-            seat,
-            None,
-            moves=text,
-            error=describe_error(exc, page_language()),
-            status=_refusal_status(exc),
-        )
+        return _refused(seat, text, exc)
     db().commit()
     enqueue_submissions([submission.id])
     return redirect(_game_url(seat, submission=submission.id))

@@ -7,8 +7,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext
 
 import engine
+from pbem.i18n import game_word
 from pbem.models import Game
 from pbem.numbers import whole_number
 from pbem.services.errors import NotFound
@@ -77,7 +79,7 @@ def _differences(
         for index, (a, b) in enumerate(zip(mine, public, strict=True)):
             _differences(a, b, _item_path(path, index, seat), found, seat)
     else:
-        found.append((" › ".join(p.replace("_", " ") for p in path), _text(mine)))
+        found.append((" › ".join(_name(p) for p in path), _text(mine)))
 
 
 def _item_path(path: list[str], index: int, seat: int) -> list[str]:
@@ -87,11 +89,32 @@ def _item_path(path: list[str], index: int, seat: int) -> list[str]:
     return [*path, str(index + 1)]
 
 
+# The names of the views' private parts, as the reader says them; the games'
+# own words (a terrain, a figure) come from the rules catalogues.
+PART_NAMES = {
+    "tile in hand": lazy_gettext("tile in hand"),
+    "hand": lazy_gettext("hand"),
+    "captured": lazy_gettext("captured"),
+    "pile tiles": lazy_gettext("pile tiles"),
+    "choice": lazy_gettext("choice"),
+    "last resolution": lazy_gettext("last resolution"),
+    "taken by": lazy_gettext("taken by"),
+    "left": lazy_gettext("left"),
+    "right": lazy_gettext("right"),
+}
+
+
+def _name(key: str) -> str:
+    spaced = key.replace("_", " ")
+    known = PART_NAMES.get(spaced)
+    return str(known) if known is not None else game_word(spaced)
+
+
 def _text(value: Any) -> str:
     if isinstance(value, list):
         return ", ".join(_text(v) for v in value) or _("none")
     if isinstance(value, dict):
-        return ", ".join(f"{k.replace('_', ' ')}: {_text(v)}" for k, v in value.items())
+        return ", ".join(f"{_name(k)}: {_text(v)}" for k, v in value.items())
     if isinstance(value, bool):
         return _("yes") if value else _("no")
-    return str(value)
+    return game_word(str(value))

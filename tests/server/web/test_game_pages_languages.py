@@ -43,6 +43,7 @@ def test_the_game_page_in_french_and_czech(app, session, make_user, french, sign
     assert "Your move" not in page
     assert "coup 0 sur 0" in page and "%(" not in page  # every placeholder filled
     assert "tuiles restant dans la pioche" in page  # the text board's lines too
+    assert "<dt>tuile en main</dt>" in page  # what only the player sees, named too
 
     jan = make_user("Jan")
     game = taluva_against(app, session, jan)
@@ -51,6 +52,7 @@ def test_the_game_page_in_french_and_czech(app, session, make_user, french, sign
     assert "Tahy, jeden na řádek" in page and "Možné tahy (" in page
     assert '<span class="tag">vy</span>' in page and "tah 0 z 0" in page
     assert "dílky zbývající" in page
+    assert "<dt>dílek v ruce</dt>" in page
 
 
 def test_an_illegal_move_is_refused_on_a_page_in_the_readers_language(

@@ -257,3 +257,32 @@ def test_screenshot_of_the_game_page_in_each_language(
     page.screenshot(path=screenshots / f"taluva-{language}.png")
     context.close()
     english.close()
+
+
+def test_the_move_filter_and_the_history_slider(live, chromium):
+    """Typing in the filter keeps the moves (and their groups) naming it;
+    moving the slider goes to that move."""
+    app, base = live
+    context = chromium.new_context(viewport={"width": 1280, "height": 900}, timezone_id="UTC")
+    page = context.new_page()
+    email = f"slider-{uuid.uuid4().hex[:6]}@example.org"
+    sign_in(app, base, page, email, "Sol")
+    with app.app_context(), get_db().session() as session:
+        user = session.scalar(select(User).where(User.email == email))
+        game = start_game(app, session, "taluva", [user, "bot"])
+        game_id, public_id = game.id, game.public_id
+    play_on(app, game_id, 0, 2)
+    page.goto(f"{base}/games/{public_id}")
+    moves = page.locator("#legal-moves button.move")
+    space = moves.first.get_attribute("data-move").split()[1]
+    page.locator("input[data-filter=legal-moves]").fill(space)
+    shown = [
+        m
+        for m in moves.evaluate_all("bs => bs.filter(b => b.offsetParent).map(b => b.dataset.move)")
+    ]
+    assert shown and all(space in move.split() for move in shown)
+    page.locator("#history-ply").fill("2")
+    page.locator("#history-ply").dispatch_event("change")
+    page.wait_for_url(f"**/games/{public_id}?ply=2")
+    page.get_by_text("move 2 of").wait_for()
+    context.close()

@@ -13,7 +13,7 @@ from markupsafe import Markup, escape
 
 from pbem.render.colours import BACKGROUND, EDGE, INK, MUTED, PANEL, css_colour
 from pbem.render.hexdraw import Canvas, Colour, HexLayout, Picture
-from pbem.render.lastturn import last_turn
+from pbem.render.lastturn import outlined_turns
 from pbem.render.surface import Surface
 from pbem.render.svgdraw import SvgCanvas
 from pbem.render.words import Words
@@ -288,21 +288,30 @@ class Panel:
             self.gap(6)
 
     def last_turn(self) -> None:
-        turn = last_turn(self.view.get("history", []))
-        if turn is None:
+        """The turns the board outlines: every other player's since the
+        viewer's last, else the last one."""
+        turns = outlined_turns(self.view)
+        if not turns:
             return
-        seat, moves = turn.seat, turn.moves
         words = self.words
-        self.heading(words.gettext("Last turn"))
-        self.out.swatch(self.colours[seat], self.name(seat), True)
-        self.out.marker(self.colours[seat], words.gettext("spaces outlined on the board"))
-        if len(moves) > MOVES_SHOWN:
-            earlier = words.ngettext(
-                "… %(num)s earlier move", "… %(num)s earlier moves", len(moves) - MOVES_SHOWN
-            )
-            self.line(earlier, MUTED, SMALL)
-        for move in moves[-MOVES_SHOWN:]:
-            self.line(move, INK, SMALL)
+        several = len(turns) > 1
+        self.heading(
+            words.gettext("Since your last turn") if several else words.gettext("Last turn")
+        )
+        for turn in turns:
+            seat, moves = turn.seat, turn.moves
+            self.out.swatch(self.colours[seat], self.name(seat), True)
+            if not several:
+                self.out.marker(self.colours[seat], words.gettext("spaces outlined on the board"))
+            if len(moves) > MOVES_SHOWN:
+                earlier = words.ngettext(
+                    "… %(num)s earlier move", "… %(num)s earlier moves", len(moves) - MOVES_SHOWN
+                )
+                self.line(earlier, MUTED, SMALL)
+            for move in moves[-MOVES_SHOWN:]:
+                self.line(move, INK, SMALL)
+        if several:
+            self.line(words.gettext("each outlined on the board in its colour"), MUTED, SMALL)
 
 
 def compose(

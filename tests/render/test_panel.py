@@ -36,3 +36,21 @@ def test_a_short_panel_beside_a_tall_board_is_extended_in_its_colour():
     assert picture.image.height >= 1500 > panel.height()
     below = (picture.image.width - WIDTH // 2, picture.image.height - 5)
     assert picture.image.convert("RGB").getpixel(below) == PANEL
+
+
+def test_the_panel_lists_every_other_players_turn_since_the_readers_last():
+    from pbem.render import render_panel_html
+    from tests.render.helpers import bot_game, cut
+
+    game = bot_game("taluva", 3, "panel")
+    ply = next(
+        ply
+        for ply in range(len(game.log) // 2, len(game.log))
+        if game.log[ply].seat == 0 and game.log[ply - 1].seat != 0
+    )
+    view = cut(game, ply).view(0)  # seat 0 to move: the two others moved since
+    html = str(render_panel_html(view))
+    since = html.split("Since your last turn", 1)[1]
+    assert view["seats"][1] in since and view["seats"][2] in since
+    assert "Last turn" not in html
+    assert "Last turn" in str(render_panel_html(cut(game, ply).view(None)))  # a watcher

@@ -228,8 +228,13 @@ def test_postfix_hands_replies_to_pbem_smtpd_and_refuses_the_rest(
         assert client.sendmail("ann@example.org", [reply], mail) == {}
 
     rows = wait_for(lambda: stored(env), 30, "the reply to reach pbem")
-    log = (config / "maillog").read_text()
+    # pbem stores the mail before it answers; Postfix logs the answer after.
+    sent = "status=sent (250 OK stored)"
+    log = wait_for(
+        lambda: sent in (text := (config / "maillog").read_text()) and text,
+        30,
+        "Postfix to log the delivery",
+    )
     assert len(rows) == 1, log
     assert (rows[0].channel, rows[0].envelope_to) == ("lmtp", [reply])
     assert rows[0].message_id == "<reply-1@example.org>"
-    assert "status=sent (250 OK stored)" in log

@@ -16,14 +16,10 @@ from __future__ import annotations
 
 import argparse
 import re
-import tempfile
-from pathlib import Path
 
 import engine
-from benchmarks.pictures import cut, stored_game
+from benchmarks.pictures import cut, sqlite_app, stored_game
 from engine.core.selfplay import play_bot_game
-from pbem import create_app, migrate
-from pbem.db import get_db
 from pbem.models import User
 
 SEED = "bench-pages"
@@ -47,17 +43,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--players", type=int, default=3)
     args = parser.parse_args()
-    folder = Path(tempfile.mkdtemp(prefix="pbem-pages-"))
-    app = create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "bench",
-            "PBEM_LOG_LEVEL": "WARNING",
-            "PBEM_DATABASE_URL": f"sqlite:///{folder / 'bench.sqlite3'}",
-        }
-    )
-    with app.app_context():
-        migrate.upgrade(get_db().engine)
+    app = sqlite_app("pbem-pages-")
     print(f"{'game':8} {'ply':>5} {'page':>8} {'board':>8} {'legal':>8} {'png':>8} | {'watch':>8}")
     for number, ruleset in enumerate(engine.rulesets()):
         players = min(args.players, ruleset.max_players)

@@ -22,6 +22,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from flask import Flask
+
 import engine
 from benchmarks.turn_cost import checkpoints
 from engine.core.selfplay import play_bot_game
@@ -70,12 +72,9 @@ def cut(played: engine.Game, plies: int) -> engine.Game:
     return engine.Game.from_record(record)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--players", type=int, default=4)
-    args = parser.parse_args()
-    folder = Path(tempfile.mkdtemp(prefix="pbem-pictures-"))
+def sqlite_app(prefix: str) -> Flask:
+    """The app on a new SQLite database of its own, migrated."""
+    folder = Path(tempfile.mkdtemp(prefix=prefix))
     app = create_app(
         {
             "TESTING": True,
@@ -86,6 +85,15 @@ def main() -> None:
     )
     with app.app_context():
         migrate.upgrade(get_db().engine)
+    return app
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--players", type=int, default=4)
+    args = parser.parse_args()
+    app = sqlite_app("pbem-pictures-")
     client = app.test_client()
     print(
         f"{'game':8} {'ply':>5} {'KB':>7} {'draw ms':>8} | "

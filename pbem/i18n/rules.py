@@ -11,7 +11,6 @@ that are game words (a terrain, a rule's name) are translated too.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from functools import cache
 from typing import Any
 
 import engine
@@ -24,7 +23,7 @@ from engine.core.messages import (
     templates,
 )
 from engine.core.trial import PartlyPlayed
-from pbem.i18n.catalogues import DOMAIN, SOURCE, TRANSLATED, read_catalogue
+from pbem.i18n.catalogues import TRANSLATED, plain_translations
 from pbem.services import refusal_texts  # noqa: F401  (the server's own refusals)
 
 AREA = "rules"
@@ -62,7 +61,7 @@ def describe_refusal(refusal: Mapping[str, Any] | None, english: str, language: 
 
 def translate(message: Message, language: str) -> str:
     """A message in `language`, its nested messages and words too."""
-    template = _translations(language).get(message.template) or message.template
+    template = plain_translations(AREA, language).gettext(message.template)
     return template % {
         name: _parameter(name, value, language) for name, value in message.params.items()
     }
@@ -71,7 +70,7 @@ def translate(message: Message, language: str) -> str:
 def translate_word(word: str, language: str) -> str:
     if word not in registered_words():
         return word
-    return _translations(language).get(word) or word
+    return plain_translations(AREA, language).gettext(word)
 
 
 def _parameter(name: str, value: Any, language: str) -> Any:
@@ -82,16 +81,6 @@ def _parameter(name: str, value: Any, language: str) -> Any:
     if isinstance(value, str) and name in WORD_PARAMETERS:
         return translate_word(value, language)
     return value
-
-
-@cache
-def _translations(language: str) -> dict[str, str]:
-    """The `rules` catalogue of a language as msgid -> msgstr, read once."""
-    path = SOURCE / AREA / language / "LC_MESSAGES" / f"{DOMAIN}.po"
-    if not path.exists():
-        return {}
-    catalogue = read_catalogue(path, language)
-    return {m.id: m.string for m in catalogue if m.id and m.string and not m.fuzzy}
 
 
 def translatable() -> list[str]:

@@ -29,7 +29,17 @@
       .filter(Boolean);
 
   // Every legal move, even where the page's groups only link to theirs.
-  const legal = () => JSON.parse(document.getElementById("legal-data")?.textContent || "{}");
+  // Read once per list: each answer of the server brings a new element.
+  let island = null;
+  let data = {};
+  const legal = () => {
+    const now = document.getElementById("legal-data");
+    if (now !== island) {
+      island = now;
+      data = JSON.parse(now?.textContent || "{}");
+    }
+    return data;
+  };
 
   function setLines(list) {
     entry.value = list.join("\n");

@@ -21,10 +21,14 @@ def local_time(
 ) -> str:
     """The moment in the reader's zone, then how long until or since it;
     `name_zone` for readers who may not know which zone it is (watchers: UTC)."""
-    local = moment.astimezone(ZoneInfo(zone))
-    when = format_datetime(local, "EEE d MMM, HH:mm", locale=current_language())
+    when = wall_clock(moment.astimezone(ZoneInfo(zone)))
     named = f" {zone}" if name_zone else ""
     return f"{when}{named} ({relative(moment, now)})"
+
+
+def wall_clock(moment: datetime) -> str:
+    """A time as it stands in its own zone, like "Thu 26 Nov, 18:00" ("jeu. 26 nov., 18:00")."""
+    return format_datetime(moment, "EEE d MMM, HH:mm", locale=current_language())
 
 
 def relative(moment: datetime, now: datetime | None = None) -> str:

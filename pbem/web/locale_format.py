@@ -3,14 +3,12 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from fractions import Fraction
 
-from babel.dates import format_datetime
 from flask import Flask
 from flask_babel import format_decimal
 
-from pbem.i18n import current_language
+from pbem.clock.display import wall_clock
 
 # Exact fractions as people write them in every one of our languages.
 VULGAR = {
@@ -47,8 +45,3 @@ def points_words(points: Fraction) -> str:
         return number or "0"
     shown = VULGAR.get(part) or (f" {part}" if whole else str(part))
     return f"{number}{shown}"
-
-
-def wall_clock(moment: datetime) -> str:
-    """A time as it stands in its own zone, like "Thu 26 Nov, 18:00" ("jeu. 26 nov., 18:00")."""
-    return format_datetime(moment, "EEE d MMM, HH:mm", locale=current_language())

@@ -7,8 +7,7 @@ from flask import current_app, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from pbem.clock.display import local_time
-from pbem.i18n import page_language
-from pbem.mail.command_words import COMMAND_WORDS
+from pbem.mail.command_help import own_word
 from pbem.models import User, utcnow
 from pbem.numbers import whole_number
 from pbem.services import vacation
@@ -41,7 +40,8 @@ def _page(error: str | None = None, days: str = "", status: int = 200):  # type:
         days=days,
         started=request.args.get("started") == "1",
         back=request.args.get("back") == "1",
-        command_words=COMMAND_WORDS[page_language()],
+        start_word=own_word("vacation"),
+        stop_word=own_word("back"),
     )
     return page, status
 

@@ -210,3 +210,8 @@ def test_a_refused_api_body_is_summed_up_in_the_readers_language(app, make_user,
         for cls in kind.__mro__:
             for text in getattr(cls, "default_error_messages", {}).values():
                 assert "{" in text or text in known, (kind.__name__, text)
+
+
+def test_the_vacation_page_names_the_mail_commands_in_the_readers_words(french, signed_in_as):
+    page = text(signed_in_as(french).get("/vacation"))
+    assert "<code>vacances 7</code>" in page and "<code>retour</code>" in page

@@ -13,10 +13,8 @@ TITLES = {
 }
 
 
-def game_title(ruleset: str, default: str | None = None) -> str:
+def game_title(ruleset: str) -> str:
     """The name of the game a ruleset plays, in the current language; other
-    rulesets (the tests' toy games) by `default` or the title they give themselves."""
+    rulesets (the tests' toy games) by the title they give themselves."""
     title = TITLES.get(ruleset)
-    if title is not None:
-        return str(title)
-    return default or engine.get_ruleset(ruleset).title
+    return str(title) if title is not None else engine.get_ruleset(ruleset).title

@@ -82,7 +82,7 @@ def create_game(
         seed=seed or secrets.token_hex(16),
         created_by_id=creator.id if creator else None,
         status=GameStatus.OPEN,
-        title=title or default_title(game_title(rules.name, rules.title), creator),
+        title=title or default_title(game_title(rules.name), creator),
     )
     if place is not None:
         game.season, game.division, game.round, game.number = place

@@ -10,7 +10,6 @@ from flask_babel import gettext as _
 from icalendar import Calendar, Event
 from sqlalchemy import select
 
-import engine
 from pbem.clock.time_control import TIMEOUT_WORDS
 from pbem.i18n import in_language
 from pbem.i18n.games import game_title
@@ -45,8 +44,6 @@ def _event(seat: Seat) -> Event:
     so a calendar moves the event when the deadline moves."""
     game = seat.game
     title = game_title(game.ruleset)
-    if title == game.ruleset:  # a game without a name of its own in the catalogues
-        title = engine.get_ruleset(game.ruleset, game.ruleset_version).title
     domain = current_app.config["PBEM_MAIL_DOMAIN"]
     event = Event()
     event.add("uid", f"pbem-seat-{seat.id}-{int(seat.asked_at.timestamp())}@{domain}")

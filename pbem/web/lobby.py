@@ -60,7 +60,7 @@ class GameRow:
 
 def titles() -> dict[str, str]:
     """Each game's name in the reader's language, by ruleset."""
-    return {rules.name: game_title(rules.name, rules.title) for rules in engine.rulesets()}
+    return {rules.name: game_title(rules.name) for rules in engine.rulesets()}
 
 
 def newest_rulesets() -> dict[str, type[engine.State]]:
@@ -158,7 +158,7 @@ def _new_game_page(rules: type[engine.State], form: Any, error: str | None = Non
     return render_template(
         "new_game.html",
         rules=rules,
-        title=game_title(rules.name, rules.title),
+        title=game_title(rules.name),
         form=form,
         kinds=SEAT_KINDS,
         rows=range(rules.max_players),
@@ -196,7 +196,7 @@ def _seat_specs(rules: type[engine.State], form: Any) -> list[game_service.SeatS
                 "%(game)s is for %(low)s to %(num)s players, not %(given)s",
                 "%(game)s is for %(low)s to %(num)s players, not %(given)s",
                 rules.max_players,
-                game=game_title(rules.name, rules.title),
+                game=game_title(rules.name),
                 low=rules.min_players,
                 given=len(specs),
             )

@@ -14,6 +14,7 @@ from flask import redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from pbem.dispatch import enqueue_submissions
+from pbem.i18n.games import game_title
 from pbem.models import User
 from pbem.numbers import whole_number
 from pbem.services import organiser
@@ -21,7 +22,6 @@ from pbem.services.accounts import normalise_email
 from pbem.services.errors import BadForm, Invalid, NotFound, ServiceError
 from pbem.web.common import db, me, page_blueprint, signed_in
 from pbem.web.links import take_over_url
-from pbem.web.lobby import titles
 
 bp = page_blueprint("organiser")
 URL = "/games/<game_id>/organiser"
@@ -129,7 +129,7 @@ def _confirm(game_id: str, action: str, error: str | None = None, status: int = 
     page = render_template(
         "organiser_confirm.html",
         game=game,
-        title=titles().get(game.ruleset, game.ruleset),
+        title=game_title(game.ruleset),
         action=action,
         seat=seat,
         email=email,

@@ -20,6 +20,7 @@ import engine
 from pbem.dispatch import enqueue_submissions
 from pbem.i18n import current_language, page_language
 from pbem.i18n.boards import board_text
+from pbem.i18n.games import game_title
 from pbem.i18n.rules import describe_error, describe_refusal
 from pbem.models import Game, GameStatus, Move, Seat, Submission, SubmissionStatus
 from pbem.numbers import whole_number
@@ -109,7 +110,7 @@ def render_game_page(
         "game.html",
         game=game,
         seat=seat,
-        title=titles().get(game.ruleset, game.ruleset),
+        title=game_title(game.ruleset),
         position=position,
         view=view,
         board_svg=board_svg,
@@ -219,7 +220,7 @@ def preview_page(game_id: str):  # type: ignore[no-untyped-def]
         "preview.html",
         game=seat.game,
         seat=seat,
-        title=titles().get(seat.game.ruleset, seat.game.ruleset),
+        title=game_title(seat.game.ruleset),
         moves=text,
         trial=trial,
         drawn_at=moves_stored(seat.game),
@@ -366,7 +367,7 @@ def _game_url(seat: Seat, **values: Any) -> str:
 def resign_page(game_id: str):  # type: ignore[no-untyped-def]
     """GET asks to confirm; only the confirmation's POST resigns."""
     seat = _my_seat(game_id)
-    title = titles().get(seat.game.ruleset, seat.game.ruleset)
+    title = game_title(seat.game.ruleset)
     if request.method == "GET":
         return render_template("resign.html", game=seat.game, title=title)
     follow_up = resign(db(), seat)

@@ -7,12 +7,12 @@ from flask import render_template, request
 
 from pbem.i18n import current_language
 from pbem.i18n.boards import board_text
+from pbem.i18n.games import game_title
 from pbem.models import Game, GameStatus
 from pbem.services import pictures
 from pbem.services.events import events_by_ply, events_of
 from pbem.services.games import find_game
 from pbem.web.common import db, page_blueprint
-from pbem.web.lobby import titles
 from pbem.web.positions import ply_argument, position_at
 
 bp = page_blueprint("spectate")
@@ -25,7 +25,7 @@ def public_game(game_id: str) -> Game:
 @bp.route("/games/<game_id>/watch")
 def watch(game_id: str):  # type: ignore[no-untyped-def]
     game = public_game(game_id)
-    title = titles().get(game.ruleset, game.ruleset)
+    title = game_title(game.ruleset)
     if game.status == GameStatus.OPEN:
         return render_template("watch.html", game=game, title=title, position=None)
     position = position_at(game, ply_argument(request.args.get("ply")))

@@ -23,13 +23,7 @@ class NextMoves:
     def cost_label(self, move: str) -> str:
         """What the move spends, in the reader's words ("" without points)."""
         cost = self.costs.get(move)
-        if cost is None:
-            return ""
-        if cost < 0:
-            return _("+%(num)d AP", num=-cost)
-        if cost == 0:
-            return _("free")
-        return ngettext("%(num)d AP", "%(num)d AP", cost)
+        return "" if cost is None else _cost_words(cost)
 
     def as_json(self) -> dict[str, object]:
         """For the turn builder (play.js): the moves, their costs in the same
@@ -37,13 +31,21 @@ class NextMoves:
         return {
             "moves": self.moves,
             "costs": [self.costs.get(move) for move in self.moves] if self.costs else [],
-            "labels": {cost: self.cost_label(move) for move, cost in self.costs.items()},
+            "labels": {cost: _cost_words(cost) for cost in set(self.costs.values())},
         }
 
     def points_text(self) -> str:
         if self.points is None:
             return ""
         return ngettext("%(num)d action point left", "%(num)d action points left", self.points)
+
+
+def _cost_words(cost: int) -> str:
+    if cost < 0:
+        return _("+%(num)d AP", num=-cost)
+    if cost == 0:
+        return _("free")
+    return ngettext("%(num)d AP", "%(num)d AP", cost)
 
 
 NOTHING = NextMoves([])

@@ -234,3 +234,14 @@ def test_sessions_never_cross_between_visitors(web: str, production_env: dict[st
         sign_in(
             Visitor.new(web), f"new{number}-{suffix}@example.org", f"New {number}", production_env
         )
+
+
+def test_every_worker_speaks_the_browsers_language(web: str):
+    """The catalogues are compiled into the instance folder at start-up (an
+    atomic write, so workers starting together never read half a file);
+    every worker answers a Czech browser in Czech."""
+    for _ in range(8):
+        request = urllib.request.Request(web + "/", headers={"Accept-Language": "cs"})
+        with urllib.request.urlopen(request, timeout=10) as response:
+            page = response.read().decode()
+        assert '<html lang="cs">' in page and "Přihlásit se e-mailovou adresou" in page

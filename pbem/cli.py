@@ -19,7 +19,6 @@ from sqlalchemy import select
 from pbem import create_app, migrate
 from pbem.beat_lease import BEAT, HeldLease
 from pbem.db import EXTENSION, Database, get_db
-from pbem.dispatch import enqueue_pending, enqueue_submissions
 from pbem.health import readiness
 from pbem.i18n import catalogues
 from pbem.logs import gunicorn_json_logging
@@ -366,7 +365,6 @@ def sweep() -> None:
 
     with get_db().session() as session:
         report = sweep_clocks(session)
-    enqueue_submissions(report.submissions)
     click.echo(str(report))
 
 
@@ -398,7 +396,6 @@ def demo(  # type: ignore[no-untyped-def]
             raise click.ClickException(str(exc)) from None
         session.commit()
         game_id = game.id
-        enqueue_pending(session, game_id)
     click.echo(f"game {game.public_id}: {players} bots play {ruleset}")
     if embedded_worker:
         with worker_thread(_celery(app)):

@@ -3,7 +3,9 @@ process needs none of the worker's code.
 
 Everything is stored before it is handed on, so a broker that cannot be
 reached loses nothing: the sender is told it is stored, and the beat's
-sweeps hand it on once the broker is back.
+sweeps hand it on once the broker is back. A stored submission is handed on
+when the transaction that stored it commits (pbem.signals), whoever stored
+it: no caller enqueues by hand.
 """
 
 from __future__ import annotations
@@ -13,12 +15,13 @@ from collections.abc import Iterable, Sequence
 from datetime import timedelta
 from typing import Any
 
-from flask import current_app
+from flask import Flask, current_app
 from kombu.exceptions import OperationalError
 from sqlalchemy.orm import Session
 
+from pbem import signals
 from pbem.models import utcnow
-from pbem.services.submissions import pending_submission_ids, stale_submission_ids
+from pbem.services.submissions import stale_submission_ids
 
 PROCESS_SUBMISSION = "pbem.process_submission"
 REQUEUE_STALE = "pbem.requeue_stale_submissions"
@@ -49,18 +52,17 @@ def _hand_on(celery: Any, task: str, arguments: Iterable[int | list[int]]) -> bo
     return True
 
 
-def enqueue_submissions(submission_ids: Iterable[int]) -> bool:
-    """Call only after the submissions are committed, or a worker may not see them."""
-    return send_tasks(current_app.extensions["celery"], PROCESS_SUBMISSION, submission_ids)
+def init_app(_app: Flask) -> None:
+    signals.submission_stored.connect(_hand_on_stored)
 
 
-def enqueue_pending(session: Session, game_id: int) -> None:
-    enqueue_submissions(pending_submission_ids(session, game_id))
+def _hand_on_stored(app: Flask, submission_id: int, **_about: object) -> None:
+    send_tasks(app.extensions["celery"], PROCESS_SUBMISSION, [submission_id])
 
 
 def requeue_stale(session: Session) -> int:
     """Hand on submissions still pending after PBEM_STALE_SUBMISSION_SECONDS."""
     age = timedelta(seconds=current_app.config["PBEM_STALE_SUBMISSION_SECONDS"])
     ids = stale_submission_ids(session, utcnow() - age)
-    enqueue_submissions(ids)
+    send_tasks(current_app.extensions["celery"], PROCESS_SUBMISSION, ids)
     return len(ids)

@@ -297,6 +297,11 @@ class Submission(Base):
     seat_id: Mapped[int] = mapped_column(ForeignKey("seats.id", ondelete="CASCADE"))
     raw_text: Mapped[str] = mapped_column(Text)
     channel: Mapped[str] = mapped_column(String(16))
+    # Who sent it (None: a bot or the clock acting for the seat) and the
+    # seat's holder it was sent for (None: a bot's own seat). The worker
+    # refuses it if the seat changed hands before it was judged.
+    author_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    sent_for_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     status: Mapped[str] = mapped_column(String(16), default=SubmissionStatus.PENDING)
     reason: Mapped[str | None] = mapped_column(Text)
     # The refusal's message id, parameters and rule (pbem.i18n.rules), so it

@@ -1,7 +1,9 @@
 """Reminder mails: one per decision, when pbem.clock.deadlines.reminder_at
 says (the player's hours before the timeout, not too early, not in quiet
-hours), and once more if the timeout then moves on. Claimed with a
-conditional update, so two sweeps at once (or one run twice) send it once."""
+hours), and once more if the timeout then moves on. Claimed under the
+game's lock with a conditional update, so two sweeps at once (or one run
+twice) send it once, and no writer of the game waits on the seat's row while
+the reminder waits on the game's."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from pbem.clock.deadlines import reminder_at
+from pbem.db import lock_game
 from pbem.models import Game, GameStatus, Seat, User
 from pbem.services import notifications
 
@@ -20,7 +23,7 @@ MAX_REMINDER_HOURS = 168
 def send_reminders(session: Session, now: datetime) -> int:
     """Queue every due reminder; commits. Returns how many were queued."""
     candidates = session.execute(
-        select(Seat.id, Seat.asked_at, Seat.timeout_at, User)
+        select(Seat.id, Seat.game_id, Seat.asked_at, Seat.timeout_at, User)
         .join(User, User.id == Seat.user_id)
         .join(Game, Game.id == Seat.game_id)
         .where(
@@ -34,10 +37,11 @@ def send_reminders(session: Session, now: datetime) -> int:
         )
     ).all()
     sent = 0
-    for seat_id, asked_at, timeout_at, user in candidates:
+    for seat_id, game_id, asked_at, timeout_at, user in candidates:
         due = reminder_at(asked_at, timeout_at, user)
         if due is None or due > now:
             continue
+        lock_game(session, game_id)
         claimed = session.execute(
             update(Seat)
             .where(Seat.id == seat_id, Seat.reminded_at.is_(None), Seat.asked_at == asked_at)

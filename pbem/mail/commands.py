@@ -30,10 +30,11 @@ from pbem.models import GameStatus, Seat, utcnow
 from pbem.services import chat, vacation
 from pbem.services.errors import ServiceError
 from pbem.services.events import events_by_ply, events_of
-from pbem.services.replay import engine_game, moves_stored
+from pbem.services.replay import engine_game
 from pbem.services.resign import resign
 from pbem.services.seat_address import NEW_ADDRESS, renew_address
-from pbem.services.submissions import check_size, preview, submission_lines, submit
+from pbem.services.submissions import submission_lines
+from pbem.services.turns import TurnRefused, accept_turn
 
 LEGAL_LIMIT = 3000
 VACATION_DAYS = re.compile(r"([0-9]{1,4})(?:\s*(?:days?|jours?|dn[iíuů]|dny|den))?", re.IGNORECASE)
@@ -61,13 +62,12 @@ def read_commands(text: str) -> Reading:
 
 @dataclass
 class Answer:
-    """What the mail pipeline does with a reading: texts to answer, a
-    submission to hand on, bot submissions a resignation started."""
+    """What the mail pipeline does with a reading: texts to answer and the
+    submission stored, if any."""
 
     paragraphs: list[str] = field(default_factory=list)
     board: bool = False
     submission_id: int | None = None
-    follow_up: list[int] = field(default_factory=list)
     outcome: str = "answered"
     config: Mapping[str, Any] = field(default_factory=dict)  # the app's settings
 
@@ -117,37 +117,42 @@ def _moves(
         answer.outcome = "unclear"
         return
     try:
-        check_size(seat, moves)
-    except engine.IllegalMove as exc:
+        submission = accept_turn(session, seat, seat.user_id, "\n".join(moves), "mail", seen_ply)
+    except TurnRefused as refusal:
+        _refused_moves(refusal, answer)
+        return
+    answer.submission_id = submission.id
+    answer.outcome = "submitted"
+
+
+def _refused_moves(refusal: TurnRefused, answer: Answer) -> None:
+    """Why the one door refused the mail's moves, in the player's words."""
+    exc = refusal.illegal
+    if refusal.why == "moved_on" and exc is not None:
+        assert refusal.then is not None and refusal.now is not None
+        answer.paragraphs.append(
+            ngettext(
+                "Your reply answers the position after move %(seen)s, but %(num)d move "
+                "has been played since then and your moves no longer fit (%(reason)s). "
+                "Nothing was played. Here is the board now.",
+                "Your reply answers the position after move %(seen)s, but %(num)d moves "
+                "have been played since then and your moves no longer fit (%(reason)s). "
+                "Nothing was played. Here is the board now.",
+                refusal.now - refusal.then,
+                seen=refusal.then,
+                reason=_reason(exc),
+            )
+        )
+        answer.board = True
+        answer.outcome = "stale"
+    elif exc is not None:
         answer.paragraphs.append(
             _("Nothing was played: %(reason)s.", reason=_reason(exc, with_rule=False))
         )
         answer.outcome = "refused"
-        return
-    current = moves_stored(game)
-    if seen_ply is not None and seen_ply < current:
-        try:
-            preview(seat, "\n".join(moves))
-        except engine.IllegalMove as exc:
-            answer.paragraphs.append(
-                ngettext(
-                    "Your reply answers the position after move %(seen)s, but %(num)d move "
-                    "has been played since then and your moves no longer fit (%(reason)s). "
-                    "Nothing was played. Here is the board now.",
-                    "Your reply answers the position after move %(seen)s, but %(num)d moves "
-                    "have been played since then and your moves no longer fit (%(reason)s). "
-                    "Nothing was played. Here is the board now.",
-                    current - seen_ply,
-                    seen=seen_ply,
-                    reason=_reason(exc),
-                )
-            )
-            answer.board = True
-            answer.outcome = "stale"
-            return
-    submission = submit(session, seat, "\n".join(moves), channel="mail")
-    answer.submission_id = submission.id
-    answer.outcome = "submitted"
+    else:
+        answer.paragraphs.append(_("Nothing was played: %(reason)s.", reason=str(refusal)))
+        answer.outcome = "refused"
 
 
 def _legal(session: Session, seat: Seat, _argument: str, answer: Answer) -> None:
@@ -179,7 +184,7 @@ def _history(session: Session, seat: Seat, _argument: str, answer: Answer) -> No
 
 def _resign(session: Session, seat: Seat, _argument: str, answer: Answer) -> None:
     try:
-        answer.follow_up = resign(session, seat)
+        resign(session, seat)
     except ServiceError as exc:
         answer.paragraphs.append(_("You cannot resign: %(reason)s", reason=exc))
         return
@@ -198,8 +203,8 @@ def _chat(session: Session, seat: Seat, argument: str, answer: Answer) -> None:
     answer.paragraphs.append(f"{sent.summary}\n{sent.message.text}")
 
 
-def _new_address(_session: Session, seat: Seat, _argument: str, answer: Answer) -> None:
-    renew_address(seat)
+def _new_address(session: Session, seat: Seat, _argument: str, answer: Answer) -> None:
+    renew_address(session, seat)
     answer.paragraphs.append(NEW_ADDRESS.text())
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
@@ -112,7 +112,6 @@ def receive(
 class Result:
     outcome: str
     detail: str = ""
-    submissions: list[int] = field(default_factory=list)
 
 
 def process(session: Session, inbound_id: int, config: Mapping[str, Any]) -> Result | None:
@@ -184,8 +183,7 @@ def _read_seat_mail(
     row.submission_id = answer.submission_id
     if answer.paragraphs:
         _answer(session, seat, row, answer.paragraphs, answer.board)
-    submissions = [answer.submission_id] if answer.submission_id else []
-    return Result(answer.outcome, text[:200], submissions + answer.follow_up)
+    return Result(answer.outcome, text[:200])
 
 
 def _answer(

@@ -10,7 +10,7 @@ from flask import current_app
 from sqlalchemy.exc import OperationalError
 
 from pbem.db import get_db
-from pbem.dispatch import enqueue_submissions, send_tasks
+from pbem.dispatch import send_tasks
 from pbem.mail import imap_poller, inbound, retention, send
 from pbem.models import utcnow
 
@@ -64,10 +64,7 @@ def requeue_outbox() -> int:
 def process_inbound(inbound_id: int) -> str | None:
     with get_db().session() as session:
         result = inbound.process(session, inbound_id, current_app.config)
-    if result is None:
-        return None
-    enqueue_submissions(result.submissions)
-    return result.outcome
+    return None if result is None else result.outcome
 
 
 @shared_task(name=REQUEUE_INBOUND, **DB_RETRY)

@@ -60,8 +60,7 @@ def create_game(
 ) -> Game:
     """A new game; it starts at once when no seat is left open.
 
-    The caller commits and then hands the game's pending submissions (see
-    pbem.dispatch.enqueue_pending) to the worker, so bots that move first get going.
+    The caller commits; bots that move first are then handed to a worker.
     """
     try:
         rules = engine.get_ruleset(ruleset, version)

@@ -19,6 +19,8 @@ define(
         "pbem.no_move": "the submission holds no move",
         "pbem.not_started": "the game has not started: it is waiting for players",
         "pbem.resigned": "you resigned from this game",
+        "pbem.seat_changed_hands": "the seat passed to another player before this turn was "
+        "judged, so it was not played",
         "pbem.page_outdated": "the game moved on since your page was drawn (then %(then)s "
         "moves, now %(now)s), and your move no longer fits: %(error)s",
     }

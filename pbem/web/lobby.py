@@ -14,7 +14,6 @@ from flask_login import login_user
 import engine
 from engine.core.options import Option
 from pbem.clock.display import local_time
-from pbem.dispatch import enqueue_pending
 from pbem.i18n.games import game_title
 from pbem.models import Game, GameStatus, Seat, User
 from pbem.services import accounts, notifications
@@ -150,7 +149,6 @@ def new_game(ruleset: str):  # type: ignore[no-untyped-def]
         db().rollback()
         return _new_game_page(rules, form, error=str(exc)), 422
     db().commit()
-    enqueue_pending(db(), game.id)
     return redirect(url_for("play.game_page", game_id=game.public_id))
 
 
@@ -267,7 +265,6 @@ def invitation(token: str):  # type: ignore[no-untyped-def]
         accounts.claim_sign_in(db(), invitee.id, invitee.signed_in_at)
     game_service.join_game(db(), seat.game.public_id, invitee, seat.position)
     db().commit()
-    enqueue_pending(db(), seat.game_id)
     return _enter_game(seat, invitee, user, first)
 
 
@@ -319,7 +316,6 @@ def take_over(token: str):  # type: ignore[no-untyped-def]
 def join(game_id: str):  # type: ignore[no-untyped-def]
     user = me()
     assert user is not None
-    seat = game_service.join_game(db(), game_id, user, None)
+    game_service.join_game(db(), game_id, user, None)
     db().commit()
-    enqueue_pending(db(), seat.game_id)
     return redirect(url_for("play.game_page", game_id=game_id))

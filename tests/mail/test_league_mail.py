@@ -42,7 +42,7 @@ def test_an_invitation_names_who_invites_the_league_its_game_and_clock(rig, sess
 def test_a_season_start_lists_the_players_games_pacing_and_balance(rig, session, make_user):
     _, league, players = league_of(session, make_user, ["Ann", "Bob", "Cem", "Dan"])
     ann = players[0]
-    season, _ = start_season(session, league, pacing="rounds", round_days=7)
+    season = start_season(session, league, pacing="rounds", round_days=7)
     session.commit()
     text = mail_to(rig, ann, "Club – Season 1 has started")
     (game,) = [g for g in season.games if any(s.user_id == ann.id for s in g.seats)]
@@ -71,7 +71,7 @@ def test_the_final_table_shows_places_points_and_who_goes_up_or_down(rig, sessio
     ann, bob, cem, dan, eve = players
     for entrant in league.entrants:
         entrant.division = 1 if entrant.user_id in (ann.id, bob.id, cem.id) else 2
-    season, _ = start_season(session, league)
+    season = start_season(session, league)
     session.commit()
     order = [ann.id, bob.id, cem.id, dan.id, eve.id]  # each beats everyone after them
     for game in list(season.games):
@@ -106,7 +106,7 @@ def test_the_weekly_digest_shows_the_table_and_whose_turn_with_local_deadlines(
     ann = players[0]
     ann.time_zone = NEW_YORK
     session.commit()
-    season, _ = start_season(session, league)
+    season = start_season(session, league)
     session.commit()
     ann_games = [g for g in season.games if any(s.user_id == ann.id for s in g.seats)]
     finished, waiting = ann_games[0], ann_games[1:]

@@ -25,7 +25,6 @@ from sqlalchemy import func, select
 from pbem import create_app, migrate
 from pbem.config import ConfigError
 from pbem.db import get_db
-from pbem.dispatch import enqueue_pending, enqueue_submissions
 from pbem.mail import inbound
 from pbem.models import (
     Game,
@@ -41,7 +40,7 @@ from pbem.services import accounts
 from pbem.services.games import SeatSpec, create_game
 from pbem.services.replay import engine_game
 from tests.server.conftest import REDIS_URL, database_url, forget_queue, scratch_database, wait_for
-from tests.server.pipeline_helpers import stored_first_tile
+from tests.server.pipeline_helpers import hand_on, stored_first_tile
 from tests.server.test_serve import answers, free_port
 from tests.server.test_web_production import pbem, production_env  # noqa: F401  (a fixture)
 
@@ -155,8 +154,7 @@ def test_the_state_comes_from_the_database_and_the_broker(quiet_app):
         row.status = InboundStatus.DONE  # the imap one was read
         session.commit()
     depth = value(scrape(app), "pbem_queue_depth", queue=queue)
-    with app.app_context():
-        enqueue_submissions([waiting.id])
+    hand_on(app, waiting.id)
 
     after = scrape(app)
     assert value(after, "pbem_queue_depth", queue=queue) == depth + 1
@@ -375,8 +373,6 @@ def test_pbem_worker_serves_the_judging_of_its_task_processes(worker_env):
             )
             session.commit()
             game_id = game.id
-            with app.app_context():
-                enqueue_pending(session, game_id)
 
         def finished() -> bool:
             with database.session() as session:

@@ -159,6 +159,20 @@ CLOSING = _one_of(
     ]
 )  # fmt: skip
 NAME = r"[^\W\d_][\w.'-]*(?:\s+[^\W\d_][\w.'-]*){0,2}"
+# A greeting, perhaps with a name or "all": "Hi all,", "Bonjour Paul !", "Ahoj všichni".
+GREETING = _one_of(
+    [
+        "hi", "hello", "hey", "dear", "good morning", "good afternoon", "good evening",
+        "bonjour", "bonsoir", "salut", "coucou", "cher", "chère", "ahoj", "dobrý den",
+        "dobrý večer", "zdravím", "čau", "nazdar", "milý", "milá", "hallo", "guten tag",
+        "guten morgen", "guten abend", "liebe", "lieber", "moin", "servus", "hola",
+        "buenos días", "buenas tardes", "buenas", "estimado", "estimada", "ciao", "salve",
+        "buongiorno", "buonasera", "caro", "cara", "hoi", "dag", "goedemorgen", "goedemiddag",
+        "goedenavond", "beste", "cześć", "dzień dobry", "witam", "witaj", "olá", "bom dia",
+        "hej", "hei",
+    ]
+)  # fmt: skip
+GREETING_LINE = re.compile(rf"(?:{GREETING})(?:\s+{NAME})?[\s,.!]*", re.IGNORECASE)
 # A signature's contact block: a name first, then lines of which one at least
 # is a labelled or international phone number, an e-mail or a web address.
 NAME_LINE = re.compile(r"[^\W\d_][\w.'-]*(?:\s+[^\W\d_][\w.'-]*){0,3}")
@@ -228,6 +242,10 @@ def is_sent_from(line: str) -> bool:
 def is_closing(line: str) -> bool:
     """A closing line, indented or not."""
     return CLOSING_LINE.fullmatch(line.strip()) is not None
+
+
+def is_greeting(line: str) -> bool:
+    return GREETING_LINE.fullmatch(line.strip()) is not None
 
 
 def is_name(line: str) -> bool:

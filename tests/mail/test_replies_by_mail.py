@@ -1,7 +1,9 @@
 """Replies from French and Czech mail clients through the real inbound path:
 their quote headers are cut and the moves played; command words in every
 language; a reply whose moves are followed by lines no game reads is
-answered with a question and nothing is played."""
+answered with a question and nothing is played, unless those lines are
+plainly no move (a greeting, the sender's name, a line drawn across): then
+the moves are played and the answer names the lines not read."""
 
 from __future__ import annotations
 
@@ -41,8 +43,8 @@ def czech_outlook(notification, move: str) -> str:  # type: ignore[no-untyped-de
     )
 
 
-def answered(rig, notification, user, body: str) -> InboundMessage:  # type: ignore[no-untyped-def]
-    raw = reply(notification, user.email, body, quote=False)
+def answered(rig, notification, user, body: str, **headers: str) -> InboundMessage:  # type: ignore[no-untyped-def]
+    raw = reply(notification, user.email, body, quote=False, **headers)
     return submit_by_smtp(rig, raw, user.email, str(notification["Reply-To"]))
 
 
@@ -99,9 +101,43 @@ def test_the_question_says_when_the_moves_read_could_not_be_played_either(
 def test_a_first_line_no_game_reads_is_refused_as_before(rig, session, taluva_of_two):
     game, ann = taluva_of_two
     mail = turn_mail(rig, game, ann)
-    row = answered(rig, mail, ann, f"Hello,\n{listed_moves(mail)[0]}\n")
+    row = answered(rig, mail, ann, f"My move:\n{listed_moves(mail)[0]}\n")
     assert row.outcome == "submitted"
     assert judged(rig.app, row.submission_id).status == "rejected"
+    assert moves_of(session, game) == []
+
+
+def test_a_greeting_and_a_signed_name_around_the_moves_are_set_aside_and_named(
+    rig, session, taluva_of_two
+):
+    game, ann = taluva_of_two
+    mail = turn_mail(rig, game, ann)
+    tile = listed_moves(mail)[0]
+    body = f"Hi all,\n\n{tile}\n\nAnn\n\n{french_bottom_posted(mail, '')}"
+    row = answered(rig, mail, ann, body)
+    assert row.outcome == "submitted", row.detail
+    assert judged(rig.app, row.submission_id).status == "accepted"
+    note = text_of(mail_to(rig, ann, "answer")).replace("\r\n", "\n")
+    assert "These lines were not read:\n  Hi all,\n  Ann\n" in note
+
+    accepted = mail_to(rig, ann, "accepted")
+    build = listed_moves(accepted)[0]
+    body = f"Bonjour,\n----------\n{build}\nMerci,\n— Annie\n"
+    row = answered(rig, accepted, ann, body, From=f"Annie Player <{ann.email}>")
+    assert row.outcome == "submitted", row.detail
+    assert judged(rig.app, row.submission_id).status == "accepted"
+    assert moves_of(session, game) == [(1, 0, tile), (2, 0, build)]
+
+
+def test_a_line_that_may_be_a_mistyped_move_still_stops_the_turn(rig, session, taluva_of_two):
+    game, ann = taluva_of_two
+    mail = turn_mail(rig, game, ann)
+    tile = listed_moves(mail)[0]
+    row = answered(rig, mail, ann, f"Hi all,\n{tile}\nhutt 1,0\nAnn\n")
+    assert (row.outcome, row.submission_id) == ("unclear", None)
+    question = text_of(mail_to(rig, ann, "answer")).replace("\r\n", "\n")
+    assert "Lines not understood:\n  hutt 1,0\n" in question
+    assert "These lines were not read:\n  Hi all,\n  Ann" in question
     assert moves_of(session, game) == []
 
 

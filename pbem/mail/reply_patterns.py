@@ -44,18 +44,25 @@ WROTE = _one_of(
         "escribió", "ha scritto", "schreef", "het volgende geschreven", "geschreven",
         "napisał\\(a\\)", "napisała", "napisał", "pisze", "escreveu", "skrev", "kirjoitti",
         "írta", "yazdı", "написал\\(а\\)", "написала", "написал", "写道", "작성",
-        "va escriure", "a scris", "書きました",
+        "va escriure", "a scris",
     ]
 )  # fmt: skip
+# Verbs written with no space before them ("pbem さんは書きました:").
+WROTE_UNSPACED = _one_of(["書きました", "写道", "작성"])
 ATTRIBUTION = re.compile(
-    rf"(?:.*(?<![^\W\d_]))?(?:{WROTE})(?:[\s(].{{0,160}})?\s*[:：]", re.IGNORECASE
+    rf"(?:(?:.*(?<![^\W\d_]))?(?:{WROTE})|.*(?:{WROTE_UNSPACED}))(?:[\s(].{{0,160}})?\s*[:：]",
+    re.IGNORECASE,
 )
 ATTRIBUTION_MAX_CHARS = 400
 # An attribution naming no verb ("2014-03-20 8:48 GMT+01:00 Ann <ann@x>:",
-# "пн, 23 нояб. 2026 г. в 10:02, Ann <ann@x>:"): a time and an address before
-# the colon. Only taken as a header when a quote follows it.
+# "пн, 23 нояб. 2026 г. в 10:02, Ann <ann@x>:", "23.11.2026 10:02, Ann:"): a
+# time and an address, or a date and a time, before the colon. Only taken as
+# a header when a quote follows it.
 TIME = r"\d{1,2}[:.]\d{2}"
-DATED_ATTRIBUTION = re.compile(rf".*{TIME}.*(?:@|<).*[:：]|.*(?:@|<).*{TIME}.*[:：]")
+DATE = r"\d{1,4}[./-] ?\d{1,2}[./-] ?\d{1,4}"
+DATED_ATTRIBUTION = re.compile(
+    rf".*{TIME}.*(?:@|<).*[:：]|.*(?:@|<).*{TIME}.*[:：]|.*{DATE}.*{TIME}.*[:：]"
+)
 # The first line of an attribution wrapped over two or three lines.
 WRAPPED_START = re.compile(rf".*(?:{TIME}|@).*|.*[<(]")
 # How attributions begin ("On ...", "Le ...", "Dne ..."): a line that begins

@@ -124,7 +124,9 @@ OTHER_FIELDS = _one_of(
         "送信日時", "宛先", "件名", "보낸 날짜", "받는 사람", "제목",
     ]
 )  # fmt: skip
-HEADER_FIELD = re.compile(rf"[*\s]*(?:{FROM_FIELDS}|{OTHER_FIELDS})[*\s]*[:：].*", re.IGNORECASE)
+HEADER_FIELD = re.compile(
+    rf"[*\s]*(?:(?:{FROM_FIELDS}|{OTHER_FIELDS})[*\s]*[:：]|message du\s+\d).*", re.IGNORECASE
+)  # French webmails: "Message du 23/11/26 10:02", then "De : ..."
 FROM_FIELD = re.compile(rf"[*\s]*(?:{FROM_FIELDS})[*\s]*[:：].*", re.IGNORECASE)
 
 SENT_FROM = _one_of(
@@ -182,7 +184,7 @@ GREETING = _one_of(
 GREETING_LINE = re.compile(rf"(?:{GREETING})(?:\s+{NAME})?[\s,.!]*", re.IGNORECASE)
 # A signature's contact block: a name first, then lines of which one at least
 # is a labelled or international phone number, an e-mail or a web address.
-NAME_LINE = re.compile(r"[^\W\d_][\w.'-]*(?:\s+[^\W\d_][\w.'-]*){0,3}")
+NAME_LINE = re.compile(r"[^\W\d_][\w.'-]*(?:\s+[^\W\d_][\w.'-]*){0,3}(?:\s*[|,–-]\s.*)?")
 PHONE = r"\+?\(?\d[\d ()./-]{5,}\d"
 CONTACT = re.compile(
     rf".*(?:\b(?:tel|tél|phone|mobile?|mob|cell|fax|telefon|tfn|móvil|cel|handy|gsm)\b[.:\s]*{PHONE}"
@@ -264,8 +266,12 @@ def is_contact(line: str) -> bool:
     return CONTACT.fullmatch(line) is not None
 
 
+def names_when_or_who(line: str) -> bool:
+    return NAMES_WHEN_OR_WHO.fullmatch(line) is not None
+
+
 def is_certain_attribution(line: str) -> bool:
-    return is_attribution(line) and NAMES_WHEN_OR_WHO.fullmatch(line) is not None
+    return is_attribution(line) and names_when_or_who(line)
 
 
 def is_rule(line: str) -> bool:

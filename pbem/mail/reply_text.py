@@ -234,7 +234,10 @@ def _quote_header_end(lines: list[str], index: int) -> int | None:
     if fields:
         return index + fields
     found = patterns.library_header_lines("\n".join(lines[index : index + 8]))
-    return index + found if found else None
+    if not found:
+        return None
+    certain = patterns.names_when_or_who(" ".join(lines[index : index + found]))
+    return index + found if certain or _quote_or_end_follows(lines, index + found) else None
 
 
 def _wrap_continues(lines: list[str], index: int, span: int) -> bool:
@@ -286,7 +289,7 @@ def _header_fields(lines: list[str], index: int) -> int:
         else:
             break  # a line that neither is a field nor comes before one
     if any(patterns.is_from_field(line) for line in fields) and (
-        len(fields) >= 2 or "@" in fields[0]
+        len(fields) >= 2 or "@" in fields[0] or _quote_or_end_follows(lines, end)
     ):
         return end - index
     return 0

@@ -191,6 +191,8 @@ CONTACT = re.compile(
     rf"|\+\d[\d ()./-]{{6,}}\d|[\w.+-]+@[\w-]+\.[\w.-]+|https?://\S+|www\.\S+).*",
     re.IGNORECASE,
 )
+# A place on a board as the games write it: "2,-1" (Taluva), "G9", "N12".
+PLACE = re.compile(r"(?<![\w,-])(?:-?\d+,-?\d+|[A-Za-z]\d{1,2})(?![\w,])")
 # What makes an attribution certain even with no quote after it: a time or
 # date, or the sender's address ("Bob wrote:" alone may be the player's text).
 NAMES_WHEN_OR_WHO = re.compile(r".*(?:\d|@|<).*")
@@ -260,6 +262,10 @@ def is_greeting(line: str) -> bool:
 def is_name(line: str) -> bool:
     """A line that may be someone's name: a few words, the first capitalised."""
     return line[:1].isupper() and NAME_LINE.fullmatch(line) is not None
+
+
+def names_a_place(line: str) -> bool:
+    return PLACE.search(line) is not None
 
 
 def is_contact(line: str) -> bool:

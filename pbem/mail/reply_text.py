@@ -20,6 +20,7 @@ from email.message import EmailMessage
 from html.parser import HTMLParser
 
 from pbem.mail import reply_patterns as patterns
+from pbem.mail.command_words import command_named
 
 QUOTED = re.compile(r"^\s*>")
 HEADER_BLOCK_MAX_LINES = 20  # an Outlook header block, its fields run on or stand apart
@@ -131,7 +132,7 @@ def new_text(body: str) -> str:
         elif (
             patterns.starts_signature(line)
             or (patterns.is_sent_from(line) and _nothing_new_after(lines, index + 1))
-            or (any(kept) and patterns.is_closing(line))
+            or (any(kept) and patterns.is_closing(line) and _signs_off(lines, index))
         ):
             index = _after_signature(lines, index + 1)
         elif any(kept) and (contact_end := _contact_block_end(lines, index)) is not None:
@@ -200,6 +201,18 @@ def _contact_block_end(lines: list[str], index: int) -> int | None:
     if not 1 <= len(block) < CONTACT_BLOCK_MAX_LINES or not any(map(patterns.is_contact, block)):
         return None
     return end if _nothing_new_after(lines, end) else None
+
+
+def _signs_off(lines: list[str], index: int) -> bool:
+    """Whether the closing at lines[index] ends the player's text: no line
+    after it, up to the next quote, names a board place or a command
+    ("Thanks for the tip" above "hut 2,1" is the player's text)."""
+    return not any(
+        (patterns.names_a_place(line) and not patterns.is_contact(line))
+        or command_named(line.split(maxsplit=1)[0]) is not None
+        for line in lines[index + 1 : _after_signature(lines, index + 1)]
+        if line.strip()
+    )
 
 
 def _after_signature(lines: list[str], index: int) -> int:

@@ -132,3 +132,16 @@ def test_a_contact_block_followed_by_more_text_is_the_players_text():
     body = "hut 1,0\n\nAnn Player\nann@players.example\n\ntile 0,1 -1,2 -1,1\n"
     moves = ["hut 1,0", "Ann Player", "ann@players.example", "tile 0,1 -1,2 -1,1"]
     assert read_commands(new_text(body)).moves == moves
+
+
+def test_moves_and_commands_after_a_closing_word_are_the_players_text():
+    tip = "tile 0,1 -1,2 -1,1\nThanks for the tip\nhut 1,0\n"
+    assert read_commands(new_text(tip)).moves == [
+        "tile 0,1 -1,2 -1,1",
+        "Thanks for the tip",
+        "hut 1,0",
+    ]
+    command = "hut 1,0\nThanks,\nlegal\n"
+    assert read_commands(new_text(command)).commands == [("legal", "")]
+    signed = "hut 1,0\n\nThanks,\nAnn Player\n12 High Street, Leeds LS1 4AB\n"
+    assert read_commands(new_text(signed)).moves == ["hut 1,0"]

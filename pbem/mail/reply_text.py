@@ -200,7 +200,9 @@ def _contact_block_end(lines: list[str], index: int) -> int | None:
     block = [line.strip() for line in lines[index + 1 : end]]
     if not 1 <= len(block) < CONTACT_BLOCK_MAX_LINES or not any(map(patterns.is_contact, block)):
         return None
-    return end if _nothing_new_after(lines, end) else None
+    if not _signs_off(lines, index) or not _nothing_new_after(lines, end):
+        return None
+    return end
 
 
 def _signs_off(lines: list[str], index: int) -> bool:

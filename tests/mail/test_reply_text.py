@@ -128,9 +128,11 @@ def test_a_name_and_title_without_a_phone_or_address_are_not_taken_for_a_contact
     assert read_commands(new_text(body)).moves == ["hut 1,0", "Ann Player", "Games club of Leeds"]
 
 
-def test_a_contact_block_followed_by_more_text_is_the_players_text():
+def test_a_contact_block_followed_by_more_text_or_holding_a_move_is_the_players_text():
     body = "hut 1,0\n\nAnn Player\nann@players.example\n\ntile 0,1 -1,2 -1,1\n"
     moves = ["hut 1,0", "Ann Player", "ann@players.example", "tile 0,1 -1,2 -1,1"]
+    assert read_commands(new_text(body)).moves == moves
+    body = "hut 1,0\n\nAnn Player\nann@players.example\ntile 0,1 -1,2 -1,1\n"
     assert read_commands(new_text(body)).moves == moves
 
 

@@ -173,6 +173,7 @@ def _continues_quote(lines: list[str], index: int) -> bool:
         not QUOTED.match(before)
         or len(before) + 1 + len(first_word) <= WRAP_WIDTH
         or before.endswith(SENTENCE_END)
+        or patterns.names_a_place(lines[index])  # a move, even typed right under the quote
     ):
         return False
     following = lines[index + 1] if index + 1 < len(lines) else ""

@@ -14,6 +14,7 @@ from pbem.mail.commands import read_commands
 from pbem.mail.reply_text import UnreadableBody, body_text, new_text
 
 ORIGINAL = "> Your turn. Some of your legal moves:\n>   tile 0,0 0,-1 1,-1\n>   resign\n"
+LONG_QUOTED = "> Your turn in Taluva game tg-42. Some of your legal moves are listed below"
 
 
 def test_top_posted_reply_reads_the_text_above_the_quote():
@@ -86,11 +87,10 @@ def test_an_unquoted_original_after_a_header_block_is_not_read():
     assert read_commands(new_text(body)).moves == ["hut 1,0"]
 
 
-LONG_QUOTED = "> Your turn in Taluva game tg-42. Some of your legal moves are listed below"
-
-
 def test_a_move_typed_right_under_a_quoted_line_is_not_taken_for_its_wrapped_rest():
     body = f"On Sun, 22 Nov 2026, pbem wrote:\n> Your turn.\ntile 0,1 -1,2 -1,1\n{ORIGINAL}"
+    assert read_commands(new_text(body)).moves == ["tile 0,1 -1,2 -1,1"]
+    body = f"On Sun, 22 Nov 2026, pbem wrote:\n{LONG_QUOTED}\ntile 0,1 -1,2 -1,1\n{ORIGINAL}"
     assert read_commands(new_text(body)).moves == ["tile 0,1 -1,2 -1,1"]
 
 

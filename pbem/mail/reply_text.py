@@ -243,7 +243,7 @@ def _quote_header_end(lines: list[str], index: int) -> int | None:
         if (
             patterns.is_attribution(joined)
             or patterns.is_dated_attribution(joined)
-            or patterns.is_certain_attribution(joined + ":")  # a client that writes no colon
+            or patterns.is_attribution(joined + ":")  # a client that writes no colon
         ) and _quote_or_end_follows(lines, index + span):
             return index + span
     fields = _header_fields(lines, index)

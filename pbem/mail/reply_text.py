@@ -166,20 +166,25 @@ def _continues_quote(lines: list[str], index: int) -> bool:
     """Whether lines[index], unquoted, is the rest of a quoted line the mail
     client wrapped without its '>': its first word would not have fitted on
     the quoted line before it, which breaks off mid-sentence, and a quote
-    goes on right after it or it ends the sentence (a move has no full stop)."""
-    before = lines[index - 1] if index else ""
-    first_word = lines[index].split(maxsplit=1)[0] if lines[index].strip() else ""
+    goes on right after it or it ends the quote: a sentence's end, or words
+    that are neither a command nor a move (no place, no digit)."""
+    before, words = lines[index - 1] if index else "", lines[index].split()
     if (
-        not QUOTED.match(before)
-        or len(before) + 1 + len(first_word) <= WRAP_WIDTH
+        not words
+        or not QUOTED.match(before)
+        or len(before) + 1 + len(words[0]) <= WRAP_WIDTH
         or before.endswith(SENTENCE_END)
         or patterns.names_a_place(lines[index])  # a move, even typed right under the quote
+        or command_named(words[0]) is not None
     ):
         return False
     following = lines[index + 1] if index + 1 < len(lines) else ""
     if QUOTED.match(following):
         return True
-    return lines[index].endswith(SENTENCE_END) and not following.strip()
+    if following.strip():
+        return False
+    digits = any(char.isdigit() for char in lines[index])
+    return lines[index].endswith(SENTENCE_END) or (len(words) > 1 and not digits)
 
 
 def _nothing_new_after(lines: list[str], index: int) -> bool:

@@ -92,10 +92,14 @@ def test_a_move_typed_right_under_a_quoted_line_is_not_taken_for_its_wrapped_res
     assert read_commands(new_text(body)).moves == ["tile 0,1 -1,2 -1,1"]
     body = f"On Sun, 22 Nov 2026, pbem wrote:\n{LONG_QUOTED}\ntile 0,1 -1,2 -1,1\n{ORIGINAL}"
     assert read_commands(new_text(body)).moves == ["tile 0,1 -1,2 -1,1"]
+    body = f"On Sun, 22 Nov 2026, pbem wrote:\n{LONG_QUOTED}\nchat see you.\n\nhut 1,0\n"
+    assert read_commands(new_text(body)).commands == [("chat", "see you.")]
 
 
 def test_the_rest_of_a_quoted_line_wrapped_without_its_mark_is_quoted_text():
     body = f"On Sun, 22 Nov 2026, pbem wrote:\n{LONG_QUOTED}\nand described.\n\nhut 1,0\n"
+    assert read_commands(new_text(body)).moves == ["hut 1,0"]
+    body = f"On Sun, 22 Nov 2026, pbem wrote:\n{LONG_QUOTED}\nand described\n\nhut 1,0\n"
     assert read_commands(new_text(body)).moves == ["hut 1,0"]
 
 

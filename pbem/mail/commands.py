@@ -3,7 +3,9 @@
 Every line that is not a command is a move; all the moves of one mail go in
 as one submission, applied together or not at all. Command words are read in
 English, French and Czech (command_words). Lines the game cannot read after
-a first move it can read make the mail a question, not a turn (unread_lines).
+a first move it can read make the mail a question, not a turn, unless they
+are plainly no move (a greeting, the sender's name): those are set aside and
+named in the answer (unread_lines).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from pbem.i18n.rules import describe_error, describe_refusal, refusal_of
 from pbem.mail.command_help import command_word, help_text, own_word
 from pbem.mail.command_words import command_named
 from pbem.mail.game_text import history_lines
-from pbem.mail.unread_lines import question, unread_lines
+from pbem.mail.unread_lines import not_read, question, sender_names, set_aside, unread_lines
 from pbem.models import GameStatus, Seat, utcnow
 from pbem.services import chat, vacation
 from pbem.services.errors import ServiceError
@@ -42,14 +44,16 @@ VACATION_DAYS = re.compile(r"([0-9]{1,4})(?:\s*(?:days?|jours?|dn[iíuů]|dny|de
 
 @dataclass
 class Reading:
-    """A mail's new text, split into commands and move lines."""
+    """A mail's new text, split into commands and move lines, and who sent it
+    (the From header: the sender may sign with the name it gives)."""
 
     commands: list[tuple[str, str]] = field(default_factory=list)
     moves: list[str] = field(default_factory=list)
+    sender: str = ""
 
 
-def read_commands(text: str) -> Reading:
-    reading = Reading()
+def read_commands(text: str, sender: str = "") -> Reading:
+    reading = Reading(sender=sender)
     for line in submission_lines(text):
         word, _, rest = line.partition(" ")
         command = command_named(word)
@@ -81,8 +85,9 @@ def carry_out(
 ) -> Answer:
     """Run the commands and store the moves; the caller commits."""
     answer = Answer(config=config)
+    moves, aside = set_aside(seat, reading.moves, sender_names(seat, reading.sender))
     resigning = any(name == "resign" for name, _ in reading.commands)
-    if resigning and (reading.moves or len(reading.commands) > 1):
+    if resigning and (moves or len(reading.commands) > 1):
         answer.paragraphs.append(
             _(
                 "To resign, send a mail whose only line is: %(resign)s. Nothing was done.",
@@ -91,14 +96,16 @@ def carry_out(
         )
         answer.outcome = "refused"
         return answer
-    if reading.moves:
-        _moves(session, seat, reading.moves, seen_ply, answer)
+    if moves:
+        _moves(session, seat, moves, seen_ply, answer)
     for name, argument in reading.commands:
         _COMMANDS[name](session, seat, argument, answer)
-    if not reading.moves and not reading.commands:
+    if not moves and not reading.commands:
         answer.paragraphs.append(_("Your mail held no move and no command."))
         answer.paragraphs.append(help_text(base_url(config)))
         answer.outcome = "empty"
+    if aside:
+        answer.paragraphs.append(not_read(aside))
     return answer
 
 

@@ -179,7 +179,8 @@ def _read_seat_mail(
         str(message.get("References", "")),
         str(message.get("Subject", "")),
     )
-    answer = carry_out(session, seat, read_commands(text), seen, config)
+    reading = read_commands(text, sender=str(message.get("From", "")))
+    answer = carry_out(session, seat, reading, seen, config)
     row.submission_id = answer.submission_id
     if answer.paragraphs:
         _answer(session, seat, row, answer.paragraphs, answer.board)

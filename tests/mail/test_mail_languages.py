@@ -112,6 +112,27 @@ def test_the_help_answers_in_the_readers_language(
     assert "/help" in answer
 
 
+@pytest.mark.parametrize(
+    ("language", "turn", "subject", "greeting", "title"),
+    [
+        ("fr", "à vous de jouer", "réponse", "Bonjour à tous,", "Ces lignes n'ont pas été lues :"),
+        ("cs", "jste na tahu", "odpověď", "Ahoj všichni,", "Tyto řádky nebyly přečteny:"),
+    ],
+)
+def test_lines_set_aside_are_named_in_the_readers_language(
+    rig, session, make_user, language, turn, subject, greeting, title
+):
+    ann, bob = speaking(make_user("Ann"), language), make_user("Bob")
+    session.commit()
+    game = start_game(rig.app, session, "taluva", [ann, bob])
+    mail = turn_mail(rig, game, ann, turn)
+    body = f"{greeting}\ntile 0,0 0,-1 1,-1\nAnn\n"
+    row = submit_by_smtp(rig, reply(mail, ann.email, body), ann.email, str(mail["Reply-To"]))
+    assert row.outcome == "submitted", row.detail
+    answer = text_of(mail_to(rig, ann, subject)).replace("\r\n", "\n")
+    assert f"{title}\n  {greeting}\n  Ann\n" in answer
+
+
 def test_a_sign_in_asked_on_a_french_page_comes_in_french(rig, session):
     email = "nouveau-venu@example.org"
     browser = Browser(rig.app.test_client())

@@ -165,13 +165,27 @@ def _cap_request_body() -> None:
     if request.blueprint == "mail_inbound":
         request.max_content_length = current_app.config["PBEM_MAIL_MAX_BYTES"]
     cap = request.max_content_length
-    if cap is not None and (request.content_length or 0) > cap:
+    if cap is not None and ((request.content_length or 0) > cap or _chunked_body_over(cap)):
         abort(
             413,
             description=gettext(
                 "The request is larger than %(cap)s bytes, the most accepted here.", cap=cap
             ),
         )
+
+
+def _chunked_body_over(cap: int) -> bool:
+    """Whether a chunked body (it has no Content-Length) is over the cap.
+    Werkzeug stops reading such a body at the cap without a word, and the
+    view would take the cut body for the whole: read it here, one byte past
+    the cap, and keep it for the view."""
+    if (
+        request.content_length is not None
+        or "chunked" not in request.headers.get("Transfer-Encoding", "").lower()
+    ):
+        return False
+    request.max_content_length = cap + 1
+    return len(request.get_data(cache=True)) > cap
 
 
 def _limit_view(app: Flask, endpoint: str, *limits: Callable[[Any], Any]) -> None:

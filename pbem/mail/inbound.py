@@ -225,6 +225,15 @@ def _answer(
     )
 
 
+def is_seat_address(session: Session, address: str, localpart: str) -> bool:
+    """Whether `address` is some seat's (`play+TOKEN@...`): what the SMTP door
+    asks at RCPT time, so mail to any other address is refused, not answered."""
+    token = addresses.token_from_address(address, localpart)
+    return (
+        token is not None and session.scalar(select(Seat.id).where(Seat.token == token)) is not None
+    )
+
+
 def authenticated_seat(
     session: Session,
     row: InboundMessage,
@@ -258,12 +267,16 @@ def _refuse(
     reason: LazyString | None = None,
     **params: str,
 ) -> None:
-    """Answer a refused mail, at most PBEM_REFUSAL_LIMIT times per sender:
-    the From of a stranger's mail may be forged, and a flood of such mail
-    must not become a flood of answers to whoever it names. A sender who
-    plays here is answered in their language."""
+    """Answer a refused mail, at most PBEM_REFUSAL_LIMIT times per sender and
+    PBEM_REFUSAL_LIMIT_TOTAL in all: the From of a stranger's mail may be
+    forged, and a flood of such mail must not become a flood of answers to
+    whoever it names. A sender who plays here is answered in their language."""
     if not allow_refusal_answer(address):
-        log.info("refusal to %s not sent: answered recently (PBEM_REFUSAL_LIMIT)", address)
+        log.info(
+            "refusal to %s not sent: too many answered recently"
+            " (PBEM_REFUSAL_LIMIT, PBEM_REFUSAL_LIMIT_TOTAL)",
+            address,
+        )
         return
     known = user_by_email(session, address)
     language = known.language if known is not None else None

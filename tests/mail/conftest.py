@@ -67,6 +67,9 @@ def rig(
             "PBEM_IMAP_URL": imap_server.url,
             "PBEM_INBOUND_TOKEN": "inbound-secret",
             "PBEM_MAIL_MAX_BYTES": 200_000,
+            # One rig serves every test: the refusals of them all must not
+            # reach the cap (the tests of the cap set it lower).
+            "PBEM_REFUSAL_LIMIT_TOTAL": "10000 per hour",
         }
     )
     with app.app_context():

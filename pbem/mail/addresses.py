@@ -9,6 +9,7 @@ written, so a reply says which position its author saw (the stale guard).
 from __future__ import annotations
 
 import re
+from email import errors
 from email.headerregistry import Address
 from email.message import EmailMessage
 
@@ -69,8 +70,11 @@ def sender_address(message: EmailMessage) -> str:
     if len(headers) != 1:
         raise UnclearSender(f"{len(headers)} From headers")
     header = headers[0]
-    if header.defects:
-        raise UnclearSender(f"From is malformed: {header.defects[0]}")
+    # Raw 8-bit bytes (a name in UTF-8, as some clients send it) leave no doubt
+    # about the mailbox; whatever the parser had to repair does.
+    repaired = [d for d in header.defects if not isinstance(d, errors.UndecodableBytesDefect)]
+    if repaired:
+        raise UnclearSender(f"From is malformed: {repaired[0]}")
     if len(header.groups) != 1 or header.groups[0].display_name is not None:
         raise UnclearSender("From names several mailboxes or a group")
     if len(header.addresses) != 1:

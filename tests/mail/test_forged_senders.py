@@ -97,6 +97,24 @@ def test_a_sender_check_for_the_from_domain_lets_the_move_in(
     assert submit_by_smtp(rig, raw, ann.email, str(mail["Reply-To"])).outcome == "submitted"
 
 
+@pytest.mark.parametrize(
+    "header",
+    [
+        "{ann}",
+        "<{ann}>",
+        "Ann Nová <{ann}>",  # raw UTF-8, as some clients write a name
+        '"Nová, Ann" <{ann}>',
+        "=?utf-8?q?Ann_Nov=C3=A1?= <{ann}>",
+        "{ann} (Ann)",
+    ],
+)
+def test_a_from_header_that_names_the_player_plainly_plays(rig, session, game_of_two, header):
+    game, ann, _bob = game_of_two
+    mail = turn_mail(rig, game, ann)
+    raw = with_from(reply(mail, ann.email, listed_moves(mail)[0]), header.format(ann=ann.email))
+    assert submit_by_smtp(rig, raw, ann.email, str(mail["Reply-To"])).outcome == "submitted"
+
+
 @pytest.mark.parametrize("local_part", ['"{ann}"', '"ann smith"'])
 def test_a_quoted_address_no_player_can_have_ends_refused_and_unanswered(
     rig, session, game_of_two, local_part

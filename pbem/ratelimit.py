@@ -2,8 +2,8 @@
 HTTP mail door takes PBEM_MAIL_MAX_BYTES), and rates (Flask-Limiter):
 sign-in links per address and per client,
 invitations per inviter, API writes per user, the HTTP mail door per client,
-and answers to refused mail per sender, so a flood of forged mail cannot
-make the server flood the forged address.
+and answers to refused mail per sender and in all, so a flood of forged
+mail cannot make the server flood the forged addresses.
 
 Each app gets a limiter of its own (tests run several apps in one process).
 Counters live in PBEM_RATELIMIT_STORAGE_URL, by default the broker's Redis,
@@ -39,6 +39,7 @@ LIMIT_SETTINGS = (
     "PBEM_API_WRITE_LIMIT",
     "PBEM_MAIL_INBOUND_LIMIT",
     "PBEM_REFUSAL_LIMIT",
+    "PBEM_REFUSAL_LIMIT_TOTAL",
 )
 WRITES = ["POST", "PUT", "PATCH", "DELETE"]
 
@@ -165,13 +166,27 @@ def _cap_request_body() -> None:
     if request.blueprint == "mail_inbound":
         request.max_content_length = current_app.config["PBEM_MAIL_MAX_BYTES"]
     cap = request.max_content_length
-    if cap is not None and (request.content_length or 0) > cap:
+    if cap is not None and ((request.content_length or 0) > cap or _chunked_body_over(cap)):
         abort(
             413,
             description=gettext(
                 "The request is larger than %(cap)s bytes, the most accepted here.", cap=cap
             ),
         )
+
+
+def _chunked_body_over(cap: int) -> bool:
+    """Whether a chunked body (it has no Content-Length) is over the cap.
+    Werkzeug stops reading such a body at the cap without a word, and the
+    view would take the cut body for the whole: read it here, one byte past
+    the cap, and keep it for the view."""
+    if (
+        request.content_length is not None
+        or "chunked" not in request.headers.get("Transfer-Encoding", "").lower()
+    ):
+        return False
+    request.max_content_length = cap + 1
+    return len(request.get_data(cache=True)) > cap
 
 
 def _limit_view(app: Flask, endpoint: str, *limits: Callable[[Any], Any]) -> None:
@@ -202,15 +217,22 @@ def _invitations_in_form() -> int:
 
 
 def allow_refusal_answer(address: str) -> bool:
-    """Whether a refused mail from `address` may be answered now (PBEM_REFUSAL_LIMIT):
-    forged senders must not turn the server into a mail cannon. Outside requests
-    (the worker reads mail), so the limiter is asked directly."""
+    """Whether a refused mail from `address` may be answered now: at most
+    PBEM_REFUSAL_LIMIT per sender and PBEM_REFUSAL_LIMIT_TOTAL to everyone,
+    since forged senders, one or thousands, must not turn the server into a
+    mail cannon. Outside requests (the worker reads mail), so the limiter is
+    asked directly."""
     app = current_app
     limiter: Limiter = app.extensions[EXTENSION]
+    counters = {  # per sender first: one sender's flood leaves the rest alone
+        "PBEM_REFUSAL_LIMIT": ("refusal", address.lower()),
+        "PBEM_REFUSAL_LIMIT_TOTAL": ("refusals",),
+    }
     try:
         return all(
-            limiter.limiter.hit(limit, app.config["PBEM_TASK_QUEUE"], "refusal", address.lower())
-            for limit in parse_many(app.config["PBEM_REFUSAL_LIMIT"])
+            limiter.limiter.hit(limit, app.config["PBEM_TASK_QUEUE"], *key)
+            for setting, key in counters.items()
+            for limit in parse_many(app.config[setting])
         )
     except Exception:  # storage unreachable: answer rather than lose the answer
         log.warning("rate-limit storage unreachable; answering %s unlimited", address)

@@ -22,11 +22,7 @@ def inbound() -> tuple[dict[str, object], int]:
     given = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
     if not hmac.compare_digest(given.encode(), secret.encode()):
         abort(401)
-    if (request.content_length or 0) > current_app.config["PBEM_MAIL_MAX_BYTES"]:
-        abort(413)
-    raw = request.get_data(cache=False)
-    if len(raw) > current_app.config["PBEM_MAIL_MAX_BYTES"]:
-        abort(413)
+    raw = request.get_data(cache=False)  # at most PBEM_MAIL_MAX_BYTES (pbem.ratelimit)
     if not raw:
         abort(400)
     with get_db().session() as session:

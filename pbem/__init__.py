@@ -33,12 +33,14 @@ def create_app(config: Config | type[Config] | Mapping[str, Any] | None = None) 
 
     from pbem import api, db, dispatch, health, i18n, mail, ratelimit, web
     from pbem.leagues import seasons
+    from pbem.metrics import events as metrics_events
     from pbem.metrics import web as metrics_web
     from worker.celery_app import celery_init_app
 
     db.init_app(app)
     dispatch.init_app(app)
     seasons.init_app(app)
+    metrics_events.init_app(app)
     i18n.init_app(app)
     celery_init_app(app)
     api.init_app(app)

@@ -22,7 +22,6 @@ from pbem import signals
 from pbem.db import lock_game
 from pbem.i18n import in_language
 from pbem.i18n.phrases import Phrase, phrase
-from pbem.metrics import events
 from pbem.models import Game, GameStatus, OnTimeout, Seat
 from pbem.services import notifications
 from pbem.services.bots import bot_turn
@@ -89,7 +88,6 @@ def apply_timeouts(session: Session, now: datetime) -> int:
             log.error("game %s: seat %s could not be timed out: %s", game_id, seat_id, exc)
             continue
         session.commit()
-        events.timed_out(game.on_timeout)
         applied += 1
     return applied
 

@@ -12,7 +12,6 @@ from sqlalchemy.orm import Session
 
 import engine
 from pbem import signals
-from pbem.metrics import events
 from pbem.models import Seat, Submission, SubmissionStatus
 from pbem.services.errors import Conflict
 from pbem.services.refusal_texts import SIZE_RULE, TURN_ORDER
@@ -105,7 +104,6 @@ def submit(
         # Another request of this seat stored its turn first (a unique index
         # over the waiting submissions of the pages and the API).
         raise Conflict(str(STILL_WAITING)) from None
-    events.submission_received(channel)
     signals.announce(
         session,
         signals.submission_stored,

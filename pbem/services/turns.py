@@ -49,6 +49,8 @@ class ChannelRule:
     click, two tabs), since its sender is answered at once anyway.
     exact_ply: a turn that names a position other than the game's is refused
     outright, so a retried request is applied at most once.
+    once_per_page: the same moves sent again from a page drawn at the same
+    position (a double click, a reload, two tabs) lead to the first ones.
     trial: "always" to answer at once; "behind" only to explain why a reply
     to an older position no longer fits (mail: the worker's judgement is
     mailed with the board); "never" for moves made from the legal moves
@@ -58,11 +60,12 @@ class ChannelRule:
     one_waiting: bool
     exact_ply: bool
     trial: str
+    once_per_page: bool = False
 
 
 CHANNEL_RULES = {
     "api": ChannelRule(one_waiting=True, exact_ply=True, trial="always"),
-    "web": ChannelRule(one_waiting=True, exact_ply=False, trial="always"),
+    "web": ChannelRule(one_waiting=True, exact_ply=False, trial="always", once_per_page=True),
     "mail": ChannelRule(one_waiting=False, exact_ply=False, trial="behind"),
     "bot": ChannelRule(one_waiting=False, exact_ply=False, trial="never"),
     "clock": ChannelRule(one_waiting=False, exact_ply=False, trial="never"),
@@ -76,7 +79,9 @@ class TurnRefused(Exception):
     (the game moved on since the position the sender saw: `then`, `now`,
     and `illegal` when the turn no longer fits it), "waiting" (another turn
     of the seat waits), "out_of_time" (the clock's bot is playing this
-    decision), "not_holder" (the sender no longer holds the seat).
+    decision), "not_holder" (the sender no longer holds the seat),
+    "sent_already" (the same moves came from the same page: `earlier` is
+    the submission they led to).
     """
 
     def __init__(
@@ -87,9 +92,11 @@ class TurnRefused(Exception):
         illegal: engine.IllegalMove | None = None,
         then: int | None = None,
         now: int | None = None,
+        earlier: Submission | None = None,
     ) -> None:
         super().__init__(message)
         self.why, self.illegal, self.then, self.now = why, illegal, then, now
+        self.earlier = earlier
 
     @property
     def status(self) -> int:
@@ -118,6 +125,10 @@ def accept_turn(
     seat = session.get_one(Seat, seat.id, populate_existing=True)
     _refuse_unless_held(seat, author_id, channel)
     now = _moves_now(session, game)
+    if rule.once_per_page and seen is not None:
+        earlier = sent_from_page(session, seat, text, seen)
+        if earlier is not None:
+            raise TurnRefused("sent_already", str(STILL_WAITING), earlier=earlier)
     if rule.exact_ply and seen is not None:
         _refuse_if_moved_on(seen, now)  # again: a turn applied while this one was tried
     if rule.one_waiting:

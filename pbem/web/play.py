@@ -330,7 +330,7 @@ def submit(game_id: str):  # type: ignore[no-untyped-def]
     except (TurnRefused, Conflict) as refusal:
         db().rollback()
         earlier = sent_from_page(db(), seat, text, drawn_at)
-        if earlier is not None:
+        if earlier is not None:  # the same form sent twice: the first one counts
             return redirect(_game_url(seat, submission=earlier.id, again=1))
         if isinstance(refusal, TurnRefused) and refusal.illegal is not None:
             return _refused(seat, text, _explained(refusal))

@@ -12,26 +12,31 @@ from datetime import timedelta
 from typing import Any
 
 from flask import Flask
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from pbem import create_app
 from pbem.clock.sweep import sweep
 from pbem.clock.time_control import TimeControl
+from pbem.db import request_session
 from pbem.models import (
     Entrant,
     Game,
     GameEvent,
     Move,
+    Outbox,
     SeasonEntrant,
     Seat,
     Submission,
     SubmissionStatus,
+    User,
 )
 from pbem.services.games import SeatSpec, create_game
 from pbem.services.replay import engine_game
 from tests.server.conftest import drain
 from tests.server.leagues.api_play import league_with
 from tests.server.openapi_client import OpenApiClient
+from tests.server.pipeline_helpers import hand_on, judged, lost_submission
 
 GAMES = 12
 
@@ -256,3 +261,53 @@ def test_racing_joins_and_season_starts_answer_409_not_500(
         assert api_call(app, "joinLeague", token_for(make_user(name)), league_id=league_id) == 200
     starts = at_once([lambda: api_call(app, "startSeason", olga, {}, league_id=league_id)] * 8)
     assert sorted(starts) == [201] + [409] * 7, starts
+
+
+def test_a_turn_whose_seat_changed_hands_before_judging_is_refused_and_its_author_told(
+    app, session, make_user
+):
+    """Whatever let it through (a mail queued behind another, a worker that was
+    down), a turn sent for Bob is not judged for Cem once Cem holds the seat:
+    it is refused, and Bob (not Cem) hears why, without the board."""
+    olga, bob, ann, cem = (make_user(name) for name in ("Olga", "Bob", "Ann", "Cem"))
+    game = taluva_game(session, olga, bob, ann)
+    seat = game.seats[0]
+    stored = lost_submission(session, seat, first_legal_move(game, 0), "mail")
+    seat.user_id, seat.name = cem.id, cem.name  # given away while the turn waited
+    session.commit()
+    hand_on(app, stored.id)
+    judged_turn = judged(app, stored.id)
+    assert judged_turn.status == SubmissionStatus.REJECTED
+    assert judged_turn.refusal["code"] == "pbem.seat_changed_hands"
+    session.expire_all()
+    assert session.scalar(select(func.count()).where(Move.game_id == game.id)) == 0
+    told = session.scalars(
+        select(Outbox).where(Outbox.game_id == game.id, Outbox.kind.in_(NOT_PLAYED_KINDS))
+    ).all()
+    assert [(row.recipient_id, row.kind) for row in told] == [(bob.id, "organiser_notice")]
+
+
+NOT_PLAYED_KINDS = ("organiser_notice", "submission_rejected")
+
+
+def test_a_race_lost_on_a_unique_constraint_answers_409_not_500(app, make_user):
+    """The safety net under the locks: of two requests making the same row at
+    once, the loser's IntegrityError is a conflict to retry, on a page and in
+    the API alike."""
+    ann = make_user("Ann")
+    site = create_app({**app.config, "WTF_CSRF_ENABLED": False})
+
+    def same_row_again() -> str:
+        request_session().add(User(email=ann.email, name="Ann again"))
+        request_session().flush()
+        return "made"
+
+    site.add_url_rule("/api/v1/same-row", "api_same_row", same_row_again, methods=["POST"])
+    site.add_url_rule("/same-row", "same_row", same_row_again, methods=["POST"])
+    client = site.test_client()
+    answer = client.post("/api/v1/same-row")
+    assert answer.status_code == 409, answer.get_data(as_text=True)
+    assert "at the same moment" in answer.get_json()["message"]
+    page = client.post("/same-row")
+    assert page.status_code == 409 and "at the same moment" in page.get_data(as_text=True)
+    site.extensions["pbem.db"].dispose()

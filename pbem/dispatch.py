@@ -22,10 +22,8 @@ from sqlalchemy.orm import Session
 from pbem import signals
 from pbem.models import utcnow
 from pbem.services.submissions import stale_submission_ids
+from pbem.task_names import PROCESS_SUBMISSION
 
-PROCESS_SUBMISSION = "pbem.process_submission"
-REQUEUE_STALE = "pbem.requeue_stale_submissions"
-SWEEP_CLOCKS = "pbem.sweep_clocks"
 log = logging.getLogger(__name__)
 
 

@@ -22,9 +22,8 @@ from sqlalchemy import (
     UniqueConstraint,
     text,
 )
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship, validates
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
-from pbem.services.names import refuse_control_characters
 from pbem.timestamps import UTCDateTime
 
 # Named constraints, so Alembic can alter them on SQLite (batch mode) too.
@@ -131,11 +130,6 @@ class User(Base):
         if self.quiet_start is None or self.quiet_end is None:
             return None
         return f"{self.quiet_start}-{self.quiet_end}"
-
-    @validates("name")
-    def _header_safe_name(self, _key: str, name: str) -> str:
-        """Names go into mail headers: whatever sets one, a line break is refused."""
-        return refuse_control_characters(name)
 
 
 class ApiToken(Base):
@@ -264,11 +258,6 @@ class Seat(Base):
     @property
     def is_open(self) -> bool:
         return self.user_id is None and self.bot is None
-
-    @validates("name")
-    def _header_safe_name(self, _key: str, name: str) -> str:
-        """Seat names go into mail subjects and texts: no line breaks, whatever sets one."""
-        return refuse_control_characters(name)
 
 
 WAITING_INTERACTIVE = "status = 'pending' AND channel IN ('api', 'web')"
@@ -491,11 +480,6 @@ class League(Base):
     seasons: Mapped[list[Season]] = relationship(
         back_populates="league", order_by="Season.number", cascade="all, delete-orphan"
     )
-
-    @validates("name")
-    def _header_safe_name(self, _key: str, name: str) -> str:
-        """League names go into game titles and mail subjects."""
-        return refuse_control_characters(name)
 
 
 class LeagueOrganiser(Base):

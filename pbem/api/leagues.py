@@ -36,7 +36,7 @@ from pbem.leagues.withdrawal import leave_league, replace, withdraw
 from pbem.models import Entrant, League, Season, User
 from pbem.numbers import ID_CONVERTER
 from pbem.services.errors import NotFound, ServiceError
-from pbem.web.links import take_over_url
+from pbem.services.links import take_over_url
 
 blp = Blueprint("api_leagues", __name__, description="Leagues, their seasons and standings")
 blp.errorhandler(ServiceError)(service_error)

@@ -14,7 +14,7 @@ from pbem.i18n.rules import describe_refusal
 from pbem.models import MovedMail, OnTimeout, SubmissionStatus
 from pbem.services.accounts import DIGEST_HOURS, REMINDER_HOURS
 from pbem.services.events import event_text
-from pbem.web.links import calendar_url
+from pbem.services.links import calendar_url
 
 
 class OptionSchema(ma.Schema):

@@ -19,14 +19,14 @@ from pbem.i18n import LANGUAGE_NAMES, current_language
 from pbem.models import MovedMail, User
 from pbem.services import accounts, notifications
 from pbem.services.errors import Invalid
-from pbem.web.common import SignedIn, db, me, page_blueprint, signed_in
-from pbem.web.links import (
+from pbem.services.links import (
     BadLink,
     absolute_url,
     calendar_url,
     read_sign_in_token,
     sign_in_token,
 )
+from pbem.web.common import SignedIn, db, me, page_blueprint, signed_in
 
 log = logging.getLogger(__name__)
 bp = page_blueprint("auth")

@@ -15,8 +15,8 @@ from pbem.i18n import in_language
 from pbem.i18n.games import game_title
 from pbem.models import Seat, User, utcnow
 from pbem.services.game_lists import seats_to_act
+from pbem.services.links import absolute_url
 from pbem.web.common import db, page_blueprint
-from pbem.web.links import absolute_url
 
 bp = page_blueprint("calendar")
 

@@ -21,16 +21,16 @@ from pbem.services import games as game_service
 from pbem.services.bots import SEAT_BOTS
 from pbem.services.errors import Invalid, NotFound
 from pbem.services.game_lists import Section, my_games
-from pbem.services.names import refuse_control_characters
-from pbem.web.clock_form import CLOCK_DEFAULTS, CLOCK_FIELDS, time_control_from_form
-from pbem.web.common import SignedIn, db, me, page_blueprint, signed_in
-from pbem.web.links import (
+from pbem.services.links import (
     BadLink,
     absolute_url,
     invite_token,
     read_invite_token,
     read_take_over_token,
 )
+from pbem.services.names import refuse_control_characters
+from pbem.web.clock_form import CLOCK_DEFAULTS, CLOCK_FIELDS, time_control_from_form
+from pbem.web.common import SignedIn, db, me, page_blueprint, signed_in
 
 bp = page_blueprint("lobby")
 TITLE_LENGTH = 200  # Game.title's column

@@ -168,7 +168,7 @@ class Game(Base):
     )
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     finished_at: Mapped[datetime | None]
-    # The clock (see pbem.clock); days_per_move None: no clock (a friendly game).
+    # The clock (see pbem.services.time_control); days_per_move None: no clock (a friendly game).
     days_per_move: Mapped[int | None] = mapped_column(Integer)
     bank_days: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     weekends_off: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
@@ -236,7 +236,7 @@ class Seat(Base):
     token: Mapped[str] = mapped_column(String(40), unique=True, default=seat_token)
     # Set when the player resigned: a bot plays the seat on, the player is out.
     resigned_at: Mapped[datetime | None]
-    # The seat's clock (pbem.clock): when the decision it owes was asked for,
+    # The seat's clock (pbem.services.deadlines): when the decision it owes was asked for,
     # the moment its own days end, the moment it times out (after the bank),
     # the bank left, and what was already done about this decision.
     asked_at: Mapped[datetime | None]

@@ -26,7 +26,6 @@ from pbem.api.league_schemas import (
     StandingsQuerySchema,
     StandingsSchema,
 )
-from pbem.clock.time_control import TimeControl
 from pbem.db import request_session
 from pbem.leagues import leagues as league_service
 from pbem.leagues.balance import division_balance
@@ -39,6 +38,7 @@ from pbem.numbers import ID_CONVERTER
 from pbem.ratelimit import Rate, limited
 from pbem.services.errors import NotFound, ServiceError
 from pbem.services.links import take_over_url
+from pbem.services.time_control import TimeControl
 
 blp = Blueprint("api_leagues", __name__, description="Leagues, their seasons and standings")
 blp.errorhandler(ServiceError)(service_error)

@@ -20,10 +20,10 @@ from flask_babel import ngettext
 from sqlalchemy.orm import Session
 
 import engine
-from pbem.clock.display import local_time
 from pbem.config import base_url
 from pbem.i18n import current_language
 from pbem.i18n.rules import describe_error, describe_refusal, refusal_of
+from pbem.i18n.times import local_time
 from pbem.mail.command_help import command_word, help_text, own_word
 from pbem.mail.command_words import command_named
 from pbem.mail.game_text import history_lines

@@ -16,13 +16,12 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext, ngettext
 from sqlalchemy.orm import Session
 
-from pbem.clock.display import local_time
-from pbem.clock.time_control import TIMEOUT_WORDS, time_control_words
 from pbem.config import base_url
 from pbem.i18n import current_language, in_language
 from pbem.i18n.games import game_title
 from pbem.i18n.phrases import written
 from pbem.i18n.rules import describe_refusal
+from pbem.i18n.times import local_time
 from pbem.mail import addresses
 from pbem.mail.clock_text import clock_text
 from pbem.mail.command_help import command_word, commands_line, short_help
@@ -32,6 +31,7 @@ from pbem.mail.league_text import LEAGUE_KINDS, league_mail
 from pbem.models import Game, Outbox, Seat, User
 from pbem.services import notifications
 from pbem.services.game_lists import seats_to_act
+from pbem.services.time_control import TIMEOUT_WORDS, time_control_words
 
 STYLE = """
 body { font-family: sans-serif; color: #222; }

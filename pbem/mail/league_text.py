@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING, Any
 from flask_babel import gettext as _
 from sqlalchemy.orm import Session
 
-from pbem.clock.display import local_time
 from pbem.config import base_url
 from pbem.i18n.games import game_title
+from pbem.i18n.times import local_time
 from pbem.leagues import notices
 from pbem.leagues.balance import division_balance
 from pbem.leagues.digest import playing_now

@@ -10,10 +10,10 @@ from flask_wtf.csrf import CSRFError, CSRFProtect
 from sqlalchemy.exc import IntegrityError
 from werkzeug.exceptions import Conflict
 
-from pbem.clock.time_control import time_control_words
 from pbem.db import is_unique_violation, request_session
 from pbem.render.colours import css_colour
 from pbem.services.game_organisers import organises
+from pbem.services.time_control import time_control_words
 from pbem.web.common import error_page, site
 
 csrf = CSRFProtect()

@@ -14,8 +14,8 @@ from flask_login import login_user
 
 import engine
 from engine.core.options import Option
-from pbem.clock.display import local_time
 from pbem.i18n.games import game_title
+from pbem.i18n.times import local_time
 from pbem.models import Game, GameStatus, Seat, User
 from pbem.ratelimit import Rate, limited
 from pbem.services import accounts, notifications

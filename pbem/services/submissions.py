@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from flask import current_app
 from flask_babel import lazy_gettext
 from sqlalchemy import select
@@ -114,17 +112,3 @@ def submit(
         channel=channel,
     )
     return submission
-
-
-def stale_submission_ids(session: Session, older_than: datetime) -> list[int]:
-    """Pending submissions nobody has picked up: their task message was lost."""
-    return list(
-        session.scalars(
-            select(Submission.id)
-            .where(
-                Submission.status == SubmissionStatus.PENDING,
-                Submission.created_at < older_than,
-            )
-            .order_by(Submission.id)
-        )
-    )

@@ -34,12 +34,13 @@ def create_app(config: Config | type[Config] | Mapping[str, Any] | None = None) 
     from pbem import api, db, dispatch, health, i18n, mail, ratelimit, web
     from pbem.leagues import seasons
     from pbem.metrics import web as metrics_web
+    from pbem.web.common import me
     from worker.celery_app import celery_init_app
 
     db.init_app(app)
     dispatch.init_app(app)
     seasons.init_app(app)
-    i18n.init_app(app)
+    i18n.init_app(app, reader=me)
     celery_init_app(app)
     api.init_app(app)
     mail.init_app(app)

@@ -10,10 +10,10 @@ from sqlalchemy.orm import Session
 
 import engine
 from pbem import signals
+from pbem.i18n.refusal_texts import SIZE_RULE, TURN_ORDER
 from pbem.metrics import events
 from pbem.models import Seat, Submission, SubmissionStatus
 from pbem.services.errors import Conflict
-from pbem.services.refusal_texts import SIZE_RULE, TURN_ORDER
 from pbem.services.replay import engine_game
 
 # "clock": a bot playing a seat whose player ran out of time (pbem.clock.timeouts).

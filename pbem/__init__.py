@@ -10,8 +10,12 @@ from typing import Any
 
 from flask import Flask
 
-from pbem import logs
+from pbem import api, db, dispatch, health, i18n, logs, mail, ratelimit, web
 from pbem.config import Config, config_from_env
+from pbem.leagues import seasons
+from pbem.metrics import web as metrics_web
+from pbem.web.common import me
+from worker.celery_app import celery_init_app
 
 
 def create_app(config: Config | type[Config] | Mapping[str, Any] | None = None) -> Flask:
@@ -30,12 +34,6 @@ def create_app(config: Config | type[Config] | Mapping[str, Any] | None = None) 
     # Larger request bodies are refused with 413 before anything reads them;
     # the HTTP mail door allows PBEM_MAIL_MAX_BYTES for itself.
     app.config["MAX_CONTENT_LENGTH"] = app.config["PBEM_MAX_REQUEST_BYTES"]
-
-    from pbem import api, db, dispatch, health, i18n, mail, ratelimit, web
-    from pbem.leagues import seasons
-    from pbem.metrics import web as metrics_web
-    from pbem.web.common import me
-    from worker.celery_app import celery_init_app
 
     db.init_app(app)
     dispatch.init_app(app)

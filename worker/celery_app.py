@@ -9,6 +9,8 @@ from celery import Celery, Task
 from celery.signals import worker_process_init
 from flask import Flask
 
+import pbem.mail.tasks  # noqa: F401  (registers the mail tasks)
+import worker.tasks  # noqa: F401  (registers the shared tasks)
 from pbem import task_names
 
 
@@ -69,8 +71,5 @@ def celery_init_app(app: Flask) -> Celery:
     @worker_process_init.connect(weak=False)
     def _fresh_connections_after_fork(**_kwargs: object) -> None:
         app.extensions["pbem.db"].dispose_after_fork()
-
-    import pbem.mail.tasks  # noqa: F401  (registers the mail tasks)
-    import worker.tasks  # noqa: F401  (registers the shared tasks)
 
     return celery_app

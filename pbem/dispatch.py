@@ -12,20 +12,18 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Sequence
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from flask import Flask, current_app
 from kombu.exceptions import OperationalError
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from pbem import signals
-from pbem.models import utcnow
-from pbem.services.submissions import stale_submission_ids
+from pbem.models import Submission, SubmissionStatus, utcnow
+from pbem.task_names import PROCESS_SUBMISSION
 
-PROCESS_SUBMISSION = "pbem.process_submission"
-REQUEUE_STALE = "pbem.requeue_stale_submissions"
-SWEEP_CLOCKS = "pbem.sweep_clocks"
 log = logging.getLogger(__name__)
 
 
@@ -66,3 +64,17 @@ def requeue_stale(session: Session) -> int:
     ids = stale_submission_ids(session, utcnow() - age)
     send_tasks(current_app.extensions["celery"], PROCESS_SUBMISSION, ids)
     return len(ids)
+
+
+def stale_submission_ids(session: Session, older_than: datetime) -> list[int]:
+    """Pending submissions nobody has picked up: their task message was lost."""
+    return list(
+        session.scalars(
+            select(Submission.id)
+            .where(
+                Submission.status == SubmissionStatus.PENDING,
+                Submission.created_at < older_than,
+            )
+            .order_by(Submission.id)
+        )
+    )

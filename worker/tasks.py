@@ -10,12 +10,11 @@ from sqlalchemy.exc import OperationalError
 
 from pbem.clock.sweep import sweep
 from pbem.db import get_db
-from pbem.dispatch import PROCESS_SUBMISSION, REQUEUE_STALE, SWEEP_CLOCKS, requeue_stale
+from pbem.dispatch import requeue_stale
 from pbem.models import utcnow
 from pbem.services import pipeline
 from pbem.services.pictures import prune_pictures
-
-PRUNE_PICTURES = "pbem.prune_pictures"
+from pbem.task_names import PROCESS_SUBMISSION, PRUNE_PICTURES, REQUEUE_STALE, SWEEP_CLOCKS
 
 RETRY = {
     "autoretry_for": (OperationalError,),  # lost connection, lock timeout

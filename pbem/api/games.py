@@ -25,8 +25,6 @@ from pbem.api.schemas import (
     SubmitSchema,
     ViewSchema,
 )
-from pbem.clock.calendar import DAY
-from pbem.clock.time_control import TimeControl
 from pbem.db import request_session
 from pbem.i18n import current_language, page_language
 from pbem.i18n.boards import board_text
@@ -37,6 +35,7 @@ from pbem.numbers import ID_CONVERTER
 from pbem.services import chat
 from pbem.services import games as game_service
 from pbem.services.bots import SEAT_BOTS
+from pbem.services.calendar import DAY
 from pbem.services.errors import Conflict, Forbidden, Invalid, NotFound, ServiceError
 from pbem.services.events import events_of
 from pbem.services.game_lists import PAGE_SIZE, visible_games
@@ -45,6 +44,7 @@ from pbem.services.names import refuse_control_characters
 from pbem.services.replay import engine_game
 from pbem.services.resign import resign
 from pbem.services.results import game_result
+from pbem.services.time_control import TimeControl
 from pbem.services.turns import TurnRefused, accept_turn
 
 blp = Blueprint("api_games", __name__, description="Games, seats and moves")

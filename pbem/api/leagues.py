@@ -9,10 +9,11 @@ from typing import Any
 
 from flask.views import MethodView
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext
 from flask_smorest import Blueprint
 from flask_smorest.error_handler import ErrorSchema
 
-from pbem.api.auth import api_user
+from pbem.api.auth import api_user, api_user_key
 from pbem.api.games import service_error
 from pbem.api.league_schemas import (
     DivisionPlacementSchema,
@@ -25,7 +26,6 @@ from pbem.api.league_schemas import (
     StandingsQuerySchema,
     StandingsSchema,
 )
-from pbem.clock.time_control import TimeControl
 from pbem.db import request_session
 from pbem.leagues import leagues as league_service
 from pbem.leagues.balance import division_balance
@@ -35,8 +35,10 @@ from pbem.leagues.tables import TableRow, division_table
 from pbem.leagues.withdrawal import leave_league, replace, withdraw
 from pbem.models import Entrant, League, Season, User
 from pbem.numbers import ID_CONVERTER
+from pbem.ratelimit import Rate, limited
 from pbem.services.errors import NotFound, ServiceError
-from pbem.web.links import take_over_url
+from pbem.services.links import take_over_url
+from pbem.services.time_control import TimeControl
 
 blp = Blueprint("api_leagues", __name__, description="Leagues, their seasons and standings")
 blp.errorhandler(ServiceError)(service_error)
@@ -139,6 +141,14 @@ class LeagueResource(MethodView):
 
 
 @blp.route(f"{LEAGUE_URL}/entrants")
+@limited(  # each league invitation mails a stranger
+    Rate(
+        "PBEM_INVITATION_LIMIT",
+        lazy_gettext("You have sent too many invitations"),
+        key=api_user_key,
+        methods=("POST",),
+    )
+)
 class Entrants(MethodView):
     @blp.arguments(EmailSchema)
     @blp.response(201, LeagueSchema)

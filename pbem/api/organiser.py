@@ -15,7 +15,7 @@ from pbem.api.schemas import ExtendSchema, OrganisedSchema, ReplaceSchema, SeatC
 from pbem.db import request_session
 from pbem.services import organiser
 from pbem.services.errors import ServiceError
-from pbem.web.links import take_over_url
+from pbem.services.links import take_over_url
 
 blp = Blueprint(
     "api_organiser",

@@ -1,4 +1,4 @@
-"""Reminder mails: one per decision, when pbem.clock.deadlines.reminder_at
+"""Reminder mails: one per decision, when pbem.services.deadlines.reminder_at
 says (the player's hours before the timeout, not too early, not in quiet
 hours), and once more if the timeout then moves on. Claimed under the
 game's lock with a conditional update, so two sweeps at once (or one run
@@ -12,12 +12,10 @@ from datetime import datetime, timedelta
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from pbem.clock.deadlines import reminder_at
 from pbem.db import lock_game
 from pbem.models import Game, GameStatus, Seat, User
 from pbem.services import notifications
-
-MAX_REMINDER_HOURS = 168
+from pbem.services.deadlines import MAX_REMINDER_HOURS, reminder_at
 
 
 def send_reminders(session: Session, now: datetime) -> int:

@@ -11,7 +11,6 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 import engine
-from pbem.clock.time_control import TimeControl
 from pbem.db import lock_league
 from pbem.leagues import notices
 from pbem.leagues.standings import points_table
@@ -19,6 +18,7 @@ from pbem.models import Entrant, League, LeagueOrganiser, Season, User, utcnow
 from pbem.services.accounts import normalise_email, user_for_sign_in
 from pbem.services.errors import Conflict, Forbidden, Invalid, NotFound
 from pbem.services.names import checked_name
+from pbem.services.time_control import TimeControl
 
 MAX_DIVISIONS = 10
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pbem.models import League, Season
-from pbem.web.links import absolute_url
+from pbem.services.links import absolute_url
 
 
 def league_link(league: League) -> str:

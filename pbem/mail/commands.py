@@ -20,12 +20,12 @@ from flask_babel import ngettext
 from sqlalchemy.orm import Session
 
 import engine
-from pbem.clock.display import local_time
 from pbem.config import base_url
 from pbem.i18n import current_language
+from pbem.i18n.command_words import command_named, own_word
 from pbem.i18n.rules import describe_error, describe_refusal, refusal_of
-from pbem.mail.command_help import command_word, help_text, own_word
-from pbem.mail.command_words import command_named
+from pbem.i18n.times import local_time
+from pbem.mail.command_help import command_word, help_text
 from pbem.mail.game_text import history_lines
 from pbem.mail.unread_lines import not_read, question, sender_names, set_aside, unread_lines
 from pbem.models import GameStatus, Seat, utcnow

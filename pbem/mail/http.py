@@ -7,11 +7,15 @@ from __future__ import annotations
 import hmac
 
 from flask import Blueprint, abort, current_app, request
+from flask_babel import lazy_gettext
 
 from pbem.db import get_db
 from pbem.mail.inbound import receive
+from pbem.ratelimit import Rate, limited
 
-blp = Blueprint("mail_inbound", __name__)
+blp = limited(Rate("PBEM_MAIL_INBOUND_LIMIT", lazy_gettext("Too many mails posted")))(
+    Blueprint("mail_inbound", __name__)
+)
 
 
 @blp.post("/mail/inbound")

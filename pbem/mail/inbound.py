@@ -40,10 +40,10 @@ from pbem.models import InboundMessage, InboundStatus, Outbox, Seat, utcnow
 from pbem.ratelimit import allow_refusal_answer
 from pbem.services.accounts import normalise_email, user_by_email
 from pbem.services.errors import Invalid
+from pbem.task_names import PROCESS_INBOUND
 
 log = logging.getLogger(__name__)
 
-PROCESS_INBOUND = "pbem.process_inbound"
 UNREADABLE = lazy_gettext(
     "We could not read the text of your mail (%(reason)s). "
     "Nothing was played. Please send it again as plain text in UTF-8."

@@ -15,10 +15,10 @@ from flask import Flask
 from sqlalchemy import event
 from sqlalchemy.orm import Session
 
-from pbem.clock.deadlines import out_of_quiet_hours
 from pbem.leagues import notices
 from pbem.models import Outbox, User, utcnow
 from pbem.services import notifications
+from pbem.services.deadlines import out_of_quiet_hours
 
 AT_ONCE = {
     notifications.SIGN_IN,

@@ -19,8 +19,8 @@ import re
 from email.message import EmailMessage
 from html.parser import HTMLParser
 
+from pbem.i18n.command_words import command_named
 from pbem.mail import reply_patterns as patterns
-from pbem.mail.command_words import command_named
 
 QUOTED = re.compile(r"^\s*>")
 HEADER_BLOCK_MAX_LINES = 20  # an Outlook header block, its fields run on or stand apart

@@ -18,13 +18,13 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from pbem import signals
-from pbem.clock.calendar import DAY
-from pbem.clock.deadlines import ask, follow_to_act, recompute, recompute_game
 from pbem.db import lock_game
 from pbem.i18n.phrases import Phrase, phrase
 from pbem.models import ClockStop, Game, GameEvent, GameStatus, Seat, User, utcnow
 from pbem.services import notifications
 from pbem.services.accounts import user_by_email, user_for_sign_in
+from pbem.services.calendar import DAY
+from pbem.services.deadlines import ask, follow_to_act, recompute, recompute_game
 from pbem.services.errors import Conflict, Forbidden, Invalid, NotFound
 from pbem.services.events import record_event
 from pbem.services.game_organisers import organises

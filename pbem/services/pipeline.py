@@ -22,7 +22,6 @@ from sqlalchemy.orm import Session
 
 import engine
 from pbem import signals
-from pbem.clock.deadlines import follow_to_act
 from pbem.db import lock_game
 from pbem.i18n.rules import refusal_of
 from pbem.logs import bind, log_context
@@ -30,6 +29,7 @@ from pbem.metrics import events
 from pbem.models import Game, GameStatus, Move, Submission, SubmissionStatus, utcnow
 from pbem.services import notifications, snapshots
 from pbem.services.bots import bot_turn
+from pbem.services.deadlines import follow_to_act
 from pbem.services.ratings import rate_game
 from pbem.services.replay import engine_game, setup_of
 from pbem.services.results import keep_result

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from flask import current_app
 from flask_babel import lazy_gettext
 from sqlalchemy import select
@@ -12,9 +10,9 @@ from sqlalchemy.orm import Session
 
 import engine
 from pbem import signals
+from pbem.i18n.refusal_texts import SIZE_RULE, TURN_ORDER
 from pbem.models import Seat, Submission, SubmissionStatus
 from pbem.services.errors import Conflict
-from pbem.services.refusal_texts import SIZE_RULE, TURN_ORDER
 from pbem.services.replay import engine_game
 
 # "clock": a bot playing a seat whose player ran out of time (pbem.clock.timeouts).
@@ -112,17 +110,3 @@ def submit(
         channel=channel,
     )
     return submission
-
-
-def stale_submission_ids(session: Session, older_than: datetime) -> list[int]:
-    """Pending submissions nobody has picked up: their task message was lost."""
-    return list(
-        session.scalars(
-            select(Submission.id)
-            .where(
-                Submission.status == SubmissionStatus.PENDING,
-                Submission.created_at < older_than,
-            )
-            .order_by(Submission.id)
-        )
-    )

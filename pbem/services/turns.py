@@ -23,8 +23,8 @@ from sqlalchemy.orm import Session
 
 import engine
 from pbem.db import lock_game
+from pbem.i18n.refusal_texts import TURN_ORDER
 from pbem.models import Game, Move, Seat, Submission, SubmissionStatus
-from pbem.services.refusal_texts import TURN_ORDER
 from pbem.services.replay import moves_stored
 from pbem.services.submissions import (
     STILL_WAITING,

@@ -10,10 +10,30 @@ from flask_wtf.csrf import CSRFError, CSRFProtect
 from sqlalchemy.exc import IntegrityError
 from werkzeug.exceptions import Conflict
 
-from pbem.clock.time_control import time_control_words
 from pbem.db import is_unique_violation, request_session
+from pbem.i18n.games import game_title
+from pbem.leagues.seasons import shown_title
 from pbem.render.colours import css_colour
+from pbem.services.events import event_text
 from pbem.services.game_organisers import organises
+from pbem.services.time_control import time_control_words
+from pbem.web import (
+    auth,
+    board,
+    calendar_feed,
+    chat,
+    clock,
+    leagues,
+    lobby,
+    locale_format,
+    organiser,
+    play,
+    profiles,
+    records,
+    spectate,
+    vacation,
+)
+from pbem.web import help as help_page
 from pbem.web.common import error_page, site
 
 csrf = CSRFProtect()
@@ -23,27 +43,6 @@ TOKEN_AUTHENTICATED = ("api", "mail_inbound")
 
 def init_app(app: Flask) -> None:
     """Call after the API is registered, so its blueprints can be exempted."""
-    from pbem.i18n.games import game_title
-    from pbem.leagues.seasons import shown_title
-    from pbem.services.events import event_text
-    from pbem.web import (
-        auth,
-        board,
-        calendar_feed,
-        chat,
-        clock,
-        leagues,
-        lobby,
-        locale_format,
-        organiser,
-        play,
-        profiles,
-        records,
-        spectate,
-        vacation,
-    )
-    from pbem.web import help as help_page
-
     app.config.setdefault("WTF_CSRF_TIME_LIMIT", None)  # valid as long as the session
     csrf.init_app(app)
     for name, blueprint in app.blueprints.items():

@@ -14,6 +14,7 @@ from flask import redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from sqlalchemy import or_, select
 
+from pbem.attachments import attachment
 from pbem.i18n import current_language
 from pbem.leagues import exports
 from pbem.leagues.balance import division_balance
@@ -37,10 +38,10 @@ from pbem.leagues.withdrawal import leave_league, replace, season_place, withdra
 from pbem.models import Entrant, League, LeagueOrganiser, Season, SeasonEntrant, User
 from pbem.numbers import ID_CONVERTER, whole_number
 from pbem.services.errors import Conflict, Forbidden, Invalid, NotFound, ServiceError
+from pbem.services.links import take_over_url
 from pbem.web.clock_form import CLOCK_DEFAULTS, CLOCK_FIELDS, time_control_from_form
-from pbem.web.common import attachment, db, me, page_blueprint, signed_in
+from pbem.web.common import db, me, page_blueprint, signed_in
 from pbem.web.league_form import LeagueForm, season_settings
-from pbem.web.links import take_over_url
 from pbem.web.lobby import newest_rulesets, titles
 
 bp = page_blueprint("leagues")

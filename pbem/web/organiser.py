@@ -18,8 +18,8 @@ from pbem.numbers import whole_number
 from pbem.services import organiser
 from pbem.services.accounts import normalise_email
 from pbem.services.errors import BadForm, Invalid, NotFound, ServiceError
+from pbem.services.links import take_over_url
 from pbem.web.common import db, me, page_blueprint, signed_in
-from pbem.web.links import take_over_url
 
 bp = page_blueprint("organiser")
 URL = "/games/<game_id>/organiser"

@@ -15,8 +15,8 @@ import pytest
 from sqlalchemy import func, select, update
 
 from pbem.mail import imap_poller, inbound
-from pbem.mail.tasks import FORGET_INBOUND_RAW
 from pbem.models import ChatMessage, InboundMessage, InboundStatus, Outbox, Submission, utcnow
+from pbem.task_names import FORGET_INBOUND_RAW
 from tests.mail.conftest import DOMAIN, OUR_HOST
 from tests.mail.helpers import (
     board_png,

@@ -7,13 +7,13 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
-from pbem.clock.display import local_time
-from pbem.clock.time_control import TimeControl
 from pbem.config import base_url
+from pbem.i18n.times import local_time
 from pbem.leagues.balance import division_balance
 from pbem.leagues.digest import send_league_digests
 from pbem.leagues.leagues import create_league, invite_entrant, join_league
 from pbem.leagues.seasons import start_season
+from pbem.services.time_control import TimeControl
 from tests.mail.helpers import text_of
 from tests.server.leagues.test_seasons import league_of, play_out
 

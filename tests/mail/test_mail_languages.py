@@ -11,10 +11,10 @@ import time_machine
 from sqlalchemy import select
 
 from pbem.clock.sweep import sweep
-from pbem.clock.time_control import TimeControl
 from pbem.mail.compose import compose
 from pbem.models import Outbox, User
 from pbem.services import notifications
+from pbem.services.time_control import TimeControl
 from tests.mail.helpers import reply, text_of
 from tests.mail.test_inbound import mail_to, submit_by_smtp, turn_mail
 from tests.server.clock.helpers import clocked_game, outbox_rows, player

@@ -7,9 +7,9 @@ from datetime import timedelta
 
 from sqlalchemy import select
 
-from pbem.clock.time_control import TimeControl
 from pbem.models import ClockStop, Seat
 from pbem.services.games import SeatSpec, create_game
+from pbem.services.time_control import TimeControl
 from tests.mail.helpers import reply, text_of
 from tests.mail.test_inbound import mail_to, submit_by_smtp, turn_mail
 

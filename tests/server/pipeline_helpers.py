@@ -8,13 +8,13 @@ from flask import Flask
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from pbem.dispatch import PROCESS_SUBMISSION
 from pbem.models import Game, GameStatus, Move, Outbox, Seat, Submission, SubmissionStatus, User
 from pbem.services import accounts
 from pbem.services.games import SeatSpec, create_game
 from pbem.services.pipeline import process_submission
 from pbem.services.replay import engine_game
 from pbem.services.submissions import submit
+from pbem.task_names import PROCESS_SUBMISSION
 from tests.server.conftest import wait_for
 
 

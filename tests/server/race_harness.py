@@ -34,7 +34,6 @@ from sqlalchemy.orm import Session
 from pbem import create_app, migrate
 from pbem.cli import main as pbem_command
 from pbem.clock.sweep import sweep
-from pbem.clock.time_control import TimeControl
 from pbem.leagues.leagues import create_league, invite_entrant, join_league
 from pbem.leagues.seasons import start_season
 from pbem.models import (
@@ -53,6 +52,7 @@ from pbem.models import (
 from pbem.services import accounts
 from pbem.services.games import SeatSpec, create_game
 from pbem.services.replay import engine_game
+from pbem.services.time_control import TimeControl
 from tests.server.conftest import REDIS_URL, drain, forget_queue, scratch_database
 from worker.embedded import worker_thread
 

@@ -10,11 +10,11 @@ from flask import Flask
 from sqlalchemy import select
 
 from pbem.db import get_db
-from pbem.dispatch import PROCESS_SUBMISSION, REQUEUE_STALE
 from pbem.models import Game, GameStatus, Outbox, Submission, SubmissionStatus, utcnow
 from pbem.services import pipeline
 from pbem.services.replay import engine_game, verify_game
 from pbem.services.submissions import submit
+from pbem.task_names import PROCESS_SUBMISSION, REQUEUE_STALE
 from tests.server.conftest import drain, wait_for
 from tests.server.pipeline_helpers import (
     FESTIVAL_AFTER_A_DRAW,

@@ -17,7 +17,6 @@ from sqlalchemy.orm import Session
 
 from pbem import create_app
 from pbem.clock.sweep import sweep
-from pbem.clock.time_control import TimeControl
 from pbem.db import request_session
 from pbem.models import (
     Entrant,
@@ -33,6 +32,7 @@ from pbem.models import (
 )
 from pbem.services.games import SeatSpec, create_game
 from pbem.services.replay import engine_game
+from pbem.services.time_control import TimeControl
 from tests.server.conftest import drain
 from tests.server.leagues.api_play import league_with
 from tests.server.openapi_client import OpenApiClient

@@ -10,7 +10,6 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from pbem.clock.sweep import SweepReport, sweep
-from pbem.clock.time_control import TimeControl
 from pbem.models import (
     Game,
     GameEvent,
@@ -23,6 +22,7 @@ from pbem.models import (
     utcnow,
 )
 from pbem.services.games import SeatSpec, create_game
+from pbem.services.time_control import TimeControl
 from tests.server.conftest import wait_for
 
 SEED = "test-seed"  # the deal tests/server/pipeline_helpers.py describes

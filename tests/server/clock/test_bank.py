@@ -8,9 +8,9 @@ from datetime import UTC, datetime, timedelta
 
 import time_machine
 
-from pbem.clock.time_control import TimeControl
 from pbem.models import Game
 from pbem.services.replay import engine_game
+from pbem.services.time_control import TimeControl
 from tests.server.clock.helpers import clocked_game, events_of_kind, player, seat_of, sweep_now
 from tests.server.pipeline_helpers import hand_on, judged, lost_submission, send
 

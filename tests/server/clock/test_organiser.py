@@ -9,16 +9,16 @@ from datetime import timedelta
 import time_machine
 from sqlalchemy import select
 
-from pbem.clock.deadlines import out_of_quiet_hours
 from pbem.clock.sweep import sweep
-from pbem.clock.time_control import TimeControl
 from pbem.mail.commands import Reading, carry_out
 from pbem.mail.compose import compose
 from pbem.models import Game, OnTimeout, Outbox, Seat, User
 from pbem.services import accounts, notifications
+from pbem.services.deadlines import out_of_quiet_hours
 from pbem.services.events import events_of
 from pbem.services.games import SeatSpec, create_game
 from pbem.services.replay import engine_game
+from pbem.services.time_control import TimeControl
 from tests.server.conftest import wait_for
 from tests.server.pipeline_helpers import PALACE_TURN, judged, moves_of
 

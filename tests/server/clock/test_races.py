@@ -10,9 +10,9 @@ from flask import Flask
 from sqlalchemy import func, select
 
 from pbem.clock.sweep import SweepReport, sweep
-from pbem.clock.time_control import TimeControl
 from pbem.models import Game, Submission
 from pbem.services import notifications
+from pbem.services.time_control import TimeControl
 from tests.server.clock.helpers import (
     clocked_game,
     events_of_kind,

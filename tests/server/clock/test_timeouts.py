@@ -10,10 +10,10 @@ import pytest
 import time_machine
 from sqlalchemy import select, update
 
-from pbem.clock.time_control import TimeControl
 from pbem.models import Game, GameStatus, Move, OnTimeout, Outbox, Seat, utcnow
 from pbem.services import notifications
 from pbem.services.replay import engine_game, verify_game
+from pbem.services.time_control import TimeControl
 from tests.server.clock.helpers import (
     clocked_game,
     events_of_kind,

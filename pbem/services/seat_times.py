@@ -13,10 +13,10 @@ from zoneinfo import ZoneInfo
 
 from sqlalchemy.orm import Session
 
-from pbem.clock.deadlines import bank_left
-from pbem.clock.display import duration, local_time
+from pbem.i18n.times import duration, local_time
 from pbem.models import Game, GameStatus, Seat
 from pbem.services import vacation
+from pbem.services.deadlines import bank_left
 
 
 @dataclass(frozen=True)

@@ -21,16 +21,6 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
-from pbem.clock.calendar import (
-    DAY,
-    Stop,
-    advance,
-    counted,
-    merged,
-    parse_clock_time,
-    quiet_until,
-    weekends,
-)
 from pbem.db import lock_game
 from pbem.models import (
     ClockStop,
@@ -42,6 +32,19 @@ from pbem.models import (
     User,
     utcnow,
 )
+from pbem.services.calendar import (
+    DAY,
+    Stop,
+    advance,
+    counted,
+    merged,
+    parse_clock_time,
+    quiet_until,
+    weekends,
+)
+
+# A player may ask to be reminded at most this many hours before a timeout.
+MAX_REMINDER_HOURS = 168
 
 
 def follow_to_act(session: Session, game: Game, newly: Iterable[int]) -> None:

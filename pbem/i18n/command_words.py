@@ -1,4 +1,6 @@
-"""The words that name each mail command, in every language players write.
+"""The words that name each mail command, in every language players write;
+the mails and the pages (which tell how to do by mail what they do) name
+them alike.
 
 English always works, beside French and Czech, so a player never needs to
 know which language their settings say. Case and accents do not matter
@@ -8,6 +10,8 @@ know which language their settings say. Case and accents do not matter
 from __future__ import annotations
 
 import unicodedata
+
+from pbem.i18n import current_language
 
 # command -> its words, per language; the English word is the command's name.
 COMMAND_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
@@ -45,6 +49,11 @@ COMMAND_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "help": ("nápověda",),
     },
 }
+
+
+def own_word(command: str) -> str:
+    """The reader's word for a command (vacances, dovolená, vacation)."""
+    return COMMAND_WORDS.get(current_language(), COMMAND_WORDS["en"])[command][0]
 
 
 def folded(word: str) -> str:

@@ -127,18 +127,29 @@ def all_games(session: Session) -> list[Game]:
 
 
 def move(rig: Rig, chance: random.Random, with_ply: bool) -> None:
-    """A player whose seat must act sends its first or a random legal move,
-    with the ply it saw or without one."""
+    """A player whose seat must act, and who has no turn waiting to be judged
+    (a client waits for its answer; other clients may still pick the same
+    seat at once), sends a random legal move, with the ply it saw or not."""
     with rig.app.extensions["pbem.db"].session() as session:
         games = all_games(session)
         if not games:
             return
         game = chance.choice(games)
         played = engine_game(game)
+        waiting = set(
+            session.scalars(
+                select(Submission.seat_id).where(
+                    Submission.game_id == game.id, Submission.status == SubmissionStatus.PENDING
+                )
+            )
+        )
         acting = [
             seat
             for seat in game.seats
-            if seat.position in played.state.to_act() and seat.user_id and seat.bot is None
+            if seat.position in played.state.to_act()
+            and seat.user_id
+            and seat.bot is None
+            and seat.id not in waiting
         ]
         if not acting:
             return
@@ -162,7 +173,7 @@ def organise(rig: Rig, chance: random.Random) -> None:
         game = chance.choice(games)
         public_id, seats = game.public_id, len(game.seats)
     action = chance.choices(
-        ["extend", "pause", "resume", "hand-to-bot", "replace", "abandon"], [40, 30, 30, 8, 30, 1]
+        ["extend", "pause", "resume", "hand-to-bot", "replace", "abandon"], [40, 30, 30, 2, 30, 1]
     )[0]
     body: dict[str, Any] | None = None
     if action in ("extend", "hand-to-bot", "replace"):
@@ -221,12 +232,14 @@ def vacation(rig: Rig, chance: random.Random) -> None:
         rig.call("vacation end", "DELETE", "/api/v1/vacation", token)
 
 
-OPERATIONS: list[tuple[Callable[[Rig, random.Random], None], int]] = [
+# A sweep two days ahead times out every seat that must act, so it comes
+# seldom enough for people to move between sweeps.
+OPERATIONS: list[tuple[Callable[[Rig, random.Random], None], float]] = [
     (lambda rig, chance: move(rig, chance, with_ply=True), 8),
     (lambda rig, chance: move(rig, chance, with_ply=False), 8),
     (organise, 4),
-    (sweep_ahead, 2),
-    (league_action, 3),
+    (sweep_ahead, 0.3),
+    (league_action, 1),
     (vacation, 1),
 ]
 
@@ -385,11 +398,23 @@ def race(seconds: float, seed: int, clients: int = 6) -> dict[str, Any]:
                 run(rig, seconds, seed, clients)
                 drain(app, timeout=300)
                 found = violations(rig)
+                with app.extensions["pbem.db"].session() as session:
+                    applied = dict(
+                        session.execute(select(Move.channel, func.count()).group_by(Move.channel))
+                        .tuples()
+                        .all()
+                    )
         finally:
             app.extensions["pbem.db"].dispose()
             forget_queue(app.config["PBEM_TASK_QUEUE"])
     answers = {f"{kind} {code}": count for (kind, code), count in sorted(rig.answers.items())}
-    return {"seed": seed, "seconds": seconds, "answers": answers, "violations": found}
+    return {
+        "seed": seed,
+        "seconds": seconds,
+        "answers": answers,
+        "moves applied by channel": applied,
+        "violations": found,
+    }
 
 
 def main() -> None:

@@ -13,11 +13,12 @@ import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import nullcontext
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 import redis
+import time_machine
 from flask import Flask
 from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import func, select
@@ -100,6 +101,12 @@ def scrape(app: Flask) -> dict:
     return parsed(response.get_data(as_text=True))
 
 
+# An afternoon: the players' default quiet hours (22:00-08:00) hold none of
+# the games' mails, only the one the test holds itself.
+AFTERNOON = datetime(2026, 11, 25, 14, tzinfo=UTC)
+
+
+@time_machine.travel(AFTERNOON, tick=True)
 def test_the_state_comes_from_the_database_and_the_broker(quiet_app):
     app = quiet_app
     queue = app.config["PBEM_TASK_QUEUE"]

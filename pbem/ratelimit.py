@@ -25,7 +25,7 @@ from flask_limiter.util import get_remote_address
 from limits import parse_many
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from pbem.api.auth import api_user
+from pbem.api.auth import token_user
 from pbem.config import ConfigError
 from pbem.web.common import me
 
@@ -136,6 +136,7 @@ def init_app(app: Flask) -> Limiter:
             _setting("PBEM_INVITATION_LIMIT"),
             key_func=_api_user,
             methods=["POST"],
+            exempt_when=_no_api_user,
             error_message=_message(
                 lazy_gettext("You have sent too many invitations"), "PBEM_INVITATION_LIMIT"
             ),
@@ -146,6 +147,7 @@ def init_app(app: Flask) -> Limiter:
         scope="api-writes",
         key_func=_api_user,
         methods=WRITES,
+        exempt_when=_no_api_user,
         error_message=_message(
             lazy_gettext("Too many changes through the API"), "PBEM_API_WRITE_LIMIT"
         ),
@@ -191,8 +193,16 @@ def _signed_in_user() -> str:
 
 
 def _api_user() -> str:
-    """Per user, whichever token they use; a request without a valid token is refused (401)."""
-    return f"api-user:{api_user().id}"
+    """Per user, whichever token they use."""
+    user = token_user()
+    assert user is not None  # _no_api_user exempted the request otherwise
+    return f"api-user:{user.id}"
+
+
+def _no_api_user() -> bool:
+    """A request without a valid token is counted for nobody: the view refuses it (401).
+    (Raising the 401 from the key instead reads to the limiter as broken storage.)"""
+    return token_user() is None
 
 
 def _invitations_in_form() -> int:

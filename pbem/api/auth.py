@@ -12,16 +12,24 @@ from pbem.services.accounts import user_for_token
 
 def api_user() -> User:
     """The user the request's bearer token belongs to; 401 without a valid one."""
+    user = token_user()
+    if user is None:
+        abort(
+            401,
+            message="send a valid API token: Authorization: Bearer <token>",
+            headers={"WWW-Authenticate": "Bearer"},
+        )
+    return user
+
+
+def token_user() -> User | None:
+    """The user the request's bearer token belongs to, or None: for callers
+    that must not answer for the view (the rate limits count users only)."""
     if "api_user" not in g:
         scheme, _, token = request.headers.get("Authorization", "").partition(" ")
         user = user_for_token(request_session(), token.strip()) if scheme == "Bearer" else None
-        if user is None:
-            abort(
-                401,
-                message="send a valid API token: Authorization: Bearer <token>",
-                headers={"WWW-Authenticate": "Bearer"},
-            )
-        request_session().commit()  # keeps the token's last use
+        if user is not None:
+            request_session().commit()  # keeps the token's last use
         g.api_user = user
     return g.api_user
 

@@ -4,6 +4,7 @@ one trusted proxy, so each test is its own client by X-Forwarded-For."""
 
 from __future__ import annotations
 
+import logging
 import uuid
 from collections.abc import Iterator
 
@@ -222,3 +223,20 @@ def test_request_bodies_over_the_cap_are_refused_with_the_cap(limited):
 def test_a_limit_that_does_not_parse_stops_the_app_with_its_name():
     with pytest.raises(ConfigError, match="PBEM_API_WRITE_LIMIT"):
         create_app({"PBEM_API_WRITE_LIMIT": "lots"})
+
+
+def test_a_write_without_a_token_is_refused_without_an_error_in_the_log(limited, caplog):
+    client = limited.test_client()
+    with limited.extensions["pbem.db"].session() as session:
+        league = create_league(
+            session, accounts.create_user(session, fresh_email(), "Ann"), "C", "taluva", 2
+        )
+        session.commit()
+        entrants = f"/api/v1/leagues/{league.public_id}/entrants"
+    game = {"ruleset": "taluva", "seats": ["me", "bot"]}
+    with caplog.at_level(logging.WARNING):
+        assert client.post("/api/v1/games", json=game).status_code == 401
+        assert client.post(entrants, json={"email": fresh_email()}).status_code == 401
+        bad = {"Authorization": "Bearer not-a-token"}
+        assert client.post("/api/v1/games", json=game, headers=bad).status_code == 401
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []

@@ -31,7 +31,7 @@ def create_app(config: Config | type[Config] | Mapping[str, Any] | None = None) 
     # the HTTP mail door allows PBEM_MAIL_MAX_BYTES for itself.
     app.config["MAX_CONTENT_LENGTH"] = app.config["PBEM_MAX_REQUEST_BYTES"]
 
-    from pbem import api, db, health, i18n, mail, nul_bytes, ratelimit, web
+    from pbem import api, browser_protections, db, health, i18n, mail, nul_bytes, ratelimit, web
     from pbem.metrics import web as metrics_web
     from worker.celery_app import celery_init_app
 
@@ -45,4 +45,5 @@ def create_app(config: Config | type[Config] | Mapping[str, Any] | None = None) 
     app.register_blueprint(metrics_web.bp)
     ratelimit.init_app(app)
     nul_bytes.init_app(app)
+    browser_protections.init_app(app)
     return app

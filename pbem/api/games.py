@@ -43,7 +43,7 @@ from pbem.services.errors import Conflict, Forbidden, Invalid, NotFound, Service
 from pbem.services.events import events_of
 from pbem.services.game_lists import PAGE_SIZE, visible_games
 from pbem.services.game_organisers import organises
-from pbem.services.names import refuse_control_characters
+from pbem.services.names import refuse_control_characters, shown_name
 from pbem.services.replay import engine_game, moves_stored
 from pbem.services.resign import resign
 from pbem.services.results import game_result
@@ -84,6 +84,8 @@ def seat_json(seat: Seat, user: User) -> dict[str, Any]:
         "position": seat.position,
         "colour": seat.colour,
         "name": seat.name,
+        "shown_name": shown_name(seat),
+        "player": seat.user_id,
         "kind": kind,
         "mine": seat.user_id == user.id,
         "resigned": seat.resigned_at is not None,

@@ -37,6 +37,18 @@ class SeatSchema(ma.Schema):
     position = ma.fields.Integer(required=True, metadata={"description": "0-based seat number"})
     colour = ma.fields.String(required=True)
     name = ma.fields.String(required=True)
+    shown_name = ma.fields.String(
+        required=True,
+        metadata={
+            "description": "the name as pages show it: when two players at the table go by"
+            " names that look the same, each is followed by their player number"
+        },
+    )
+    player = ma.fields.Integer(
+        required=True,
+        allow_none=True,
+        metadata={"description": "the player's id (/api/v1/players/{id}); null: bot or open"},
+    )
     kind = ma.fields.String(
         required=True, validate=validate.OneOf(["user", "bot", "open"]), dump_only=True
     )

@@ -1,18 +1,33 @@
 """Names and other text that go into mail headers (To, Subject): a control
 character there, a line break above all, would make every mail that carries
-it unsendable, or let it add headers of its own."""
+it unsendable, or let it add headers of its own. Nor may a name mislead: no
+bidi controls (U+202E shows "Ann" written backwards as something else), and
+no name made of invisible characters only."""
 
 from __future__ import annotations
 
 import unicodedata
+from typing import TYPE_CHECKING
 
 from flask_babel import gettext
 
 from pbem.services.errors import Invalid
 
+if TYPE_CHECKING:
+    from pbem.models import Seat
+
 NAME_LENGTH = 100
 # Control characters (tab, line breaks, NUL ...) and the Unicode line and paragraph separators.
 REFUSED_CATEGORIES = {"Cc", "Zl", "Zp"}
+# Unicode's Bidi_Control characters: marks, embeddings, overrides and isolates
+# that reorder the text around them.
+BIDI_CONTROLS = frozenset(
+    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
+# Format characters (zero-width spaces and joiners, the byte order mark),
+# spaces, combining marks, and the letters that fonts draw as blanks.
+INVISIBLE_CATEGORIES = {"Cf", "Zs", "Mn", "Me"}
+BLANK_LETTERS = frozenset("\u115f\u1160\u2800\u3164\uffa0")
 
 
 def refuse_control_characters(text: str, what: str | None = None) -> str:
@@ -27,7 +42,22 @@ def refuse_control_characters(text: str, what: str | None = None) -> str:
                     character=ascii(character),
                 )
             )
+        if character in BIDI_CONTROLS:
+            raise Invalid(
+                gettext(
+                    "%(what)s may not contain characters that reorder the text around them"
+                    " (found %(character)s)",
+                    what=what or gettext("a name"),
+                    character=ascii(character),
+                )
+            )
     return text
+
+
+def is_invisible(text: str) -> bool:
+    """Whether nothing of `text` would show on a page: empty, spaces, or only
+    characters drawn as nothing (U+200B, U+FEFF, U+3164 ...)."""
+    return all(unicodedata.category(c) in INVISIBLE_CATEGORIES or c in BLANK_LETTERS for c in text)
 
 
 def checked_name(name: str) -> str:
@@ -35,4 +65,33 @@ def checked_name(name: str) -> str:
     name = name.strip()
     if not name or len(name) > NAME_LENGTH:
         raise Invalid(gettext("choose a name of 1 to %(most)s characters", most=NAME_LENGTH))
-    return refuse_control_characters(name)
+    refuse_control_characters(name)
+    if is_invisible(name):
+        raise Invalid(
+            gettext("choose a name that shows: %(name)s has no visible character", name=ascii(name))
+        )
+    return name
+
+
+def name_key(name: str) -> str:
+    """What a name looks like to a reader: compatibility forms folded (NFKC),
+    case folded, invisible format characters dropped, spaces collapsed."""
+    folded = unicodedata.normalize("NFKC", name).casefold()
+    return " ".join("".join(c for c in folded if unicodedata.category(c) != "Cf").split())
+
+
+def shown_name(seat: Seat) -> str:
+    """The seat's name as pages and the API show it: when another player at the
+    table goes by a name that looks the same, each gets their player number
+    (the one in their profile's address, /players/N), so two Anns differ."""
+    if seat.user_id is None or not seat.name:
+        return seat.name or ""
+    key = name_key(seat.name)
+    players = {
+        other.user_id
+        for other in seat.game.seats
+        if other.user_id is not None and other.name and name_key(other.name) == key
+    }
+    if len(players) < 2:
+        return seat.name
+    return gettext("%(name)s (player no. %(number)s)", name=seat.name, number=seat.user_id)

@@ -41,12 +41,26 @@ SETTINGS = {
 }
 
 
+# flask-smorest sends X-Pagination as JSON text in the header, not as an object.
+PAGINATION_HEADER = {
+    "description": "where the page stands in the whole list, as a JSON object in the"
+    ' header\'s text: {"total", "total_pages", "first_page", "last_page", "page",'
+    ' "previous_page", "next_page"} (the last two only when there is one)',
+    "schema": {"type": "string"},
+    "example": '{"total": 45, "total_pages": 3, "first_page": 1, "last_page": 3,'
+    ' "page": 2, "previous_page": 1, "next_page": 3}',
+}
+
+
 class PbemApi(Api):
     """Answers errors in JSON under /api only, so pages keep their own error pages."""
 
     def handle_http_exception(self, error: HTTPException):  # type: ignore[no-untyped-def]
         if request.path == API_PREFIX or request.path.startswith(API_PREFIX + "/"):
             payload, code, headers = super().handle_http_exception(error)
+            # The methods a 405 names (Allow), as Werkzeug's own answer gives them.
+            headers = {**dict(error.get_headers()), **(headers or {})}
+            headers.pop("Content-Type", None)
             if "errors" in payload and "message" not in payload:
                 # A refused body: the message says which field and why, not just "422".
                 payload["message"] = validation_summary(payload["errors"])
@@ -54,6 +68,9 @@ class PbemApi(Api):
             payload.setdefault("message", error.description)
             return payload, code, headers
         return error
+
+    def _register_pagination_header(self) -> None:
+        self.spec.components.header("PAGINATION", PAGINATION_HEADER, lazy=True)
 
 
 def validation_summary(errors: dict[str, Any]) -> str:
@@ -80,7 +97,7 @@ def _flattened(node: Any, path: str) -> list[tuple[str, list[str]]]:
 
 
 def init_app(app: Flask) -> PbemApi:
-    from pbem.api import auth
+    from pbem.api import auth, bodies
     from pbem.api.events import blp as events_blp
     from pbem.api.games import blp as games_blp
     from pbem.api.league_exports import blp as league_exports_blp
@@ -106,5 +123,6 @@ def init_app(app: Flask) -> PbemApi:
     api.register_blueprint(players_blp, url_prefix=f"{API_PREFIX}/v1/players")
     api.register_blueprint(leagues_blp, url_prefix=f"{API_PREFIX}/v1/leagues")
     api.register_blueprint(league_exports_blp, url_prefix=f"{API_PREFIX}/v1/leagues")
+    bodies.init_app(app)
     app.extensions["pbem.api"] = api
     return api

@@ -7,13 +7,14 @@ from typing import Any
 from flask import current_app, url_for
 from flask.views import MethodView
 from flask_babel import gettext as _
-from flask_smorest import Blueprint, abort
+from flask_smorest import abort
 from flask_smorest.error_handler import ErrorSchema
 from flask_smorest.pagination import PaginationParameters
 from werkzeug.http import HTTP_STATUS_CODES
 
 import engine
 from pbem.api.auth import api_user
+from pbem.api.pages import Blueprint
 from pbem.api.schemas import (
     ChatMessageSchema,
     ChatPostSchema,
@@ -205,7 +206,7 @@ class GameResource(MethodView):
 class Join(MethodView):
     @authenticated
     @blp.doc(operationId="joinGame")
-    @blp.arguments(JoinSchema)
+    @blp.arguments(JoinSchema, required=False)
     @blp.response(200, GameSchema)
     @errors(404, "No such game")
     @errors(409, "No open seat, or you sit here already")

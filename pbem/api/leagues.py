@@ -237,7 +237,7 @@ class Leave(MethodView):
 
 @blp.route(f"{LEAGUE_URL}/seasons")
 class Seasons(MethodView):
-    @blp.arguments(SeasonStartSchema)
+    @blp.arguments(SeasonStartSchema, required=False)
     @blp.response(201, SeasonStartedSchema)
     @_documented(
         "startSeason",

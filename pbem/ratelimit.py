@@ -25,7 +25,7 @@ from flask_limiter.util import get_remote_address
 from limits import parse_many
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from pbem.api.auth import token_user
+from pbem.api.auth import WRITE_METHODS, token_user
 from pbem.config import ConfigError
 from pbem.web.common import me
 
@@ -40,7 +40,6 @@ LIMIT_SETTINGS = (
     "PBEM_MAIL_INBOUND_LIMIT",
     "PBEM_REFUSAL_LIMIT",
 )
-WRITES = ["POST", "PUT", "PATCH", "DELETE"]
 
 
 def storage_url(config: dict[str, Any]) -> str:
@@ -146,7 +145,7 @@ def init_app(app: Flask) -> Limiter:
         _setting("PBEM_API_WRITE_LIMIT"),
         scope="api-writes",
         key_func=_api_user,
-        methods=WRITES,
+        methods=list(WRITE_METHODS),
         exempt_when=_no_api_user,
         error_message=_message(
             lazy_gettext("Too many changes through the API"), "PBEM_API_WRITE_LIMIT"

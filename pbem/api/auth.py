@@ -34,5 +34,17 @@ def token_user() -> User | None:
     return g.api_user
 
 
+# Every API write needs a token; none is public.
+WRITE_METHODS = ("POST", "PUT", "PATCH", "DELETE")
+
+
+def _writes_need_a_token() -> None:
+    """A write without a valid token is answered 401 before its body is read,
+    so a stranger learns nothing from the body's validation (422)."""
+    if request.method in WRITE_METHODS and (request.blueprint or "").startswith("api_"):
+        api_user()
+
+
 def init_app(app: Flask) -> None:
+    app.before_request(_writes_need_a_token)
     app.teardown_request(lambda _exc: g.pop("api_user", None))

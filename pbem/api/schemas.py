@@ -211,6 +211,7 @@ class GameCreateSchema(ma.Schema):
         metadata={"description": "a name for the game, shown in lists and mail subjects"},
     )
     version = ma.fields.Integer(
+        strict=True,
         validate=within(COUNTING),
         metadata={"description": "rules version (1, 2, ...); newest when left out"},
     )
@@ -234,6 +235,7 @@ class GameCreateSchema(ma.Schema):
 
 class JoinSchema(ma.Schema):
     position = ma.fields.Integer(
+        strict=True,
         validate=within(ANY_ID),
         metadata={"description": "which open seat; the first if left out"},
     )
@@ -272,6 +274,7 @@ class SubmitSchema(ma.Schema):
         },
     )
     ply = ma.fields.Integer(
+        strict=True,
         validate=within(ANY_ID),
         metadata={
             "description": "the moves played when you chose these (the view's ply); when"
@@ -391,11 +394,13 @@ class SettingsSchema(ma.Schema):
         },
     )
     reminder_hours = ma.fields.Integer(
+        strict=True,
         allow_none=True,
         validate=within(REMINDER_HOURS),
         metadata={"description": "a reminder this many hours before a deadline; null: none"},
     )
     digest_hour = ma.fields.Integer(
+        strict=True,
         allow_none=True,
         validate=within(DIGEST_HOURS),
         metadata={
@@ -404,6 +409,7 @@ class SettingsSchema(ma.Schema):
         },
     )
     league_digest_day = ma.fields.Integer(
+        strict=True,
         allow_none=True,
         validate=within(range(7)),
         metadata={
@@ -412,6 +418,7 @@ class SettingsSchema(ma.Schema):
         },
     )
     league_digest_hour = ma.fields.Integer(
+        strict=True,
         validate=within(DIGEST_HOURS),
         metadata={"description": "the hour of your time zone the weekly league mail comes at"},
     )
@@ -513,9 +520,13 @@ class EventSchema(ma.Schema):
 
 class ExtendSchema(ma.Schema):
     position = ma.fields.Integer(
-        required=True, validate=within(ANY_ID), metadata={"description": "0-based seat number"}
+        strict=True,
+        required=True,
+        validate=within(ANY_ID),
+        metadata={"description": "0-based seat number"},
     )
     days = ma.fields.Integer(
+        strict=True,
         required=True,
         validate=within(range(1, 31)),
         metadata={"description": "more days for the seat's current move, 1 to 30"},
@@ -524,7 +535,10 @@ class ExtendSchema(ma.Schema):
 
 class SeatChoiceSchema(ma.Schema):
     position = ma.fields.Integer(
-        required=True, validate=within(ANY_ID), metadata={"description": "0-based seat number"}
+        strict=True,
+        required=True,
+        validate=within(ANY_ID),
+        metadata={"description": "0-based seat number"},
     )
 
 

@@ -115,3 +115,21 @@ def test_a_method_not_allowed_names_those_that_are(app):
     assert answer.status_code == 405
     assert set(answer.headers["Allow"].split(", ")) >= {"GET", "POST"}
     assert answer.is_json
+
+
+@pytest.mark.parametrize("number", [2.5890419884777833e-42, 1.5, "3", True])
+def test_a_whole_number_in_a_body_must_be_one(app, token, number):
+    auth = {"Authorization": f"Bearer {token}"}
+    answer = app.test_client().patch(
+        "/api/v1/settings", json={"league_digest_hour": number}, headers=auth
+    )
+    assert answer.status_code == 422
+    assert "league_digest_hour" in answer.get_json()["message"]
+
+
+def test_a_write_without_a_token_is_refused_before_its_body_is_read(app):
+    client = app.test_client()
+    bad_league = {"name": "Club", "points_table": [None, None]}
+    assert client.post("/api/v1/leagues", json=bad_league).status_code == 401
+    assert client.patch("/api/v1/settings").status_code == 401
+    assert client.get("/api/v1/rulesets").status_code == 200  # reading the rules is public

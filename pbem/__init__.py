@@ -31,11 +31,23 @@ def create_app(config: Config | type[Config] | Mapping[str, Any] | None = None) 
     # the HTTP mail door allows PBEM_MAIL_MAX_BYTES for itself.
     app.config["MAX_CONTENT_LENGTH"] = app.config["PBEM_MAX_REQUEST_BYTES"]
 
-    from pbem import api, browser_protections, db, health, i18n, mail, nul_bytes, ratelimit, web
+    from pbem import (
+        api,
+        browser_protections,
+        db,
+        health,
+        i18n,
+        lost_connections,
+        mail,
+        nul_bytes,
+        ratelimit,
+        web,
+    )
     from pbem.metrics import web as metrics_web
     from worker.celery_app import celery_init_app
 
     db.init_app(app)
+    lost_connections.init_app(app)
     i18n.init_app(app)
     celery_init_app(app)
     api.init_app(app)

@@ -201,7 +201,7 @@ def _api_user() -> str:
 def _no_api_user() -> bool:
     """A request without a valid token is counted for nobody: the view refuses it (401).
     (Raising the 401 from the key instead reads to the limiter as broken storage.)"""
-    return token_user() is None
+    return request.method in WRITE_METHODS and token_user() is None
 
 
 def _invitations_in_form() -> int:

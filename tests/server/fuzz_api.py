@@ -38,6 +38,9 @@ user_id = {user}
 [generation]
 database = "none"
 
+[cache]
+enabled = false
+
 [checks]
 # 401/403/404 on ids schemathesis makes up are the point, not a failure.
 ignored_auth.enabled = false

@@ -4,7 +4,12 @@ nothing: the pool notices and connects again."""
 
 from __future__ import annotations
 
-from sqlalchemy import create_engine, text
+import time
+from contextlib import contextmanager
+
+import pytest
+from sqlalchemy import create_engine, event, text
+from sqlalchemy.exc import DBAPIError
 
 from pbem.services import accounts
 
@@ -31,3 +36,63 @@ def test_the_request_after_its_connection_was_killed_answers(postgres_only, sess
     assert killed >= pool.checkedin()
     answers = [client.get("/api/v1/settings", headers=auth).status_code for _ in range(3)]
     assert answers == [200, 200, 200]
+
+
+@contextmanager
+def killed_at_its_next_statement(app):  # type: ignore[no-untyped-def]
+    """PostgreSQL kills the connection of the app's next statement just before
+    it runs, as a restart or failover would in the middle of a request."""
+    admin = create_engine(app.config["PBEM_DATABASE_URL"], poolclass=None)
+    engine = app.extensions["pbem.db"].engine
+    killed: list[int] = []
+
+    def kill(connection, *_args) -> None:  # type: ignore[no-untyped-def]
+        if killed:
+            return
+        pid = connection.connection.dbapi_connection.info.backend_pid
+        killed.append(pid)
+        with admin.connect() as other:
+            other.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+            while other.scalar(
+                text("SELECT count(*) FROM pg_stat_activity WHERE pid = :pid"), {"pid": pid}
+            ):
+                time.sleep(0.01)
+
+    event.listen(engine, "before_cursor_execute", kill)
+    try:
+        yield killed
+    finally:
+        event.remove(engine, "before_cursor_execute", kill)
+        admin.dispose()
+
+
+def test_a_read_whose_connection_dies_mid_request_is_answered(postgres_only, session, make_user):
+    app = postgres_only
+    ann = make_user("Ann")
+    token = accounts.issue_api_token(session, ann, "tests")
+    session.commit()
+    client = app.test_client()
+    auth = {"Authorization": f"Bearer {token}"}
+    with killed_at_its_next_statement(app) as killed:
+        answer = client.get("/api/v1/settings", headers=auth)
+    assert killed
+    assert answer.status_code == 200
+    assert answer.get_json()["email"] == ann.email
+    with client.session_transaction() as signed_in:
+        signed_in["_user_id"] = str(ann.id)
+    with killed_at_its_next_statement(app) as killed:
+        page = client.get("/")
+    assert killed
+    assert page.status_code == 200
+    assert "My games" in page.get_data(as_text=True)
+
+
+def test_a_write_whose_connection_dies_is_not_repeated(postgres_only, session, make_user):
+    app = postgres_only
+    token = accounts.issue_api_token(session, make_user("Ann"), "tests")
+    session.commit()
+    client = app.test_client()
+    auth = {"Authorization": f"Bearer {token}"}
+    with killed_at_its_next_statement(app), pytest.raises(DBAPIError):
+        client.patch("/api/v1/settings", json={"name": "Anna"}, headers=auth)
+    assert client.get("/api/v1/settings", headers=auth).get_json()["name"] == "Ann"

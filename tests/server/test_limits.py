@@ -239,4 +239,5 @@ def test_a_write_without_a_token_is_refused_without_an_error_in_the_log(limited,
         assert client.post(entrants, json={"email": fresh_email()}).status_code == 401
         bad = {"Authorization": "Bearer not-a-token"}
         assert client.post("/api/v1/games", json=game, headers=bad).status_code == 401
+        assert client.get("/api/v1/games").status_code == 401
     assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []

@@ -38,8 +38,7 @@ def refuse_control_characters(text: str, what: str | None = None) -> str:
                 gettext(
                     "%(what)s may not contain control characters such as line breaks "
                     "(found %(character)s)",
-                    what=what or gettext("a name"),
-                    character=ascii(character),
+                    **_found(character, what),
                 )
             )
         if character in BIDI_CONTROLS:
@@ -47,11 +46,14 @@ def refuse_control_characters(text: str, what: str | None = None) -> str:
                 gettext(
                     "%(what)s may not contain characters that reorder the text around them"
                     " (found %(character)s)",
-                    what=what or gettext("a name"),
-                    character=ascii(character),
+                    **_found(character, what),
                 )
             )
     return text
+
+
+def _found(character: str, what: str | None) -> dict[str, str]:
+    return {"what": what or gettext("a name"), "character": ascii(character)}
 
 
 def is_invisible(text: str) -> bool:

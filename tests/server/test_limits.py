@@ -13,13 +13,12 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
-from pbem import create_app, migrate
+from pbem import create_app
 from pbem.config import ConfigError
-from pbem.db import get_db
 from pbem.leagues.leagues import create_league
 from pbem.models import Game, InboundMessage, Outbox, User
 from pbem.services import accounts
-from tests.server.conftest import REDIS_URL, forget_queue
+from tests.server.conftest import app_of_its_own
 
 INBOUND_TOKEN = "door-secret"
 SMALL_LIMITS = {
@@ -33,28 +32,16 @@ SMALL_LIMITS = {
 
 @pytest.fixture(scope="module")
 def limited(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
-    queue = f"pbem-limits-{uuid.uuid4().hex[:12]}"
-    app = create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "test",
-            "WTF_CSRF_ENABLED": False,
-            "PBEM_DATABASE_URL": f"sqlite:///{tmp_path_factory.mktemp('limits') / 'db.sqlite3'}",
-            "PBEM_BROKER_URL": REDIS_URL,
-            "PBEM_TASK_QUEUE": queue,
-            "PBEM_TRUSTED_PROXIES": 1,
-            "PBEM_INBOUND_TOKEN": INBOUND_TOKEN,
-            "PBEM_MAX_REQUEST_BYTES": 20_000,
-            "PBEM_MAIL_MAX_BYTES": 100_000,
-            **SMALL_LIMITS,
-        }
-    )
-    with app.app_context():
-        migrate.upgrade(get_db().engine)
-    yield app
-    with app.app_context():
-        get_db().dispose()
-    forget_queue(queue)
+    with app_of_its_own(
+        tmp_path_factory.mktemp("limits"),
+        WTF_CSRF_ENABLED=False,
+        PBEM_TRUSTED_PROXIES=1,
+        PBEM_INBOUND_TOKEN=INBOUND_TOKEN,
+        PBEM_MAX_REQUEST_BYTES=20_000,
+        PBEM_MAIL_MAX_BYTES=100_000,
+        **SMALL_LIMITS,
+    ) as app:
+        yield app
 
 
 def from_client(app: Flask) -> tuple[FlaskClient, dict[str, str]]:

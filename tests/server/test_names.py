@@ -15,14 +15,24 @@ from pbem.services.errors import Invalid
 from pbem.services.games import SeatSpec, create_game, join_game
 
 
-@pytest.mark.parametrize("name", ["Eve\nBcc: all@x.test", "Eve\r", "Eve\x00", "Eve\u2028"])
-def test_no_user_or_seat_takes_a_name_with_a_control_character(session, make_user, name):
+@pytest.mark.parametrize(
+    ("name", "refusal"),
+    [
+        ("Eve\nBcc: all@x.test", "control characters"),
+        ("Eve\r", "control characters"),
+        ("Eve\x00", "control characters"),
+        ("Eve\u2028", "control characters"),
+        ("\u202eEve", "characters that reorder the text"),  # shows "evE"
+        ("\u2067Eve", "characters that reorder the text"),
+    ],
+)
+def test_no_user_or_seat_takes_a_name_with_a_control_character(session, make_user, name, refusal):
     eve = make_user("Eve")
     game = create_game(session, eve, "taluva", [SeatSpec(user=eve), SeatSpec(bot="random")])
     session.commit()
-    with pytest.raises(Invalid, match="may not contain control characters"):
+    with pytest.raises(Invalid, match=f"may not contain {refusal}"):
         session.get(User, eve.id).name = name
-    with pytest.raises(Invalid, match="may not contain control characters"):
+    with pytest.raises(Invalid, match=f"may not contain {refusal}"):
         session.get(Game, game.id).seats[0].name = name
     session.rollback()
     assert session.get(Seat, game.seats[0].id).name == "Eve"
@@ -56,18 +66,6 @@ def test_no_name_reorders_text_or_shows_nothing(session, make_user, name):
         create_league(session, ann, name, "taluva", 2)
     session.rollback()
     assert session.get(User, ann.id).name == "Ann"
-
-
-@pytest.mark.parametrize("name", ["\u202eAnn", "\u2067Bob"])
-def test_no_user_or_seat_takes_a_name_with_a_bidi_control(session, make_user, name):
-    eve = make_user("Eve")
-    game = create_game(session, eve, "taluva", [SeatSpec(user=eve), SeatSpec(bot="random")])
-    session.commit()
-    with pytest.raises(Invalid, match="reorder"):
-        session.get(User, eve.id).name = name
-    with pytest.raises(Invalid, match="reorder"):
-        session.get(Game, game.id).seats[0].name = name
-    session.rollback()
 
 
 def test_names_of_other_scripts_and_marks_are_kept(session, make_user):

@@ -11,11 +11,10 @@ from collections.abc import Iterator
 import pytest
 from flask import Flask
 
-from pbem import create_app, migrate
 from pbem.db import get_db
 from pbem.services import accounts
 from pbem.web.links import sign_in_token
-from tests.server.conftest import REDIS_URL, forget_queue
+from tests.server.conftest import app_of_its_own
 from tests.server.web.conftest import Browser
 
 
@@ -54,23 +53,10 @@ def signed_in_cookies(app: Flask) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def https_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
-    queue = f"pbem-https-{uuid.uuid4().hex[:12]}"
-    app = create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "test",
-            "PBEM_BASE_URL": "https://pbem.example.org",
-            "PBEM_DATABASE_URL": f"sqlite:///{tmp_path_factory.mktemp('https') / 'db.sqlite3'}",
-            "PBEM_BROKER_URL": REDIS_URL,
-            "PBEM_TASK_QUEUE": queue,
-        }
-    )
-    with app.app_context():
-        migrate.upgrade(get_db().engine)
-    yield app
-    with app.app_context():
-        get_db().dispose()
-    forget_queue(queue)
+    with app_of_its_own(
+        tmp_path_factory.mktemp("https"), PBEM_BASE_URL="https://pbem.example.org"
+    ) as app:
+        yield app
 
 
 def test_cookies_are_secure_on_an_https_site_and_same_site_lax(https_site):

@@ -25,7 +25,8 @@ SETTINGS = {
             "download a finished game's record, and run leagues (seasons, standings). "
             "Seats are numbered from 0 here: `position` in URLs and JSON, `to_act` "
             "and `seat` count from 0 (the engine's seat numbers), while pages and mails "
-            "number seats from 1 for people (seat 0 here is seat 1 there)."
+            "number seats from 1 for people (seat 0 here is seat 1 there). No text sent may "
+            "hold a NUL character (422)."
         },
         "security": [{"bearerAuth": []}],
         "components": {
@@ -73,6 +74,17 @@ class PbemApi(Api):
         self.spec.components.header("PAGINATION", PAGINATION_HEADER, lazy=True)
 
 
+def _null_not_any_object(_converter: Any, _field: Any, ret: dict[str, Any], **_: Any) -> dict:
+    """apispec documents a nullable nested object as "the object, or any object
+    (nullable)", which lets `{}` pass for a time control; say "or null"."""
+    loose = {"type": "object", "nullable": True}
+    if loose not in ret.get("anyOf", []):
+        return {}
+    return {
+        "anyOf": [{"nullable": True, "enum": [None]} if s == loose else s for s in ret["anyOf"]]
+    }
+
+
 def validation_summary(errors: dict[str, Any]) -> str:
     """{"json": {"time_control": {"bank_days": ["..."]}}} -> "time_control.bank_days: ..."."""
     lines = [
@@ -113,6 +125,7 @@ def init_app(app: Flask) -> PbemApi:
         app.config.setdefault(key, value)
     auth.init_app(app)
     api = PbemApi(app)
+    api.ma_plugin.converter.add_attribute_function(_null_not_any_object)
     api.register_blueprint(rulesets_blp, url_prefix=f"{API_PREFIX}/v1/rulesets")
     api.register_blueprint(games_blp, url_prefix=f"{API_PREFIX}/v1/games")
     api.register_blueprint(organiser_blp, url_prefix=f"{API_PREFIX}/v1/games")

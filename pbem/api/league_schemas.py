@@ -5,7 +5,14 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import validate
 
-from pbem.api.schemas import ANY_ID, COUNTING, EMAIL_LENGTH, TimeControlSchema, within
+from pbem.api.schemas import (
+    ANY_ID,
+    COUNTING,
+    EMAIL_LENGTH,
+    StrictBoolean,
+    TimeControlSchema,
+    within,
+)
 from pbem.leagues.leagues import MAX_DIVISIONS
 from pbem.leagues.schedule import LEGS
 from pbem.leagues.seasons import PACINGS, ROUND_DAYS
@@ -25,7 +32,7 @@ class LeagueCreateSchema(ma.Schema):
     )
     ruleset = ma.fields.String(required=True, metadata={"example": "taluva"})
     players_per_game = ma.fields.Integer(
-        required=True, strict=True, validate=within(PLAYERS_PER_GAME), metadata={"example": 2}
+        required=True, strict=True, validate=within(PLAYERS_PER_GAME), metadata={"example": 3}
     )
     options = ma.fields.Dict(load_default=dict)
     time_control = ma.fields.Nested(
@@ -35,7 +42,7 @@ class LeagueCreateSchema(ma.Schema):
         metadata={"description": "every league game's clock; left out or null: no clock"},
     )
     points_table = ma.fields.List(
-        ma.fields.Raw(),
+        ma.fields.Raw(metadata={"oneOf": [{"type": "number"}, {"type": "string"}]}),
         allow_none=True,
         load_default=None,
         validate=validate.Length(min=PLAYERS_PER_GAME.start, max=PLAYERS_PER_GAME.stop - 1),
@@ -46,7 +53,7 @@ class LeagueCreateSchema(ma.Schema):
             "example": [3, 1, 0],
         },
     )
-    open = ma.fields.Boolean(
+    open = StrictBoolean(
         load_default=False,
         metadata={"description": "anyone signed in may join; else only invited addresses"},
     )
@@ -119,7 +126,9 @@ class LeagueSchema(ma.Schema):
 
 class EmailSchema(ma.Schema):
     email = ma.fields.String(
-        required=True, validate=EMAIL_LENGTH, metadata={"example": "ann@example.org"}
+        required=True,
+        validate=EMAIL_LENGTH,
+        metadata={"format": "email", "example": "ann@example.org"},
     )
 
 

@@ -95,6 +95,15 @@ COUNTING = range(1, MAX_ID + 1)
 EMAIL_LENGTH = validate.Length(min=1, max=254)  # RFC 5321's longest path
 
 
+class StrictBoolean(ma.fields.Boolean):
+    """true or false only: marshmallow's Boolean also takes 0, 1, "yes" and "off"."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
+        if not isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return value
+
+
 def within(allowed: range) -> validate.Range:
     """The range a number sent must be in, stated in the OpenAPI document too."""
     low, high = allowed.start, allowed.stop - 1
@@ -117,7 +126,7 @@ class TimeControlSchema(ma.Schema):
         validate=within(BANK_DAYS),
         metadata={"description": "extra days each seat may spend over the whole game"},
     )
-    weekends_off = ma.fields.Boolean(
+    weekends_off = StrictBoolean(
         load_default=False,
         metadata={"description": "Saturdays and Sundays (in each player's zone) do not count"},
     )
@@ -222,7 +231,8 @@ class GameCreateSchema(ma.Schema):
         validate=validate.Length(min=1),
         metadata={
             "description": "who sits where, in seat order: me, bot (random legal moves), "
-            "kinds-bot (a random kind of move first, then a move of that kind) or open"
+            "kinds-bot (a random kind of move first, then a move of that kind) or open",
+            "example": ["me", "bot"],
         },
     )
     time_control = ma.fields.Nested(
@@ -404,8 +414,9 @@ class SettingsSchema(ma.Schema):
         allow_none=True,
         validate=within(DIGEST_HOURS),
         metadata={
+            "example": 18,
             "description": "instead of a mail for each turn, one a day at this hour of your"
-            " time zone listing every game waiting for you; null: a mail for each turn"
+            " time zone listing every game waiting for you; null: a mail for each turn",
         },
     )
     league_digest_day = ma.fields.Integer(
@@ -546,7 +557,10 @@ class ReplaceSchema(SeatChoiceSchema):
     email = ma.fields.String(
         required=True,
         validate=EMAIL_LENGTH,
-        metadata={"description": "the new player's address; they get an invitation by mail"},
+        metadata={
+            "format": "email",
+            "description": "the new player's address; they get an invitation by mail",
+        },
     )
 
 

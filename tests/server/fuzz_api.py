@@ -37,6 +37,7 @@ user_id = {user}
 
 [generation]
 database = "none"
+allow-x00 = false  # the document says no text may hold NUL (pbem.nul_bytes)
 
 [cache]
 enabled = false
@@ -53,7 +54,7 @@ def seed(app) -> dict[str, str]:  # type: ignore[no-untyped-def]
         ann = accounts.create_user(session, f"ann-{uuid.uuid4().hex[:6]}@example.org", "Ann")
         bob = accounts.create_user(session, f"bob-{uuid.uuid4().hex[:6]}@example.org", "Bob")
         game = create_game(session, ann, "taluva", [SeatSpec(user=ann), SeatSpec(user=bob)])
-        league = create_league(session, ann, "Club", "taluva", 2)
+        league = create_league(session, ann, "Club", "taluva", 2, divisions=2)
         for player in (ann, bob):
             invite_entrant(session, league, ann, player.email, "https://pbem.test/league")
             join_league(session, league.public_id, player)

@@ -73,6 +73,10 @@ def test_the_document_states_what_the_server_enforces(api):
     assert body("startVacation")["days"]["minimum"] == 1
     points = body("createLeague")["points_table"]
     assert (points["minItems"], points["maxItems"]) == (2, 4)
+    assert not OAS30Validator(points).is_valid([None, None])
+    clock = OAS30Validator(body("createGame")["time_control"])
+    assert clock.is_valid(None) and clock.is_valid({"days_per_move": 3})
+    assert not clock.is_valid({})  # "or null", not "or any object"
 
 
 @pytest.mark.parametrize("number", [2**31, 2**63, 10**30])
@@ -125,6 +129,15 @@ def test_a_whole_number_in_a_body_must_be_one(app, token, number):
     )
     assert answer.status_code == 422
     assert "league_digest_hour" in answer.get_json()["message"]
+
+
+@pytest.mark.parametrize("flag", [0, 1, "yes", "off"])
+def test_a_true_or_false_in_a_body_must_be_one(api, token, flag):
+    league = {"name": "Club", "ruleset": "taluva", "players_per_game": 2, "open": flag}
+    assert api.call("createLeague", token, league).status_code == 422
+    clock = {"days_per_move": 3, "weekends_off": flag}
+    game = {"ruleset": "taluva", "seats": ["me", "bot"], "time_control": clock}
+    assert api.call("createGame", token, game).status_code == 422
 
 
 def test_a_write_without_a_token_is_refused_before_its_body_is_read(app):

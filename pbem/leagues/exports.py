@@ -6,7 +6,6 @@ zip holds only the records the requester may have (pbem.services.records)."""
 
 from __future__ import annotations
 
-import csv
 import io
 import re
 import zipfile
@@ -14,6 +13,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from pbem.csv_cells import csv_text
 from pbem.leagues.tables import division_table
 from pbem.models import Game, Season, User
 from pbem.services.records import record_refusal
@@ -43,12 +43,10 @@ def standings_rows(session: Session, season: Season) -> list[dict[str, Any]]:
 
 
 def standings_csv(session: Session, season: Season) -> str:
-    out = io.StringIO()
-    writer = csv.DictWriter(out, COLUMNS, lineterminator="\n")
-    writer.writeheader()
-    for row in standings_rows(session, season):
-        writer.writerow({**row, "rating": "" if row["rating"] is None else row["rating"]})
-    return out.getvalue()
+    rows = standings_rows(session, season)
+    return csv_text(
+        COLUMNS, ({**row, "rating": "" if row["rating"] is None else row["rating"]} for row in rows)
+    )
 
 
 def standings_json(session: Session, season: Season) -> dict[str, Any]:

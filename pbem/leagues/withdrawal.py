@@ -84,7 +84,15 @@ def replace(
         raise Conflict(_("%(email)s plays in this season already", email=newcomer.email))
     league = season.league
     old = place.entrant
-    entrant = next((e for e in league.entrants if e.user_id == newcomer.id), None)
+    # Their entry, or the invitation to their address they have not taken up yet.
+    entrant = next(
+        (
+            e
+            for e in league.entrants
+            if e.user_id == newcomer.id or (e.user_id is None and e.invited_email == newcomer.email)
+        ),
+        None,
+    )
     if entrant is None:
         entrant = Entrant(league=league)
         session.add(entrant)

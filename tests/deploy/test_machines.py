@@ -30,10 +30,10 @@ from typing import Any
 import psycopg
 import pytest
 from aiosmtpd.controller import Controller
-from sqlalchemy import create_engine, func, select, text
+from sqlalchemy import create_engine, func, insert, select, text
 
 from pbem import create_app
-from pbem.models import Game, GameStatus, Move, Outbox, OutboxStatus, Submission
+from pbem.models import Game, GameStatus, Move, Outbox, OutboxStatus, Seat, Submission
 from pbem.services import accounts
 from pbem.services.replay import verify_game
 from tests.deploy.installation import (
@@ -313,10 +313,19 @@ def a_stop_waits_for_the_task_under_way(
     engine = create_engine(database)
     holder = engine.connect()
     try:
-        # FOR NO KEY UPDATE: the web still stores the submission (which refers
-        # to the game), and the worker waits.
+        # The game's next move, written and not committed: the web still
+        # stores the submission under the game's lock (it writes no move),
+        # and the worker waits on the unique ply to write the move it judged.
+        game_id, seat_id = holder.execute(
+            select(Game.id, Seat.id)
+            .join(Seat, Seat.game_id == Game.id)
+            .where(Game.public_id == game.game)
+        ).first()
+        plies = holder.scalar(select(func.count()).where(Move.game_id == game_id))
         holder.execute(
-            select(Game.id).where(Game.public_id == game.game).with_for_update(key_share=True)
+            insert(Move).values(
+                game_id=game_id, ply=plies + 1, seat_id=seat_id, text="held", channel="api"
+            )
         )
         holder_pid = holder.scalar(text("SELECT pg_backend_pid()"))
         sent = game.send_one()

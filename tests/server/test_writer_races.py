@@ -330,7 +330,7 @@ def test_a_refused_timeout_move_leaves_the_seat_due_for_the_next_sweep(app, sess
     session.expire_all()
     assert session.get_one(Seat, seat.id).timed_out_at is None
     with app.extensions["pbem.db"].session() as own:
-        assert sweep(own, late).timeouts == 1
+        sweep(own, late)  # other tests' games may be due too: this one's moves tell
     drain(app)
     session.expire_all()
     played = session.scalars(select(Move.channel).where(Move.game_id == game.id)).all()

@@ -161,7 +161,7 @@ def test_a_replaced_player_is_not_sent_the_season_mail_held_for_them(session, ma
 def test_a_place_goes_to_an_address_invited_to_the_league_but_not_yet_joined(session, make_user):
     """The invitation's row becomes the newcomer's entry (one entry per address)."""
     owner, league, (ann, _bob) = league_of(session, make_user, ["Ann", "Bob"])
-    season, _ = start_season(session, league)
+    season = start_season(session, league)
     invite_entrant(session, league, owner, "carl@example.org", "https://pbem.test/league")
     session.commit()
     place = next(p for p in season.entrants if p.user_id == ann.id)

@@ -29,6 +29,7 @@ from pbem.mail.command_help import command_word, commands_line, short_help
 from pbem.mail.game_text import SeatPicture, result_text, seed_text
 from pbem.mail.game_views import GameViews
 from pbem.mail.league_text import LEAGUE_KINDS, league_mail
+from pbem.mail.quiet_hours import SINCE, SINCE_YOU_HEARD, kind_now
 from pbem.models import Game, Outbox, Seat, User
 from pbem.services import notifications
 from pbem.services.game_lists import seats_to_act
@@ -39,7 +40,7 @@ pre { font-family: monospace; font-size: 12px; background: #f6f6f6; padding: 8px
 .moves li { font-family: monospace; }
 .note { color: #666; font-size: 12px; }
 """
-BOARD_KINDS = {"your_turn", "game_over", "submission_rejected"}
+BOARD_KINDS = {"your_turn", "game_over", "submission_rejected", SINCE_YOU_HEARD}
 # Mails about the account rather than a seat: an invitation names a game that
 # has not started, so it cannot be written from the game's board.
 ACCOUNT_KINDS = {
@@ -258,20 +259,22 @@ def _game_mail(
         picture = dataclasses.replace(picture, to_act=[])  # a copy: others share the picture
         if row.kind != notifications.ORGANISER_EVENT:  # that one says so itself
             mail.para(str(ABANDONED))
-    phrase = _write_kind(mail, row, picture, seat)
+    kind = kind_now(row, picture)
+    phrase = _write_kind(mail, kind, row.payload, picture, seat)
     zone = row.recipient.time_zone if row.recipient is not None else "UTC"
-    clock = clock_text(seat, zone, deadline=row.kind != notifications.REMINDER)
+    clock = clock_text(seat, zone, deadline=kind != notifications.REMINDER)
     if clock:
         mail.para(clock)
-    if row.kind in BOARD_KINDS or row.payload.get("board"):
-        _board(mail, picture, views.png(session, game, picture))
+    if kind in BOARD_KINDS or row.payload.get("board"):
+        news = kind != SINCE_YOU_HEARD  # that mail lists the news itself
+        _board(mail, picture, views.png(session, game, picture), news)
         mail.png_url = f"{_game_url(config, game)}/board.png?seat={seat.position}&ply={picture.ply}"
         mail.link(_("The board picture at full size"), mail.png_url)
-    mail.para(short_help() if row.kind in SHORT_KINDS else commands_line(base_url(config)))
+    mail.para(short_help() if kind in SHORT_KINDS else commands_line(base_url(config)))
     mail.link(_("Game page"), _game_url(config, game))
     if picture.result is not None:  # the seed is out: the record may go with it
         mail.link(_("Game record"), f"{_game_url(config, game)}/record.json")
-    if row.kind == notifications.MOVED:
+    if kind == notifications.MOVED:
         mail.link(_("Fewer mails? Change your settings"), f"{base_url(config)}/settings")
     # Games made before titles (migration 0011) have none: the ruleset and id name them.
     name = game.title or f"{game_title(game.ruleset)} {game.public_id}"
@@ -284,41 +287,46 @@ def _game_mail(
     return message
 
 
-def _write_kind(mail: Mail, row: Outbox, picture: SeatPicture, seat: Seat) -> str:
+def _write_kind(
+    mail: Mail, kind: str, payload: Mapping[str, Any], picture: SeatPicture, seat: Seat
+) -> str:
     """The kind's own opening paragraphs; returns the subject's phrase."""
-    payload = row.payload
-    if row.kind == "your_turn":
+    if kind == "your_turn":
         if picture.my_turn:
             return _("your turn")
-        return _("waiting for %(players)s", players=picture.waiting_for())
-    if row.kind == "game_over":  # the board part says who won and shows the seed
+        if picture.to_act and picture.result is None:
+            return _("waiting for %(players)s", players=picture.waiting_for())
+        return _("game over")  # while the mail waited: nobody is left to wait for
+    if kind == SINCE_YOU_HEARD:
+        return _since_you_heard(mail, payload[SINCE], picture)
+    if kind == "game_over":  # the board part says who won and shows the seed
         return _("game over")
-    if row.kind == "submission_rejected" and payload.get("played"):
+    if kind == "submission_rejected" and payload.get("played"):
         mail.para(_("Your turn was accepted in part: %(reason)s.", reason=_refusal(payload)))
         mail.para(_("The moves played stand; send the rest of your turn again if you like."))
         return _("accepted in part")
-    if row.kind == "submission_rejected":
+    if kind == "submission_rejected":
         mail.para(_("Your turn was not accepted: %(reason)s", reason=_refusal(payload)))
         mail.para(_("Nothing of it was applied. Please send the whole turn again."))
         return _("not accepted")
-    if row.kind == "submission_accepted":
+    if kind == "submission_accepted":
         mail.listing(_("Accepted and played:"), payload["moves"])
         return _("accepted")
-    if row.kind == "mail_answer":
+    if kind == "mail_answer":
         # Answers the mail pipeline wrote are in the language already; a text
         # the services stored in English is read through the catalogue.
         mail.pre(written(payload["text"]))
         subject = payload.get("subject") or "answer"
         return str(ANSWER_SUBJECTS.get(subject, subject))
-    if row.kind == notifications.CHAT:
+    if kind == notifications.CHAT:
         mail.para(_("%(name)s writes:", name=payload["from"]))
         mail.pre(payload["text"])
         return _("message from %(name)s", name=payload["from"])
-    if row.kind == notifications.MOVED:
+    if kind == notifications.MOVED:
         return _moved(mail, payload, picture)
-    if row.kind == notifications.REMINDER:
+    if kind == notifications.REMINDER:
         return _reminder(mail, payload, seat)
-    if row.kind == notifications.TIMEOUT:
+    if kind == notifications.TIMEOUT:
         late = picture.seats[payload["late"]]
         outcome = written(payload["outcome"])  # pbem.clock.timeouts.OUTCOMES
         if payload["late"] == picture.position:
@@ -328,13 +336,13 @@ def _write_kind(mail: Mail, row: Outbox, picture: SeatPicture, seat: Seat) -> st
                 _("Timeout: %(name)s ran out of time. %(outcome)s", name=late, outcome=outcome)
             )
         return _("timeout of %(name)s", name=late)
-    if row.kind == notifications.ORGANISER_EVENT:
+    if kind == notifications.ORGANISER_EVENT:
         mail.para(written(payload["text"]))
         return written(payload["headline"])
-    if row.kind == notifications.SEAT_RESIGNED:
+    if kind == notifications.SEAT_RESIGNED:
         mail.para(_("%(name)s resigned. A bot plays their seat to the end.", name=payload["name"]))
         return _("%(name)s resigned", name=payload["name"])
-    raise ValueError(f"no mail for outbox kind {row.kind!r}")
+    raise ValueError(f"no mail for outbox kind {kind!r}")
 
 
 def _refusal(payload: Mapping[str, Any]) -> str:
@@ -368,12 +376,25 @@ def _moved(mail: Mail, payload: Mapping[str, Any], picture: SeatPicture) -> str:
     return _("%(name)s moved", name=mover)
 
 
-def _board(mail: Mail, picture: SeatPicture, png: bytes) -> None:
+def _since_you_heard(mail: Mail, first_ply: int, picture: SeatPicture) -> str:
+    """The others' moves played while the reader's mail was held, as they may
+    see them, in one mail; the board and who must act follow."""
+    played = enumerate(picture.view["history"][first_ply - 1 :], start=first_ply)
+    moves = [
+        f"{ply}. {picture.seats[entry['seat']]}: {entry['move']}"
+        for ply, entry in played
+        if entry["seat"] != picture.position
+    ]
+    mail.listing(_("Since you last heard:"), moves, css_class="news")
+    return _("since you last heard")
+
+
+def _board(mail: Mail, picture: SeatPicture, png: bytes, news: bool = True) -> None:
     mail.png = png
     if picture.result is not None:
         mail.para(result_text(picture.result, picture.seats))
         mail.para(seed_text(picture.view))
-    if picture.news:
+    if news and picture.news:
         mail.listing(_("Since your last turn:"), picture.news, css_class="news")
     mail.pre(picture.picture)
     if picture.my_turn:

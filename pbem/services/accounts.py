@@ -18,6 +18,7 @@ from pbem.clock.deadlines import recompute_user
 from pbem.clock.reminders import MAX_REMINDER_HOURS
 from pbem.i18n import LANGUAGES
 from pbem.models import ApiToken, MovedMail, User, seat_token, utcnow
+from pbem.services import notifications
 from pbem.services.errors import Conflict, Invalid
 from pbem.services.names import NAME_LENGTH, checked_name
 
@@ -140,6 +141,7 @@ def update_settings(
     user.league_digest_day, user.league_digest_hour = weekday, weekly_hour
     if moves_deadlines:
         recompute_user(session, user)
+        notifications.retime_held(session, user)
 
 
 def parse_quiet_hours(text: str | None) -> tuple[str, str] | tuple[None, None]:

@@ -6,11 +6,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 import engine
+from pbem.clock.deadlines import out_of_quiet_hours
 from pbem.i18n.phrases import Phrase
-from pbem.models import Game, MovedMail, Outbox, Seat, Submission, User
+from pbem.models import Game, MovedMail, Outbox, OutboxStatus, Seat, Submission, User, utcnow
 from pbem.services.game_organisers import organiser_ids
 from pbem.services.seat_address import NEW_ADDRESS
 
@@ -228,3 +230,18 @@ def notify_organiser_notice(
 def notify_digest(session: Session, user: User) -> None:
     """The daily list of the user's games waiting for them, written when it is sent."""
     session.add(Outbox(recipient_id=user.id, kind=DIGEST, payload={}))
+
+
+def retime_held(session: Session, user: User) -> None:
+    """After the user's quiet hours or zone changed: what waits for them goes
+    at the end of the new quiet hours, or at once if they are not in them
+    (the outbox sweep hands it on; pbem.mail.quiet_hours)."""
+    now = utcnow()
+    for row in session.scalars(
+        select(Outbox).where(
+            Outbox.recipient_id == user.id,
+            Outbox.status == OutboxStatus.PENDING,
+            Outbox.not_before > now,
+        )
+    ):
+        row.not_before = out_of_quiet_hours(now, user)

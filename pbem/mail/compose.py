@@ -31,6 +31,7 @@ from pbem.mail.game_views import GameViews
 from pbem.mail.league_text import LEAGUE_KINDS, league_mail
 from pbem.mail.quiet_hours import SINCE, SINCE_YOU_HEARD, kind_now
 from pbem.models import Game, Outbox, Seat, User
+from pbem.notation_pages import notation_path
 from pbem.services import notifications
 from pbem.services.game_lists import seats_to_act
 
@@ -272,6 +273,9 @@ def _game_mail(
         mail.link(_("The board picture at full size"), mail.png_url)
     mail.para(short_help() if kind in SHORT_KINDS else commands_line(base_url(config)))
     mail.link(_("Game page"), _game_url(config, game))
+    notation = notation_path(game.ruleset, current_language())
+    if notation is not None:
+        mail.link(_("How to write moves"), f"{base_url(config)}{notation}")
     if picture.result is not None:  # the seed is out: the record may go with it
         mail.link(_("Game record"), f"{_game_url(config, game)}/record.json")
     if kind == notifications.MOVED:

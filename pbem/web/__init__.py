@@ -22,6 +22,7 @@ def init_app(app: Flask) -> None:
     """Call after the API is registered, so its blueprints can be exempted."""
     from pbem.i18n.games import game_title
     from pbem.leagues.seasons import shown_title
+    from pbem.notation_pages import notation_path
     from pbem.services.events import event_text
     from pbem.web import (
         auth,
@@ -74,6 +75,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["shown_title"] = shown_title
     app.jinja_env.filters["event_text"] = event_text
     app.jinja_env.globals["game_title"] = game_title
+    app.jinja_env.globals["notation_path"] = notation_path
 
 
 def _csrf_error(_error: CSRFError):  # type: ignore[no-untyped-def]

@@ -51,6 +51,16 @@ def test_the_turn_mail_and_its_subject_in_french_and_in_czech(rig, session, make
     assert "dílky zbývající" in czech
 
 
+def test_game_mails_link_how_to_write_moves_in_the_readers_language(rig, session, make_user):
+    jana, ann = speaking(make_user("Jana"), "cs"), make_user("Ann")
+    session.commit()
+    game = start_game(rig.app, session, "samurai", [jana, ann])
+    czech = text_of(turn_mail(rig, game, jana, "jste na tahu"))
+    assert "Jak zapisovat tahy: http://127.0.0.1:5000/help/samurai?lang=cs" in czech
+    english = text_of(turn_mail(rig, game, ann, "your turn"))
+    assert "How to write moves: http://127.0.0.1:5000/help/samurai?lang=en" in english
+
+
 def test_a_refused_turn_in_french(rig, session, make_user):
     ann, bob = speaking(make_user("Ann"), "fr"), make_user("Bob")
     session.commit()

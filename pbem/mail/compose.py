@@ -314,7 +314,7 @@ def _write_kind(
         mail.para(_("Nothing of it was applied. Please send the whole turn again."))
         return _("not accepted")
     if kind == "submission_accepted":
-        mail.listing(_("Accepted and played:"), payload["moves"])
+        mail.listing(_("Accepted and played:"), [picture.say(move) for move in payload["moves"]])
         return _("accepted")
     if kind == "mail_answer":
         # Answers the mail pipeline wrote are in the language already; a text
@@ -370,7 +370,7 @@ def _moved(mail: Mail, payload: Mapping[str, Any], picture: SeatPicture) -> str:
     mover = picture.seats[payload["mover"]]
     history = picture.view["history"]
     plies = range(payload["first_ply"], payload["last_ply"] + 1)
-    moves = [f"{ply}. {history[ply - 1]['move']}" for ply in plies]
+    moves = [f"{ply}. {picture.say(history[ply - 1]['move'])}" for ply in plies]
     mail.listing(_("%(name)s moved:", name=mover), moves)
     if picture.result is not None:
         mail.para(result_text(picture.result, picture.seats))
@@ -385,7 +385,7 @@ def _since_you_heard(mail: Mail, first_ply: int, picture: SeatPicture) -> str:
     see them, in one mail; the board and who must act follow."""
     played = enumerate(picture.view["history"][first_ply - 1 :], start=first_ply)
     moves = [
-        f"{ply}. {picture.seats[entry['seat']]}: {entry['move']}"
+        f"{ply}. {picture.seats[entry['seat']]}: {picture.say(entry['move'])}"
         for ply, entry in played
         if entry["seat"] != picture.position
     ]

@@ -23,6 +23,7 @@ from pbem.i18n import current_language, in_language
 from pbem.i18n.games import game_title
 from pbem.i18n.phrases import written
 from pbem.i18n.rules import describe_refusal
+from pbem.leagues.seasons import named
 from pbem.mail import addresses
 from pbem.mail.clock_text import clock_text
 from pbem.mail.command_help import command_word, commands_line, short_help
@@ -193,15 +194,14 @@ def _account_mail(session: Session, row: Outbox, config: Mapping[str, Any]) -> E
                 "or abandon the game.",
                 name=payload["name"],
                 title=game_title(payload["ruleset"]),
-                game=payload["game"],
+                game=_game_named(session, row),
             )
         )
         mail.link(_("Game page"), f"{base_url(config)}/games/{payload['game']}")
-        return mail.message(_("Timeout in %(game)s: you decide", game=payload["game"]))
+        return mail.message(_("Timeout in %(game)s: you decide", game=_game_named(session, row)))
     if row.kind == notifications.ORGANISER_NOTICE:
         mail.para(written(payload["text"]))
-        title = game_title(payload["ruleset"])
-        return mail.message(f"{title} {payload['game']}: {written(payload['headline'])}")
+        return mail.message(f"{_game_named(session, row)}: {written(payload['headline'])}")
     if row.kind == "refusal":
         mail.para(
             _(
@@ -215,14 +215,20 @@ def _account_mail(session: Session, row: Outbox, config: Mapping[str, Any]) -> E
     raise ValueError(f"no mail for outbox kind {row.kind!r}")
 
 
+def _game_named(session: Session, row: Outbox) -> str:
+    """The game an account mail is about, by its name (rows from before kept only its id)."""
+    if row.game_id is None:
+        return f"{game_title(row.payload['ruleset'])} {row.payload['game']}"
+    return named(session.get_one(Game, row.game_id))
+
+
 def _digest(session: Session, mail: Mail, user: User, config: Mapping[str, Any]) -> EmailMessage:
     """Every game waiting for the user as it stands when the mail is written,
     the soonest deadline first, each with a link to its page."""
     seats = seats_to_act(session, user)
     for seat in seats:
         game = seat.game
-        title = game_title(game.ruleset)
-        mail.link(f"{title} {game.public_id}, {_due(seat, user)}", _game_url(config, game))
+        mail.link(f"{named(game)}, {_due(seat, user)}", _game_url(config, game))
     if not seats:
         mail.para(_("Nothing waits for you any more: you have moved in every game since."))
     mail.para(
@@ -280,8 +286,7 @@ def _game_mail(
         mail.link(_("Game record"), f"{_game_url(config, game)}/record.json")
     if kind == notifications.MOVED:
         mail.link(_("Fewer mails? Change your settings"), f"{base_url(config)}/settings")
-    # Games made before titles (migration 0011) have none: the ruleset and id name them.
-    name = game.title or f"{game_title(game.ruleset)} {game.public_id}"
+    name = named(game)
     # A reply's subject names the move it answers (addresses.SUBJECT_MOVE reads the
     # word for "move" in every language), should its threading headers be lost.
     message = mail.message(

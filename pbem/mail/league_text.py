@@ -20,7 +20,7 @@ from pbem.leagues.balance import division_balance
 from pbem.leagues.digest import playing_now
 from pbem.leagues.leagues import find_league, league_time_control
 from pbem.leagues.links import season_link
-from pbem.leagues.seasons import division_rounds, rounds_in
+from pbem.leagues.seasons import division_rounds, rounds_in, shown_title
 from pbem.leagues.tables import TableRow, division_table
 from pbem.models import Game, GameStatus, League, Outbox, Season, SeasonEntrant, Seat, User
 from pbem.services.errors import NotFound
@@ -41,7 +41,6 @@ FRACTIONS = {
     Fraction(2, 3): "⅔",
     Fraction(3, 4): "¾",
 }
-DIGEST_TOP = 3  # table lines a digest shows above the player's own
 
 
 def league_mail(session: Session, mail: Mail, row: Outbox, config: Mapping[str, Any]) -> str:
@@ -134,7 +133,7 @@ def _game_line(game: Game, place: SeasonEntrant, config: Mapping[str, Any]) -> s
     others = ", ".join(s.name for s in game.seats if s is not seat)
     return _(
         "%(game)s: against %(others)s, you play seat %(seat)s: %(link)s",
-        game=game.title,
+        game=shown_title(game),
         others=others,
         seat=seat.position + 1,
         link=f"{base_url(config)}/games/{game.public_id}",
@@ -216,8 +215,8 @@ def _table_text(rows: list[TableRow], marked: int | None = None) -> str:
 
 
 def _digest(session: Session, mail: Mail, user: User, config: Mapping[str, Any]) -> str:
-    """For each season the user plays in now: the top of their division's
-    table with their own line, and who must move in each of their games."""
+    """For each season the user plays in now: their division's whole table,
+    their own line marked, and who must move in each of their games."""
     places = playing_now(session, user)
     for place in places:
         season = place.season
@@ -229,8 +228,7 @@ def _digest(session: Session, mail: Mail, user: User, config: Mapping[str, Any])
             )
         )
         table = division_table(session, season, place.division)
-        shown = [r for i, r in enumerate(table) if i < DIGEST_TOP or r.place.id == place.id]
-        mail.pre(_table_text(shown, marked=place.id))
+        mail.pre(_table_text(table, marked=place.id))  # every row: each player is someone
         games = [g for g in season.games if g.status == GameStatus.ACTIVE and _seat_of(g, place)]
         if games:
             mail.listing(_("Your games:"), [_turn_line(g, user, config) for g in games])
@@ -255,4 +253,4 @@ def _turn_line(game: Game, user: User, config: Mapping[str, Any]) -> str:
     turn = (
         _("waiting for %(players)s", players=", ".join(waiting)) if waiting else _("no one to move")
     )
-    return f"{game.title}: {turn}: {base_url(config)}/games/{game.public_id}"
+    return f"{shown_title(game)}: {turn}: {base_url(config)}/games/{game.public_id}"

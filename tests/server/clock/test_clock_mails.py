@@ -103,8 +103,8 @@ def test_the_forfeit_and_the_organisers_mails(app, session, make_user):
         sweep(session)
     [row] = outbox_rows(session, waiting, notifications.ORGANISER_TIMEOUT)
     subject, text = mail_text(app, session, row)
-    assert subject == f"Timeout in {waiting.public_id}: you decide"
-    assert f"Ann ran out of time in your Taluva game {waiting.public_id}." in text
+    assert subject == f"Timeout in {waiting.title}: you decide"  # its title, not its id
+    assert f"Ann ran out of time in your Taluva game {waiting.title}." in text
 
 
 def test_a_reminder_due_in_quiet_hours_waits_for_their_end(app, session, make_user):

@@ -1,8 +1,9 @@
 """A season's results to take away: each division's standings as CSV or JSON,
 and the records of its finished games as one zip, for the pages and the API.
 
-Points are written as exact fractions ("3/2"), as the tables count them; the
-zip holds only the records the requester may have (pbem.services.records)."""
+Points and scores are numbers (4.5), as the API gives them, never fractions
+a spreadsheet reads as dates; the CSV says "yes" or "no"; the zip holds only
+the records the requester may have (pbem.services.records)."""
 
 from __future__ import annotations
 
@@ -33,8 +34,8 @@ def standings_rows(session: Session, season: Season) -> list[dict[str, Any]]:
                     "place": line.row.place,
                     "player": line.place.name,
                     "played": line.row.played,
-                    "points": str(line.row.points),
-                    "score": str(line.row.score),
+                    "points": float(line.row.points),
+                    "score": float(line.row.score),
                     "rating": None if line.rating is None else round(line.rating, 1),
                     "withdrawn": line.withdrawn,
                 }
@@ -47,7 +48,15 @@ def standings_csv(session: Session, season: Season) -> str:
     writer = csv.DictWriter(out, COLUMNS, lineterminator="\n")
     writer.writeheader()
     for row in standings_rows(session, season):
-        writer.writerow({**row, "rating": "" if row["rating"] is None else row["rating"]})
+        writer.writerow(
+            {
+                **row,
+                "points": f"{row['points']:g}",
+                "score": f"{row['score']:g}",
+                "rating": "" if row["rating"] is None else row["rating"],
+                "withdrawn": "yes" if row["withdrawn"] else "no",
+            }
+        )
     return out.getvalue()
 
 

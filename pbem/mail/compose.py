@@ -35,6 +35,7 @@ from pbem.models import Game, Outbox, Seat, User
 from pbem.notation_pages import notation_path
 from pbem.services import notifications
 from pbem.services.game_lists import seats_to_act
+from pbem.web.links import picture_url
 
 STYLE = """
 body { font-family: sans-serif; color: #222; }
@@ -275,7 +276,7 @@ def _game_mail(
     if kind in BOARD_KINDS or row.payload.get("board"):
         news = kind != SINCE_YOU_HEARD  # that mail lists the news itself
         _board(mail, picture, views.png(session, game, picture), news)
-        mail.png_url = f"{_game_url(config, game)}/board.png?seat={seat.position}&ply={picture.ply}"
+        mail.png_url = picture_url(config, seat, picture.ply)
         mail.link(_("The board picture at full size"), mail.png_url)
     mail.para(short_help() if kind in SHORT_KINDS else commands_line(base_url(config)))
     mail.link(_("Game page"), _game_url(config, game))

@@ -1,5 +1,5 @@
 """Signed links sent by mail: sign-in links (short-lived, single use),
-invitations (for one seat and one address), invitations to take over a
+invitations (for one seat, or one league, and one address), invitations to take over a
 seat the organiser gave to someone else, and a mail's board picture at full
 size (that seat's view at that move, which the mail shows already). Nothing secret is stored; the
 signature and the state of the database decide whether a link still works."""
@@ -21,6 +21,7 @@ from pbem.models import Seat, User
 SIGN_IN = "pbem.sign-in"
 INVITE = "pbem.invite"
 TAKE_OVER = "pbem.take-over"
+LEAGUE_INVITE = "pbem.league-invite"
 PICTURE = "pbem.picture"
 INVITE_DAYS = 60
 PICTURE_DAYS = 30
@@ -81,6 +82,15 @@ def take_over_url(seat: Seat, email: str) -> str:
     (see pbem.services.organiser.replace), signing them in once."""
     token = _serializer(TAKE_OVER).dumps({"seat": seat.id, "email": email})
     return absolute_url("lobby.take_over", token=token)
+
+
+def league_invite_token(league_id: str, email: str) -> str:
+    return _serializer(LEAGUE_INVITE).dumps({"league": league_id, "email": email})
+
+
+def read_league_invite_token(token: str) -> tuple[str, str]:
+    data = _load(LEAGUE_INVITE, token, INVITE_DAYS * 86400, *_invitation_refusals())
+    return data["league"], data["email"]
 
 
 def read_take_over_token(token: str) -> tuple[int, str]:

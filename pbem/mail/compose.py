@@ -30,6 +30,7 @@ from pbem.mail.command_help import command_word, commands_line, short_help
 from pbem.mail.game_text import SeatPicture, result_text, seed_text
 from pbem.mail.game_views import GameViews
 from pbem.mail.league_text import LEAGUE_KINDS, league_mail
+from pbem.mail.page_language import INVITER_PAGE
 from pbem.mail.quiet_hours import SINCE, SINCE_YOU_HEARD, kind_now
 from pbem.models import Game, Outbox, Seat, User
 from pbem.notation_pages import notation_path
@@ -125,9 +126,16 @@ def compose(
 def recipient_language(row: Outbox) -> str | None:
     """The language the recipient chose; else the one of the page the mail
     was asked from (a sign-in, an invitation) or of the sender's own mail
-    (a refusal), kept in the payload; else none (English)."""
-    chosen = row.recipient.language if row.recipient is not None else None
-    return chosen or row.payload.get("language")
+    (a refusal), kept in the payload; else none (English). An invitation was
+    asked from the inviter's page: it speaks for an invitee who has never
+    signed in, not for one who reads their mail in English already."""
+    recipient = row.recipient
+    if recipient is not None and recipient.language:
+        return recipient.language
+    known = recipient is not None and recipient.signed_in_at is not None
+    if known and row.kind in INVITER_PAGE:
+        return None
+    return row.payload.get("language")
 
 
 def _composed(

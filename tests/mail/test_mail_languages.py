@@ -12,6 +12,7 @@ from sqlalchemy import select
 
 from pbem.clock.sweep import sweep
 from pbem.clock.time_control import TimeControl
+from pbem.leagues.leagues import create_league
 from pbem.mail.compose import compose
 from pbem.models import Outbox, User
 from pbem.services import notifications
@@ -163,3 +164,28 @@ def test_an_invitation_sent_from_a_french_page_comes_in_french(rig, session, mak
     assert (
         "Ann vous invite à une partie sur pbem." in text and "Rejoindre la partie : http://" in text
     )
+
+
+def test_an_invitation_comes_in_the_invitees_language_when_they_have_one(rig, session, make_user):
+    """From a French page: Jana chose Czech; Bob has played here and chose
+    nothing, so reads English; only a newcomer gets the inviter's French."""
+    camille = speaking(make_user("Camille"), "fr")
+    jana, bob = speaking(make_user("Jana"), "cs"), make_user("Bob")
+    bob.signed_in_at = datetime.now(UTC)
+    league = create_league(session, camille, "Club", "taluva", 2, {})
+    session.commit()
+    client = rig.app.test_client()
+    with client.session_transaction() as flask_session:
+        flask_session["_user_id"] = str(camille.id)
+        flask_session["_fresh"] = True
+    browser = Browser(client)
+    browser.get(f"/leagues/{league.public_id}")
+    for invitee in (jana.email, bob.email, "nouveau@example.org"):
+        invited = browser.post(f"/leagues/{league.public_id}/invite", {"email": invitee})
+        assert invited.status_code == 302
+    czech = text_of(mail_to(rig, jana, "Camille vás zve do ligy Club"))
+    assert "Camille vás zve do ligy Club na pbem." in czech
+    english = text_of(mail_to(rig, bob, "Camille invites you to the league Club"))
+    assert "Camille invites you to the league Club on pbem." in english
+    french = text_of(mail_to(rig, "nouveau@example.org", "Camille vous invite à la ligue Club"))
+    assert "Camille vous invite à la ligue Club sur pbem." in french

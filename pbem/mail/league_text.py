@@ -21,7 +21,7 @@ from pbem.leagues.digest import playing_now
 from pbem.leagues.leagues import find_league, league_time_control
 from pbem.leagues.links import season_link
 from pbem.leagues.seasons import division_rounds, rounds_in, shown_title
-from pbem.leagues.tables import TableRow, division_table
+from pbem.leagues.tables import PER_GAME, TableRow, division_table, ranks_per_game
 from pbem.models import Game, GameStatus, League, Outbox, Season, SeasonEntrant, Seat, User
 from pbem.services.errors import NotFound
 
@@ -183,6 +183,7 @@ def _season_over(session: Session, mail: Mail, season: Season, place: SeasonEntr
     else:
         mail.para(_("%(season)s is over. The final table:", season=name))
     mail.pre(_table_text(table))
+    _per_game_note(mail, season, place.division)
     own = next(r for r in table if r.place.id == place.id)
     mail.para(_("You finished %(place)s of %(count)s.", place=own.row.place, count=len(table)))
     moved = place.entrant.division
@@ -192,6 +193,11 @@ def _season_over(session: Session, mail: Mail, season: Season, place: SeasonEntr
         mail.para(_("You go down to division %(division)s next season.", division=moved))
     mail.link(_("The season's tables"), season_link(season))
     return _("%(season)s: the final table", season=name)
+
+
+def _per_game_note(mail: Mail, season: Season, division: int) -> None:
+    if ranks_per_game(season, division):
+        mail.para(str(PER_GAME))
 
 
 def _table_text(rows: list[TableRow], marked: int | None = None) -> str:
@@ -229,6 +235,7 @@ def _digest(session: Session, mail: Mail, user: User, config: Mapping[str, Any])
         )
         table = division_table(session, season, place.division)
         mail.pre(_table_text(table, marked=place.id))  # every row: each player is someone
+        _per_game_note(mail, season, place.division)
         games = [g for g in season.games if g.status == GameStatus.ACTIVE and _seat_of(g, place)]
         if games:
             mail.listing(_("Your games:"), [_turn_line(g, user, config) for g in games])

@@ -34,7 +34,7 @@ from pbem.leagues.leagues import (
 )
 from pbem.leagues.links import invitation_link, league_link
 from pbem.leagues.seasons import division_rounds, round_start, start_season
-from pbem.leagues.tables import division_table
+from pbem.leagues.tables import PER_GAME, division_table, ranks_per_game
 from pbem.leagues.withdrawal import leave_league, replace, season_place, withdraw
 from pbem.models import Entrant, League, LeagueOrganiser, Season, SeasonEntrant, User
 from pbem.numbers import ID_CONVERTER, whole_number
@@ -293,6 +293,8 @@ def _division(season: Season, division: int) -> dict[str, Any]:
         "number": division,
         "balance": division_balance(season, division).describe(),
         "table": division_table(db(), season, division),
+        "per_game": ranks_per_game(season, division),
+        "per_game_note": PER_GAME,
         "rounds": rounds,
     }
 

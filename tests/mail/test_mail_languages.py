@@ -148,14 +148,19 @@ def test_a_chosen_language_wins_over_the_page_and_none_means_english(rig, sessio
     assert "Your turn. Some of your legal moves" in text_of(turn_mail(rig, game, bob))
 
 
+def signed_in(rig, user: User) -> Browser:  # type: ignore[no-untyped-def]
+    """A browser of the mail rig's web app, signed in as `user`."""
+    client = rig.app.test_client()
+    with client.session_transaction() as flask_session:
+        flask_session["_user_id"] = str(user.id)
+        flask_session["_fresh"] = True
+    return Browser(client)
+
+
 def test_an_invitation_sent_from_a_french_page_comes_in_french(rig, session, make_user):
     ann = speaking(make_user("Ann"), "fr")
     session.commit()
-    client = rig.app.test_client()
-    with client.session_transaction() as flask_session:
-        flask_session["_user_id"] = str(ann.id)
-        flask_session["_fresh"] = True
-    browser = Browser(client)
+    browser = signed_in(rig, ann)
     browser.get("/games/new/taluva")
     friend = "ami-de-anne@example.org"
     form = {"seat-0": "me", "seat-1": "invite", "invite-1": friend}
@@ -174,11 +179,7 @@ def test_an_invitation_comes_in_the_invitees_language_when_they_have_one(rig, se
     bob.signed_in_at = datetime.now(UTC)
     league = create_league(session, camille, "Club", "taluva", 2, {})
     session.commit()
-    client = rig.app.test_client()
-    with client.session_transaction() as flask_session:
-        flask_session["_user_id"] = str(camille.id)
-        flask_session["_fresh"] = True
-    browser = Browser(client)
+    browser = signed_in(rig, camille)
     browser.get(f"/leagues/{league.public_id}")
     for invitee in (jana.email, bob.email, "nouveau@example.org"):
         invited = browser.post(f"/leagues/{league.public_id}/invite", {"email": invitee})

@@ -126,6 +126,24 @@ def test_the_invitation_link_signs_the_invitee_in_and_joins_in_one_step(
     assert Browser(app.test_client()).post(path).status_code == 400
 
 
+def test_a_season_whose_entrants_play_unequal_counts_ranks_by_points_per_game(
+    session, make_user, signed_in_as
+):
+    owner = make_user("Org")
+    for entrants, unequal in ((8, True), (4, False)):  # 4 entrants play the 4 triples
+        league = create_league(session, owner, "Club", "toy-pick", 3, {"target": 3})
+        for number in range(entrants):
+            player = make_user(f"P{number}")
+            invite_entrant(session, league, owner, player.email, "https://pbem.test/league")
+            join_league(session, league.public_id, player)
+        session.commit()
+        start_season(session, league)
+        session.commit()
+        page = text(signed_in_as(owner).get(f"/leagues/{league.public_id}/seasons/1"))
+        note = "the table ranks by points per game, then score per game"
+        assert (note in page) is unequal, entrants
+
+
 def test_the_table_shows_points_exactly_and_links_each_game(session, make_user, signed_in_as):
     owner, league, (ann, _bob, cem) = league_of(
         session, make_user, ["Ann", "Bob", "Cem"], points=["3/2", "0"]

@@ -156,3 +156,18 @@ def test_the_league_page_says_its_options_in_words(
     shown = page(signed_in_as(owner), f"/leagues/{league.public_id}")
     assert "tiles: 36" not in shown and "ranking: False" not in shown  # not the raw options
     assert said in shown
+
+
+def test_the_season_page_says_how_a_game_ended_in_the_readers_words(
+    session, make_user, signed_in_as
+):
+    _owner, league, (ann, _bob) = league_of(session, make_user, ["Ann", "Bob"])
+    season, _ = start_season(session, league)
+    session.commit()
+    game = season.games[0]
+    play_out(session, game, ann.id)
+    # As a Taluva game keeps the engine's result when its tiles run out.
+    game.result = {**game.result, "reason": "no tiles left"}
+    session.commit()
+    shown = page(signed_in_as(speaks("cs", ann, session)), f"/leagues/{league.public_id}/seasons/1")
+    assert "nezbyly žádné dílky" in shown and "no tiles left" not in shown

@@ -35,6 +35,8 @@ def test_a_league_is_made_through_the_form(session, make_user, signed_in_as):
     assert "Toy Pick" in text(org.get("/leagues/new"))
     form = text(org.get("/leagues/new?game=toy-pick"))
     assert 'name="option-target"' in form and 'name="days-per-move"' in form
+    # The default scoring, for 2 players and for 3 (toy-pick allows both).
+    assert "a win 1, a draw ½ each with 2 players; with 3 or 4, one point per player" in form
     asked = {
         "game": "toy-pick",
         "name": "Club",

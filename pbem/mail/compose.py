@@ -286,7 +286,9 @@ def _game_mail(
         _board(mail, picture, views.png(session, game, picture), news)
         mail.png_url = picture_url(config, seat, picture.ply)
         mail.link(_("The board picture at full size"), mail.png_url)
-    mail.para(short_help() if kind in SHORT_KINDS else commands_line(base_url(config)))
+    # No moves to send any more: the game is over, or the reader resigned.
+    done = picture.result is not None or game.abandoned_at is not None or seat.resigned_at
+    mail.para(short_help() if kind in SHORT_KINDS or done else commands_line(base_url(config)))
     mail.link(_("Game page"), _game_url(config, game))
     notation = notation_path(game.ruleset, current_language())
     if notation is not None:

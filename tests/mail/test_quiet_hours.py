@@ -149,7 +149,7 @@ def test_a_turn_mail_written_after_the_game_ended_names_no_empty_wait(rig, sessi
     with time_machine.travel(QUIET_END.replace(minute=1), tick=True):
         release(rig)
         turn = rig.capture.take(to(ann, "game over"))  # her held 'your turn', as it stands
-        assert "abandoned" in text_of(turn)
+        assert "abandoned" in text_of(turn) and "with your moves" not in text_of(turn)
 
 
 def test_changing_or_ending_quiet_hours_re_times_what_is_held_at_once(rig, session, make_user):

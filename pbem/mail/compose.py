@@ -418,16 +418,25 @@ def _board(mail: Mail, picture: SeatPicture, png: bytes, news: bool = True) -> N
         mail.listing(_("Since your last turn:"), picture.news, css_class="news")
     mail.pre(picture.picture)
     if picture.my_turn:
-        title = _(
-            "Your turn. Some of your legal moves (%(shown)s of %(total)s; reply %(legal)s for "
-            "all of them):",
-            shown=len(picture.legal_sample),
-            total=picture.legal_total,
-            legal=command_word("legal"),
-        )
-        mail.listing(title, picture.legal_sample)
+        mail.listing(_legal_title(picture), picture.legal_sample)
     elif picture.result is None and picture.to_act:
         mail.para(_("Waiting for %(players)s.", players=picture.waiting_for()))
+
+
+def _legal_title(picture: SeatPicture) -> str:
+    """The title of the legal moves listed: some of them, or all when they all fit."""
+    shown, total = len(picture.legal_sample), picture.legal_total
+    if shown == total:
+        return ngettext(
+            "Your turn. Your legal move:", "Your turn. Your %(num)d legal moves:", total
+        )
+    return _(
+        "Your turn. Some of your legal moves (%(shown)s of %(total)s; reply %(legal)s for "
+        "all of them):",
+        shown=shown,
+        total=total,
+        legal=command_word("legal"),
+    )
 
 
 def _thread_headers(

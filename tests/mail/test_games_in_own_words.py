@@ -5,6 +5,7 @@ through the real mail rig, and every answer comes in the reader's language."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from email.message import EmailMessage
 
@@ -45,7 +46,7 @@ FRENCH = Speaker(
     your_turn=" : à vous de jouer",
     accepted=" : accepté",
     answer=" : réponse",
-    legal_title="À vous de jouer. Quelques-uns de vos coups légaux",
+    legal_title="À vous de jouer. ",
     board="plateau",
     legal="coups",
     history="historique",
@@ -60,7 +61,7 @@ CZECH = Speaker(
     your_turn=": jste na tahu",
     accepted=": přijato",
     answer=": odpověď",
-    legal_title="Jste na tahu. Některé z vašich možných tahů",
+    legal_title="Jste na tahu. ",
     board="deska",
     legal="tahy",
     history="historie",
@@ -127,6 +128,7 @@ def play_a_turn(table: Table, user: User, speaker: Speaker, turn: int) -> list[s
     assert tile.startswith(VERBS.words("tile", speaker.language)[0] + " ")  # not "tile"
     assert table.send(user, mail, tile) == "submitted"
     goes_on = table.mail(user, speaker.accepted)
+    assert not re.search(r"\((\d+) (sur|z) \1\b", text_of(goes_on))  # not "some: 2 of 2"
     builds = listed(goes_on, speaker.legal_title)
     extend = VERBS.words("extend", speaker.language)[0] + " "
     build = next((m for m in builds if m.startswith(extend)), builds[0])

@@ -158,7 +158,13 @@ def main() -> None:
     parser.add_argument("--pages", type=int, default=30, help="watch pages timed per game")
     args = parser.parse_args()
     with scratch_url(args.postgres) as url:
-        app = create_app({"SECRET_KEY": "bench", "PBEM_DATABASE_URL": url})
+        app = create_app(
+            {
+                "SECRET_KEY": "bench",
+                "PBEM_DATABASE_URL": url,
+                "PBEM_BROKER_URL": "memory://",  # judged here: the hand-offs go to no worker
+            }
+        )
         with app.app_context():
             migrate.upgrade(get_db().engine)
             app.config["PBEM_SNAPSHOT_CHECK_PERCENT"] = 0

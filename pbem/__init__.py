@@ -10,8 +10,13 @@ from typing import Any
 
 from flask import Flask
 
-from pbem import logs
+from pbem import api, db, dispatch, health, i18n, logs, mail, ratelimit, web
 from pbem.config import Config, config_from_env
+from pbem.leagues import seasons
+from pbem.metrics import events as metrics_events
+from pbem.metrics import web as metrics_web
+from pbem.web.common import me
+from worker.celery_app import celery_init_app
 
 
 def create_app(config: Config | type[Config] | Mapping[str, Any] | None = None) -> Flask:
@@ -31,12 +36,11 @@ def create_app(config: Config | type[Config] | Mapping[str, Any] | None = None) 
     # the HTTP mail door allows PBEM_MAIL_MAX_BYTES for itself.
     app.config["MAX_CONTENT_LENGTH"] = app.config["PBEM_MAX_REQUEST_BYTES"]
 
-    from pbem import api, db, health, i18n, mail, ratelimit, web
-    from pbem.metrics import web as metrics_web
-    from worker.celery_app import celery_init_app
-
     db.init_app(app)
-    i18n.init_app(app)
+    dispatch.init_app(app)
+    seasons.init_app(app)
+    metrics_events.init_app(app)
+    i18n.init_app(app, reader=me)
     celery_init_app(app)
     api.init_app(app)
     mail.init_app(app)

@@ -18,13 +18,15 @@ from sqlalchemy import select
 
 from pbem import create_app, migrate
 from pbem.beat_lease import BEAT, HeldLease
+from pbem.clock.sweep import sweep as sweep_clocks
 from pbem.db import EXTENSION, Database, get_db
-from pbem.dispatch import enqueue_pending, enqueue_submissions
 from pbem.health import readiness
 from pbem.i18n import catalogues
 from pbem.logs import gunicorn_json_logging
+from pbem.mail.smtpd import controller
 from pbem.metrics.processes import process_ended, use_multiprocess_dir
 from pbem.models import Game, GameStatus
+from pbem.render.__main__ import main as render_main
 from pbem.services import accounts
 from pbem.services.bots import BOTS
 from pbem.services.errors import ServiceError
@@ -32,6 +34,7 @@ from pbem.services.games import SeatSpec, create_game
 from pbem.services.rating_rebuild import rebuild_all
 from pbem.services.replay import engine_game, verify_game
 from pbem.services.snapshots import forget as forget_snapshots
+from worker.embedded import beat_thread, worker_thread
 
 
 @click.group(cls=FlaskGroup, create_app=create_app)
@@ -98,8 +101,6 @@ def serve(info: ScriptInfo, bind: str | None) -> None:
     in this process. Sign-in links are printed here when no mail is set up."""
     from werkzeug.serving import make_server
 
-    from worker.embedded import beat_thread, worker_thread
-
     app = info.load_app()
     with app.app_context():
         migrate.upgrade(get_db().engine)
@@ -144,6 +145,7 @@ def worker(info: ScriptInfo, concurrency: int | None, loglevel: str) -> None:
     if metrics_bind:
         # Before the task processes are forked: they count into one folder.
         use_multiprocess_dir(app.config["PBEM_METRICS_DIR"], f"worker-{metrics_bind}")
+        # Imported only now: prometheus_client takes its mode when first imported.
         from pbem.metrics import worker_endpoint
 
         worker_endpoint.serve(metrics_bind, app.config["PBEM_METRICS_TOKEN"])
@@ -195,8 +197,6 @@ def _beat_schedule(app: Flask) -> Path:
 @pass_script_info
 def smtpd(info: ScriptInfo, bind: str | None, lmtp: bool | None) -> None:
     """Receive players' replies by SMTP or LMTP (behind Postfix)."""
-    from pbem.mail.smtpd import controller
-
     app = info.load_app()
     host, _, port = (bind or app.config["PBEM_SMTPD_BIND"]).rpartition(":")
     lmtp = app.config["PBEM_SMTPD_LMTP"] if lmtp is None else lmtp
@@ -219,8 +219,6 @@ def smtpd(info: ScriptInfo, bind: str | None, lmtp: bool | None) -> None:
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
 def render(args: tuple[str, ...]) -> None:
     """Draw a record's board as PNG: RECORD [--seat S] -o FILE."""
-    from pbem.render.__main__ import main as render_main
-
     raise SystemExit(render_main(list(args)))
 
 
@@ -362,11 +360,8 @@ def sweep() -> None:
     """Sweep the clocks once now: send due reminders and digests, apply due timeouts.
 
     The beat does this every PBEM_SWEEP_SECONDS; running it besides is safe."""
-    from pbem.clock.sweep import sweep as sweep_clocks
-
     with get_db().session() as session:
         report = sweep_clocks(session)
-    enqueue_submissions(report.submissions)
     click.echo(str(report))
 
 
@@ -386,8 +381,6 @@ def demo(  # type: ignore[no-untyped-def]
     ruleset: str, players: int, seed: str | None, bot: str, timeout: float, embedded_worker: bool
 ):
     """Bots play a whole game through the submission pipeline."""
-    from worker.embedded import worker_thread
-
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     database = get_db()
     migrate.upgrade(database.engine)
@@ -398,7 +391,6 @@ def demo(  # type: ignore[no-untyped-def]
             raise click.ClickException(str(exc)) from None
         session.commit()
         game_id = game.id
-        enqueue_pending(session, game_id)
     click.echo(f"game {game.public_id}: {players} bots play {ruleset}")
     if embedded_worker:
         with worker_thread(_celery(app)):

@@ -132,6 +132,7 @@ def limit_settings() -> dict[str, Any]:
         "PBEM_API_WRITE_LIMIT": _env("API_WRITE_LIMIT", "60 per minute"),
         "PBEM_MAIL_INBOUND_LIMIT": _env("MAIL_INBOUND_LIMIT", "300 per minute"),
         "PBEM_REFUSAL_LIMIT": _env("REFUSAL_LIMIT", "1 per hour"),
+        "PBEM_REFUSAL_LIMIT_TOTAL": _env("REFUSAL_LIMIT_TOTAL", "60 per hour"),
         "PBEM_MAX_REQUEST_BYTES": _int_env("MAX_REQUEST_BYTES", 1_000_000),
         "PBEM_MAX_SUBMISSION_MOVES": _int_env("MAX_SUBMISSION_MOVES", 50),
         "PBEM_MAX_MOVE_CHARS": _int_env("MAX_MOVE_CHARS", 200),

@@ -6,15 +6,20 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any, TypeVar
 
 from flask import Flask, current_app, g
 from sqlalchemy import Engine, create_engine, event, select, update
 from sqlalchemy.engine import make_url
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, selectinload, sessionmaker
 
-from pbem.models import Game, Season, User
+from pbem import signals
+from pbem.models import Game, League, Season, SeasonEntrant, User
 
 EXTENSION = "pbem.db"
+UNIQUE_VIOLATION = "23505"  # PostgreSQL's SQLSTATE
+_Row = TypeVar("_Row", Game, Season, SeasonEntrant, League, User)
 
 
 class Database:
@@ -53,19 +58,25 @@ class Database:
 
 
 def lock_game(session: Session, game_id: int) -> Game:
-    """Serialise everything that changes one game until the transaction ends.
+    """Serialise everything that changes one game until the transaction ends:
+    moves, organiser actions, timeouts, vacations, withdrawals. Each writer
+    re-checks what it relies on after taking it.
 
     PostgreSQL: a row lock. SQLite has no SELECT ... FOR UPDATE, so the
     version bump below, issued first, takes SQLite's write lock instead.
     Both databases bump the version, which tells readers the game changed.
     """
-    if session.get_bind().dialect.name != "sqlite":
+    if not _is_sqlite(session):
         session.execute(select(Game.id).where(Game.id == game_id).with_for_update())
     session.execute(
         update(Game).where(Game.id == game_id).values(lock_version=Game.lock_version + 1)
     )
+    # Its seats too, as they are now: writers re-check who holds them.
     return session.execute(
-        select(Game).where(Game.id == game_id).execution_options(populate_existing=True)
+        select(Game)
+        .where(Game.id == game_id)
+        .options(selectinload(Game.seats))
+        .execution_options(populate_existing=True)
     ).scalar_one()
 
 
@@ -73,31 +84,60 @@ def lock_season(session: Session, season_id: int) -> Season:
     """Serialise the season-wide steps (a round's start, the season's end) so
     the last of several games finishing at once sees the others finished.
     Taken after a game's lock, never before one."""
-    if session.get_bind().dialect.name == "sqlite":
-        # SQLite's write lock, taken by a write that changes nothing.
-        session.execute(update(Season).where(Season.id == season_id).values(number=Season.number))
-    else:
-        # FOR NO KEY UPDATE: serialises these steps without waiting for the key
-        # share locks that inserting or changing rows which refer to the season take.
-        session.execute(
-            select(Season.id).where(Season.id == season_id).with_for_update(key_share=True)
-        )
-    return session.execute(
-        select(Season).where(Season.id == season_id).execution_options(populate_existing=True)
-    ).scalar_one()
+    return _lock_row(session, Season, season_id, Season.number)
+
+
+def lock_place(session: Session, place_id: int) -> SeasonEntrant:
+    """Serialise what changes one entrant's place in a season (withdrawals,
+    replacements), so two of them cannot both act on the place as it was.
+    Taken before the locks of the place's games."""
+    return _lock_row(session, SeasonEntrant, place_id, SeasonEntrant.name)
+
+
+def lock_league(session: Session, league_id: int) -> League:
+    """Serialise joining a league and starting its seasons, so two at once
+    make one entrant or one season and the other is refused."""
+    league = _lock_row(session, League, league_id, League.name)
+    session.expire(league, ["seasons", "entrants"])  # as they are now, under the lock
+    return league
 
 
 def lock_user(session: Session, user_id: int) -> User:
     """Serialise changes to one user's clocks (a vacation started twice at
-    once must start once) until the transaction ends. PostgreSQL: a row lock;
-    SQLite: an update of the row, issued first, takes its write lock."""
-    if session.get_bind().dialect.name != "sqlite":
-        session.execute(select(User.id).where(User.id == user_id).with_for_update())
+    once must start once) until the transaction ends."""
+    return _lock_row(session, User, user_id, User.name)
+
+
+def _lock_row(session: Session, model: type[_Row], row_id: int, column: Any) -> _Row:
+    """PostgreSQL: FOR NO KEY UPDATE, which serialises these writers without
+    waiting for the key share locks that rows referring to this one take.
+    SQLite: its write lock, taken by a write that changes nothing."""
+    key = model.id  # type: ignore[attr-defined]
+    if _is_sqlite(session):
+        session.execute(update(model).where(key == row_id).values({column: column}))
     else:
-        session.execute(update(User).where(User.id == user_id).values(name=User.name))
+        session.execute(select(key).where(key == row_id).with_for_update(key_share=True))
+    return _fresh(session, model, row_id)
+
+
+def _fresh(session: Session, model: type[_Row], row_id: int) -> _Row:
+    """The row as committed now, whatever the session held before the lock."""
+    key = model.id  # type: ignore[attr-defined]
     return session.execute(
-        select(User).where(User.id == user_id).execution_options(populate_existing=True)
+        select(model).where(key == row_id).execution_options(populate_existing=True)
     ).scalar_one()
+
+
+def _is_sqlite(session: Session) -> bool:
+    return session.get_bind().dialect.name == "sqlite"
+
+
+def is_unique_violation(error: IntegrityError) -> bool:
+    """Whether a row clashed with another on a unique constraint (two writers
+    making the same row at once), as both databases report it."""
+    if getattr(error.orig, "sqlstate", None) == UNIQUE_VIOLATION:
+        return True
+    return "UNIQUE constraint failed" in str(error.orig)
 
 
 def _sqlite_pragmas(dbapi_connection, _record) -> None:  # type: ignore[no-untyped-def]
@@ -114,6 +154,7 @@ def init_app(app: Flask) -> Database:
     # requests (a pre-forked server, a test): no identity map outlives a request.
     app.teardown_request(_close_request_session)
     app.teardown_appcontext(_close_request_session)
+    signals.deliver_after_commit(app, database.sessionmaker)
     return database
 
 

@@ -3,26 +3,27 @@ process needs none of the worker's code.
 
 Everything is stored before it is handed on, so a broker that cannot be
 reached loses nothing: the sender is told it is stored, and the beat's
-sweeps hand it on once the broker is back.
+sweeps hand it on once the broker is back. A stored submission is handed on
+when the transaction that stored it commits (pbem.signals), whoever stored
+it: no caller enqueues by hand.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Sequence
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
-from flask import current_app
+from flask import Flask, current_app
 from kombu.exceptions import OperationalError
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from pbem.models import utcnow
-from pbem.services.submissions import pending_submission_ids, stale_submission_ids
+from pbem import signals
+from pbem.models import Submission, SubmissionStatus, utcnow
+from pbem.task_names import PROCESS_SUBMISSION
 
-PROCESS_SUBMISSION = "pbem.process_submission"
-REQUEUE_STALE = "pbem.requeue_stale_submissions"
-SWEEP_CLOCKS = "pbem.sweep_clocks"
 log = logging.getLogger(__name__)
 
 
@@ -49,18 +50,31 @@ def _hand_on(celery: Any, task: str, arguments: Iterable[int | list[int]]) -> bo
     return True
 
 
-def enqueue_submissions(submission_ids: Iterable[int]) -> bool:
-    """Call only after the submissions are committed, or a worker may not see them."""
-    return send_tasks(current_app.extensions["celery"], PROCESS_SUBMISSION, submission_ids)
+def init_app(_app: Flask) -> None:
+    signals.submission_stored.connect(_hand_on_stored)
 
 
-def enqueue_pending(session: Session, game_id: int) -> None:
-    enqueue_submissions(pending_submission_ids(session, game_id))
+def _hand_on_stored(app: Flask, submission_id: int, **_about: object) -> None:
+    send_tasks(app.extensions["celery"], PROCESS_SUBMISSION, [submission_id])
 
 
 def requeue_stale(session: Session) -> int:
     """Hand on submissions still pending after PBEM_STALE_SUBMISSION_SECONDS."""
     age = timedelta(seconds=current_app.config["PBEM_STALE_SUBMISSION_SECONDS"])
     ids = stale_submission_ids(session, utcnow() - age)
-    enqueue_submissions(ids)
+    send_tasks(current_app.extensions["celery"], PROCESS_SUBMISSION, ids)
     return len(ids)
+
+
+def stale_submission_ids(session: Session, older_than: datetime) -> list[int]:
+    """Pending submissions nobody has picked up: their task message was lost."""
+    return list(
+        session.scalars(
+            select(Submission.id)
+            .where(
+                Submission.status == SubmissionStatus.PENDING,
+                Submission.created_at < older_than,
+            )
+            .order_by(Submission.id)
+        )
+    )

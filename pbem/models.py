@@ -22,9 +22,8 @@ from sqlalchemy import (
     UniqueConstraint,
     text,
 )
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship, validates
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
-from pbem.services.names import refuse_control_characters
 from pbem.timestamps import UTCDateTime
 
 # Named constraints, so Alembic can alter them on SQLite (batch mode) too.
@@ -133,11 +132,6 @@ class User(Base):
             return None
         return f"{self.quiet_start}-{self.quiet_end}"
 
-    @validates("name")
-    def _header_safe_name(self, _key: str, name: str) -> str:
-        """Names go into mail headers: whatever sets one, a line break is refused."""
-        return refuse_control_characters(name)
-
 
 class ApiToken(Base):
     """Only the token's SHA-256 is kept; the token itself is shown once."""
@@ -175,7 +169,7 @@ class Game(Base):
     )
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     finished_at: Mapped[datetime | None]
-    # The clock (see pbem.clock); days_per_move None: no clock (a friendly game).
+    # The clock (see pbem.services.time_control); days_per_move None: no clock (a friendly game).
     days_per_move: Mapped[int | None] = mapped_column(Integer)
     bank_days: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     weekends_off: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
@@ -243,7 +237,7 @@ class Seat(Base):
     token: Mapped[str] = mapped_column(String(40), unique=True, default=seat_token)
     # Set when the player resigned: a bot plays the seat on, the player is out.
     resigned_at: Mapped[datetime | None]
-    # The seat's clock (pbem.clock): when the decision it owes was asked for,
+    # The seat's clock (pbem.services.deadlines): when the decision it owes was asked for,
     # the moment its own days end, the moment it times out (after the bank),
     # the bank left, and what was already done about this decision.
     asked_at: Mapped[datetime | None]
@@ -265,11 +259,6 @@ class Seat(Base):
     @property
     def is_open(self) -> bool:
         return self.user_id is None and self.bot is None
-
-    @validates("name")
-    def _header_safe_name(self, _key: str, name: str) -> str:
-        """Seat names go into mail subjects and texts: no line breaks, whatever sets one."""
-        return refuse_control_characters(name)
 
 
 WAITING_INTERACTIVE = "status = 'pending' AND channel IN ('api', 'web')"
@@ -298,6 +287,11 @@ class Submission(Base):
     seat_id: Mapped[int] = mapped_column(ForeignKey("seats.id", ondelete="CASCADE"))
     raw_text: Mapped[str] = mapped_column(Text)
     channel: Mapped[str] = mapped_column(String(16))
+    # Who sent it (None: a bot or the clock acting for the seat) and the
+    # seat's holder it was sent for (None: a bot's own seat). The worker
+    # refuses it if the seat changed hands before it was judged.
+    author_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    sent_for_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     status: Mapped[str] = mapped_column(String(16), default=SubmissionStatus.PENDING)
     reason: Mapped[str | None] = mapped_column(Text)
     # The refusal's message id, parameters and rule (pbem.i18n.rules), so it
@@ -487,11 +481,6 @@ class League(Base):
     seasons: Mapped[list[Season]] = relationship(
         back_populates="league", order_by="Season.number", cascade="all, delete-orphan"
     )
-
-    @validates("name")
-    def _header_safe_name(self, _key: str, name: str) -> str:
-        """League names go into game titles and mail subjects."""
-        return refuse_control_characters(name)
 
 
 class LeagueOrganiser(Base):

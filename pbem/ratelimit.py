@@ -2,8 +2,12 @@
 HTTP mail door takes PBEM_MAIL_MAX_BYTES), and rates (Flask-Limiter):
 sign-in links per address and per client,
 invitations per inviter, API writes per user, the HTTP mail door per client,
-and answers to refused mail per sender, so a flood of forged mail cannot
-make the server flood the forged address.
+and answers to refused mail per sender and in all, so a flood of forged
+mail cannot make the server flood the forged addresses.
+
+A view's rates are written where the view is (`@limited(Rate(...))` on a
+view function, a MethodView or a blueprint); `init_app` attaches them to
+each app's limiter.
 
 Each app gets a limiter of its own (tests run several apps in one process).
 Counters live in PBEM_RATELIMIT_STORAGE_URL, by default the broker's Redis,
@@ -15,19 +19,18 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from flask import Flask, abort, current_app, request
-from flask_babel import gettext, lazy_gettext
+from flask_babel import gettext
 from flask_babel.speaklater import LazyString
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from limits import parse_many
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from pbem.api.auth import api_user
 from pbem.config import ConfigError
-from pbem.web.common import me
 
 log = logging.getLogger(__name__)
 
@@ -39,8 +42,35 @@ LIMIT_SETTINGS = (
     "PBEM_API_WRITE_LIMIT",
     "PBEM_MAIL_INBOUND_LIMIT",
     "PBEM_REFUSAL_LIMIT",
+    "PBEM_REFUSAL_LIMIT_TOTAL",
 )
-WRITES = ["POST", "PUT", "PATCH", "DELETE"]
+WRITES = ("POST", "PUT", "PATCH", "DELETE")
+RATES = "pbem_rates"  # the attribute that carries a view's rates to init_app
+Limited = TypeVar("Limited")
+
+
+@dataclass(frozen=True)
+class Rate:
+    """How often a view may be used: at most the setting's rate per key."""
+
+    setting: str  # one of LIMIT_SETTINGS
+    refusal: LazyString  # what was done too often, said in the 429 answer
+    key: Callable[[], str] = get_remote_address  # whose count: the client's by default
+    methods: tuple[str, ...] | None = None  # None: every method
+    cost: int | Callable[[], int] = 1
+    exempt_when: Callable[[], bool] | None = None
+    scope: str | None = None  # a count shared by every view limited with it
+
+
+def limited(*rates: Rate) -> Callable[[Limited], Limited]:
+    """Limit a view function, a MethodView or a blueprint at `rates`, in this
+    order; every app created after attaches them (init_app)."""
+
+    def mark(view: Limited) -> Limited:
+        setattr(view, RATES, (*getattr(view, RATES, ()), *rates))
+        return view
+
+    return mark
 
 
 def storage_url(config: dict[str, Any]) -> str:
@@ -94,69 +124,14 @@ def init_app(app: Flask) -> Limiter:
     )
     app.extensions[EXTENSION] = limiter
     app.before_request(_cap_request_body)
-    _limit_view(
-        app,
-        "auth.sign_in",
-        limiter.limit(
-            _setting("PBEM_SIGN_IN_LIMIT_PER_CLIENT"),
-            methods=["POST"],
-            error_message=_message(
-                lazy_gettext("Too many sign-in links were asked for from your network"),
-                "PBEM_SIGN_IN_LIMIT_PER_CLIENT",
-            ),
-        ),
-        limiter.limit(
-            _setting("PBEM_SIGN_IN_LIMIT_PER_ADDRESS"),
-            key_func=_sign_in_address,
-            methods=["POST"],
-            error_message=_message(
-                lazy_gettext("Too many sign-in links were asked for this address"),
-                "PBEM_SIGN_IN_LIMIT_PER_ADDRESS",
-            ),
-        ),
-    )
-    _limit_view(
-        app,
-        "lobby.new_game",
-        limiter.limit(
-            _setting("PBEM_INVITATION_LIMIT"),
-            key_func=_signed_in_user,
-            methods=["POST"],
-            cost=_invitations_in_form,
-            exempt_when=lambda: _invitations_in_form() == 0,
-            error_message=_message(
-                lazy_gettext("You have sent too many invitations"), "PBEM_INVITATION_LIMIT"
-            ),
-        ),
-    )
-    _limit_view(
-        app,
-        "api_leagues.Entrants",  # each league invitation mails a stranger
-        limiter.limit(
-            _setting("PBEM_INVITATION_LIMIT"),
-            key_func=_api_user,
-            methods=["POST"],
-            error_message=_message(
-                lazy_gettext("You have sent too many invitations"), "PBEM_INVITATION_LIMIT"
-            ),
-        ),
-    )
-    api_writes = limiter.shared_limit(
-        _setting("PBEM_API_WRITE_LIMIT"),
-        scope="api-writes",
-        key_func=_api_user,
-        methods=WRITES,
-        error_message=_message(
-            lazy_gettext("Too many changes through the API"), "PBEM_API_WRITE_LIMIT"
-        ),
-    )
-    for name, blueprint in app.blueprints.items():
-        if name.startswith("api_"):
-            api_writes(blueprint)
-    limiter.limit(
-        _setting("PBEM_MAIL_INBOUND_LIMIT"),
-        error_message=_message(lazy_gettext("Too many mails posted"), "PBEM_MAIL_INBOUND_LIMIT"),
-    )(app.blueprints["mail_inbound"])
+    for endpoint, view in list(app.view_functions.items()):
+        rates = getattr(view, RATES, None) or getattr(getattr(view, "view_class", None), RATES, ())
+        for rate in rates:
+            view = _route_limit(limiter, rate)(view)
+        app.view_functions[endpoint] = view
+    for blueprint in app.blueprints.values():
+        for rate in getattr(blueprint, RATES, ()):
+            _route_limit(limiter, rate)(blueprint)
     return limiter
 
 
@@ -165,7 +140,7 @@ def _cap_request_body() -> None:
     if request.blueprint == "mail_inbound":
         request.max_content_length = current_app.config["PBEM_MAIL_MAX_BYTES"]
     cap = request.max_content_length
-    if cap is not None and (request.content_length or 0) > cap:
+    if cap is not None and ((request.content_length or 0) > cap or _chunked_body_over(cap)):
         abort(
             413,
             description=gettext(
@@ -174,43 +149,51 @@ def _cap_request_body() -> None:
         )
 
 
-def _limit_view(app: Flask, endpoint: str, *limits: Callable[[Any], Any]) -> None:
-    view = app.view_functions[endpoint]
-    for limit in limits:
-        view = limit(view)
-    app.view_functions[endpoint] = view
+def _chunked_body_over(cap: int) -> bool:
+    """Whether a chunked body (it has no Content-Length) is over the cap.
+    Werkzeug stops reading such a body at the cap without a word, and the
+    view would take the cut body for the whole: read it here, one byte past
+    the cap, and keep it for the view."""
+    if (
+        request.content_length is not None
+        or "chunked" not in request.headers.get("Transfer-Encoding", "").lower()
+    ):
+        return False
+    request.max_content_length = cap + 1
+    return len(request.get_data(cache=True)) > cap
 
 
-def _sign_in_address() -> str:
-    return "sign-in:" + request.form.get("email", "").strip().lower()
-
-
-def _signed_in_user() -> str:
-    user = me()
-    return f"user:{user.id}" if user is not None else get_remote_address()
-
-
-def _api_user() -> str:
-    """Per user, whichever token they use; a request without a valid token is refused (401)."""
-    return f"api-user:{api_user().id}"
-
-
-def _invitations_in_form() -> int:
-    return sum(
-        1 for key, value in request.form.items() if key.startswith("seat-") and value == "invite"
-    )
+def _route_limit(limiter: Limiter, rate: Rate) -> Callable[[Any], Any]:
+    """The limiter's decorator for `rate`."""
+    arguments: dict[str, Any] = {
+        "key_func": rate.key,
+        "methods": list(rate.methods) if rate.methods else None,
+        "cost": rate.cost,
+        "exempt_when": rate.exempt_when,
+        "error_message": _message(rate.refusal, rate.setting),
+    }
+    if rate.scope is not None:
+        return limiter.shared_limit(_setting(rate.setting), rate.scope, **arguments)
+    return limiter.limit(_setting(rate.setting), **arguments)
 
 
 def allow_refusal_answer(address: str) -> bool:
-    """Whether a refused mail from `address` may be answered now (PBEM_REFUSAL_LIMIT):
-    forged senders must not turn the server into a mail cannon. Outside requests
-    (the worker reads mail), so the limiter is asked directly."""
+    """Whether a refused mail from `address` may be answered now: at most
+    PBEM_REFUSAL_LIMIT per sender and PBEM_REFUSAL_LIMIT_TOTAL to everyone,
+    since forged senders, one or thousands, must not turn the server into a
+    mail cannon. Outside requests (the worker reads mail), so the limiter is
+    asked directly."""
     app = current_app
     limiter: Limiter = app.extensions[EXTENSION]
+    counters = {  # per sender first: one sender's flood leaves the rest alone
+        "PBEM_REFUSAL_LIMIT": ("refusal", address.lower()),
+        "PBEM_REFUSAL_LIMIT_TOTAL": ("refusals",),
+    }
     try:
         return all(
-            limiter.limiter.hit(limit, app.config["PBEM_TASK_QUEUE"], "refusal", address.lower())
-            for limit in parse_many(app.config["PBEM_REFUSAL_LIMIT"])
+            limiter.limiter.hit(limit, app.config["PBEM_TASK_QUEUE"], *key)
+            for setting, key in counters.items()
+            for limit in parse_many(app.config[setting])
         )
     except Exception:  # storage unreachable: answer rather than lose the answer
         log.warning("rate-limit storage unreachable; answering %s unlimited", address)

@@ -4,6 +4,8 @@ import pytest
 
 import tests.toy_game  # noqa: F401  (registers the toy ruleset for core tests)
 
+pytest_plugins = ["tests.wall_clock"]
+
 
 @pytest.fixture(scope="session", autouse=True)
 def instance_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:

@@ -9,20 +9,24 @@ from celery import Celery, Task
 from celery.signals import worker_process_init
 from flask import Flask
 
+import pbem.mail.tasks  # noqa: F401  (registers the mail tasks)
+import worker.tasks  # noqa: F401  (registers the shared tasks)
+from pbem import task_names
+
 
 def beat_schedule(config: dict[str, Any]) -> dict[str, Any]:
     sweep = float(config["PBEM_SWEEP_SECONDS"])
     every = {
-        "requeue-stale-submissions": ("pbem.requeue_stale_submissions", sweep),
-        "requeue-outbox": ("pbem.requeue_outbox", sweep),
-        "requeue-inbound": ("pbem.requeue_inbound", sweep),
-        "forget-inbound-raw": ("pbem.forget_inbound_raw", sweep),
-        "forget-outbox": ("pbem.forget_outbox", sweep),
-        "prune-pictures": ("pbem.prune_pictures", sweep),
-        "sweep-clocks": ("pbem.sweep_clocks", sweep),
+        "requeue-stale-submissions": (task_names.REQUEUE_STALE, sweep),
+        "requeue-outbox": (task_names.REQUEUE_OUTBOX, sweep),
+        "requeue-inbound": (task_names.REQUEUE_INBOUND, sweep),
+        "forget-inbound-raw": (task_names.FORGET_INBOUND_RAW, sweep),
+        "forget-outbox": (task_names.FORGET_OUTBOX, sweep),
+        "prune-pictures": (task_names.PRUNE_PICTURES, sweep),
+        "sweep-clocks": (task_names.SWEEP_CLOCKS, sweep),
     }
     if config.get("PBEM_IMAP_URL"):
-        every["poll-imap"] = ("pbem.poll_imap", float(config["PBEM_IMAP_POLL_SECONDS"]))
+        every["poll-imap"] = (task_names.POLL_IMAP, float(config["PBEM_IMAP_POLL_SECONDS"]))
     return {name: {"task": task, "schedule": seconds} for name, (task, seconds) in every.items()}
 
 
@@ -67,8 +71,5 @@ def celery_init_app(app: Flask) -> Celery:
     @worker_process_init.connect(weak=False)
     def _fresh_connections_after_fork(**_kwargs: object) -> None:
         app.extensions["pbem.db"].dispose_after_fork()
-
-    import pbem.mail.tasks  # noqa: F401  (registers the mail tasks)
-    import worker.tasks  # noqa: F401  (registers the shared tasks)
 
     return celery_app

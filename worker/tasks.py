@@ -10,18 +10,11 @@ from sqlalchemy.exc import OperationalError
 
 from pbem.clock.sweep import sweep
 from pbem.db import get_db
-from pbem.dispatch import (
-    PROCESS_SUBMISSION,
-    REQUEUE_STALE,
-    SWEEP_CLOCKS,
-    enqueue_submissions,
-    requeue_stale,
-)
+from pbem.dispatch import requeue_stale
 from pbem.models import utcnow
 from pbem.services import pipeline
 from pbem.services.pictures import prune_pictures
-
-PRUNE_PICTURES = "pbem.prune_pictures"
+from pbem.task_names import PROCESS_SUBMISSION, PRUNE_PICTURES, REQUEUE_STALE, SWEEP_CLOCKS
 
 RETRY = {
     "autoretry_for": (OperationalError,),  # lost connection, lock timeout
@@ -35,10 +28,7 @@ RETRY = {
 def process_submission(submission_id: int) -> str | None:
     with get_db().session() as session:
         outcome = pipeline.process_submission(session, submission_id)
-    if outcome is None:
-        return None
-    enqueue_submissions(outcome.follow_up)
-    return outcome.status
+    return None if outcome is None else outcome.status
 
 
 @shared_task(name=REQUEUE_STALE, **RETRY)
@@ -50,9 +40,7 @@ def requeue_stale_submissions() -> int:
 @shared_task(name=SWEEP_CLOCKS, **RETRY)
 def sweep_clocks() -> str:
     with get_db().session() as session:
-        report = sweep(session)
-    enqueue_submissions(report.submissions)
-    return str(report)
+        return str(sweep(session))
 
 
 @shared_task(name=PRUNE_PICTURES, **RETRY)

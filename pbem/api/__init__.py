@@ -6,11 +6,47 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask, request
-from flask_babel import gettext
+from flask_babel import gettext, lazy_gettext
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
+from pbem.api import auth
+from pbem.api.events import blp as events_blp
+from pbem.api.games import blp as games_blp
+from pbem.api.league_exports import blp as league_exports_blp
+from pbem.api.leagues import blp as leagues_blp
+from pbem.api.organiser import blp as organiser_blp
+from pbem.api.players import blp as players_blp
+from pbem.api.records import blp as records_blp
+from pbem.api.rulesets import blp as rulesets_blp
+from pbem.api.settings import blp as settings_blp
+from pbem.api.vacation import blp as vacation_blp
+from pbem.ratelimit import WRITES, Rate, limited
+
 API_PREFIX = "/api"
+# Every change through the API counts towards one rate per user.
+API_WRITES = Rate(
+    "PBEM_API_WRITE_LIMIT",
+    lazy_gettext("Too many changes through the API"),
+    key=auth.api_user_key,
+    methods=WRITES,
+    scope="api-writes",
+)
+# Each blueprint and where it is served, under /api/v1/.
+BLUEPRINTS = (
+    (rulesets_blp, "rulesets"),
+    (games_blp, "games"),
+    (organiser_blp, "games"),
+    (events_blp, "games"),
+    (records_blp, "games"),
+    (settings_blp, "settings"),
+    (vacation_blp, "vacation"),
+    (players_blp, "players"),
+    (leagues_blp, "leagues"),
+    (league_exports_blp, "leagues"),
+)
+for blueprint, _url in BLUEPRINTS:
+    limited(API_WRITES)(blueprint)
 
 SETTINGS = {
     "API_TITLE": "pbem",
@@ -80,31 +116,11 @@ def _flattened(node: Any, path: str) -> list[tuple[str, list[str]]]:
 
 
 def init_app(app: Flask) -> PbemApi:
-    from pbem.api import auth
-    from pbem.api.events import blp as events_blp
-    from pbem.api.games import blp as games_blp
-    from pbem.api.league_exports import blp as league_exports_blp
-    from pbem.api.leagues import blp as leagues_blp
-    from pbem.api.organiser import blp as organiser_blp
-    from pbem.api.players import blp as players_blp
-    from pbem.api.records import blp as records_blp
-    from pbem.api.rulesets import blp as rulesets_blp
-    from pbem.api.settings import blp as settings_blp
-    from pbem.api.vacation import blp as vacation_blp
-
     for key, value in SETTINGS.items():
         app.config.setdefault(key, value)
     auth.init_app(app)
     api = PbemApi(app)
-    api.register_blueprint(rulesets_blp, url_prefix=f"{API_PREFIX}/v1/rulesets")
-    api.register_blueprint(games_blp, url_prefix=f"{API_PREFIX}/v1/games")
-    api.register_blueprint(organiser_blp, url_prefix=f"{API_PREFIX}/v1/games")
-    api.register_blueprint(events_blp, url_prefix=f"{API_PREFIX}/v1/games")
-    api.register_blueprint(records_blp, url_prefix=f"{API_PREFIX}/v1/games")
-    api.register_blueprint(settings_blp, url_prefix=f"{API_PREFIX}/v1/settings")
-    api.register_blueprint(vacation_blp, url_prefix=f"{API_PREFIX}/v1/vacation")
-    api.register_blueprint(players_blp, url_prefix=f"{API_PREFIX}/v1/players")
-    api.register_blueprint(leagues_blp, url_prefix=f"{API_PREFIX}/v1/leagues")
-    api.register_blueprint(league_exports_blp, url_prefix=f"{API_PREFIX}/v1/leagues")
+    for blueprint, url in BLUEPRINTS:
+        api.register_blueprint(blueprint, url_prefix=f"{API_PREFIX}/v1/{url}")
     app.extensions["pbem.api"] = api
     return api

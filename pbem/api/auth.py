@@ -26,5 +26,11 @@ def api_user() -> User:
     return g.api_user
 
 
+def api_user_key() -> str:
+    """Rates count per user, whichever token they use; a request without a
+    valid token is refused (401)."""
+    return f"api-user:{api_user().id}"
+
+
 def init_app(app: Flask) -> None:
     app.teardown_request(lambda _exc: g.pop("api_user", None))

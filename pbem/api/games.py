@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn
 
 from flask import current_app, url_for
 from flask.views import MethodView
@@ -12,7 +12,6 @@ from flask_smorest.error_handler import ErrorSchema
 from flask_smorest.pagination import PaginationParameters
 from werkzeug.http import HTTP_STATUS_CODES
 
-import engine
 from pbem.api.auth import api_user
 from pbem.api.schemas import (
     ChatMessageSchema,
@@ -26,10 +25,7 @@ from pbem.api.schemas import (
     SubmitSchema,
     ViewSchema,
 )
-from pbem.clock.calendar import DAY
-from pbem.clock.time_control import TimeControl
 from pbem.db import request_session
-from pbem.dispatch import enqueue_pending, enqueue_submissions
 from pbem.i18n import current_language, page_language
 from pbem.i18n.boards import board_text
 from pbem.i18n.rules import describe_error, refusal_of
@@ -39,15 +35,17 @@ from pbem.numbers import ID_CONVERTER
 from pbem.services import chat
 from pbem.services import games as game_service
 from pbem.services.bots import SEAT_BOTS
+from pbem.services.calendar import DAY
 from pbem.services.errors import Conflict, Forbidden, Invalid, NotFound, ServiceError
 from pbem.services.events import events_of
 from pbem.services.game_lists import PAGE_SIZE, visible_games
 from pbem.services.game_organisers import organises
 from pbem.services.names import refuse_control_characters
-from pbem.services.replay import engine_game, moves_stored
+from pbem.services.replay import engine_game
 from pbem.services.resign import resign
 from pbem.services.results import game_result
-from pbem.services.submissions import preview, refuse_while_waiting, submit
+from pbem.services.time_control import TimeControl
+from pbem.services.turns import TurnRefused, accept_turn
 
 blp = Blueprint("api_games", __name__, description="Games, seats and moves")
 
@@ -183,7 +181,6 @@ class Games(MethodView):
             title=refuse_control_characters(body["title"], _("a title")),
         )
         session.commit()
-        enqueue_pending(session, game.id)
         return game_json(game, user)
 
 
@@ -213,7 +210,6 @@ class Join(MethodView):
         session = request_session()
         seat = game_service.join_game(session, game_id, user, body.get("position"))
         session.commit()
-        enqueue_pending(session, seat.game_id)
         return game_json(seat.game, user)
 
 
@@ -270,19 +266,14 @@ class Moves(MethodView):
     def post(self, body: dict[str, Any], game_id: str, position: int):  # type: ignore[no-untyped-def]
         """Send one turn's moves; a worker applies them all or none (a draw stands)"""
         seat = _own_seat(game_id, position)
-        text = "\n".join(body["moves"])
         session = request_session()
-        refuse_while_waiting(session, seat)
-        _refuse_if_moved_on(seat, body.get("ply"))
         try:
-            preview(seat, text)
-        except engine.IllegalMove as exc:
-            code = 409 if exc.rule == "turn order" else 422
-            refusal = refusal_of(exc) or {"code": None, "params": {}, "rule": exc.rule}
-            abort(code, message=describe_error(exc, page_language()), errors=refusal)
-        submission = submit(session, seat, text, channel="api")
+            submission = accept_turn(
+                session, seat, api_user().id, "\n".join(body["moves"]), "api", body.get("ply")
+            )
+        except TurnRefused as refusal:
+            _answer_refusal(refusal)
         session.commit()
-        enqueue_submissions([submission.id])
         return submission, 202, {"Location": _submission_url(submission)}
 
 
@@ -295,19 +286,18 @@ def _submission_url(submission: Submission) -> str:
     )
 
 
-def _refuse_if_moved_on(seat: Seat, chosen_at: int | None) -> None:
-    played = moves_stored(seat.game)
-    if chosen_at is not None and chosen_at != played:
-        abort(
-            409,
-            message=_(
-                "the game moved on since you chose these moves (then %(then)s moves,"
-                " now %(now)s): look at the position and send your turn again",
-                then=chosen_at,
-                now=played,
-            ),
-            errors={"rule": "moved on"},
-        )
+def _answer_refusal(refusal: TurnRefused) -> NoReturn:
+    """The error answer for a turn the one door refused: the rule it broke
+    (with its message id, for programs), or why it could not be taken now."""
+    exc = refusal.illegal
+    if refusal.why == "illegal" and exc is not None:
+        errors = refusal_of(exc) or {"code": None, "params": {}, "rule": exc.rule}
+        abort(refusal.status, message=describe_error(exc, page_language()), errors=errors)
+    if refusal.why == "moved_on":
+        abort(409, message=str(refusal), errors={"rule": "moved on"})
+    if refusal.why == "not_holder":
+        raise NotFound(str(refusal))
+    raise Conflict(str(refusal))
 
 
 @blp.route(f"{SEAT_URL}/resign")
@@ -321,9 +311,8 @@ class Resign(MethodView):
         """Leave the game: a bot plays your seat to the end, the others are told"""
         seat = _own_seat(game_id, position)
         session = request_session()
-        follow_up = resign(session, seat)
+        resign(session, seat)
         session.commit()
-        enqueue_submissions(follow_up)
         return game_json(seat.game, api_user())
 
 

@@ -11,12 +11,12 @@ from flask_smorest.error_handler import ErrorSchema
 
 from pbem.api.auth import api_user
 from pbem.api.games import service_error
+from pbem.attachments import attachment
 from pbem.db import request_session
 from pbem.leagues import exports
 from pbem.leagues.leagues import find_season
 from pbem.models import Season
 from pbem.services.errors import ServiceError
-from pbem.web.common import attachment
 
 blp = Blueprint("api_league_exports", __name__, description="League seasons' exports")
 blp.errorhandler(ServiceError)(service_error)

@@ -5,15 +5,15 @@ its organisers only."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from flask.views import MethodView
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext
 from flask_smorest import Blueprint
 from flask_smorest.error_handler import ErrorSchema
 
-from pbem.api.auth import api_user
+from pbem.api.auth import api_user, api_user_key
 from pbem.api.games import service_error
 from pbem.api.league_schemas import (
     DivisionPlacementSchema,
@@ -26,19 +26,19 @@ from pbem.api.league_schemas import (
     StandingsQuerySchema,
     StandingsSchema,
 )
-from pbem.clock.time_control import TimeControl
 from pbem.db import request_session
-from pbem.dispatch import enqueue_submissions
 from pbem.leagues import leagues as league_service
 from pbem.leagues.balance import division_balance
 from pbem.leagues.links import invitation_link
 from pbem.leagues.seasons import division_rounds, shown_title, start_season
 from pbem.leagues.tables import TableRow, division_table
-from pbem.leagues.withdrawal import leave_league, replace, season_place, withdraw
+from pbem.leagues.withdrawal import leave_league, replace, withdraw
 from pbem.models import Entrant, League, Season, User
 from pbem.numbers import ID_CONVERTER
-from pbem.services.errors import Forbidden, NotFound, ServiceError
-from pbem.web.links import take_over_url
+from pbem.ratelimit import Rate, limited
+from pbem.services.errors import NotFound, ServiceError
+from pbem.services.links import take_over_url
+from pbem.services.time_control import TimeControl
 
 blp = Blueprint("api_leagues", __name__, description="Leagues, their seasons and standings")
 blp.errorhandler(ServiceError)(service_error)
@@ -97,11 +97,9 @@ def _entrant_json(entrant: Entrant, organiser: bool) -> dict[str, Any]:
     }
 
 
-def _league_answer(league: League, follow_up: Sequence[int] = ()) -> dict[str, Any]:
-    """Commit, hand on what bots now play, and show the league."""
-    session = request_session()
-    session.commit()
-    enqueue_submissions(follow_up)
+def _league_answer(league: League) -> dict[str, Any]:
+    """Commit and show the league."""
+    request_session().commit()
     return league_json(league, api_user())
 
 
@@ -143,6 +141,14 @@ class LeagueResource(MethodView):
 
 
 @blp.route(f"{LEAGUE_URL}/entrants")
+@limited(  # each league invitation mails a stranger
+    Rate(
+        "PBEM_INVITATION_LIMIT",
+        lazy_gettext("You have sent too many invitations"),
+        key=api_user_key,
+        methods=("POST",),
+    )
+)
 class Entrants(MethodView):
     @blp.arguments(EmailSchema)
     @blp.response(201, LeagueSchema)
@@ -235,8 +241,8 @@ class Leave(MethodView):
     def post(self, league_id: str):  # type: ignore[no-untyped-def]
         """Leave the league; bots play your games of the season under way, which you lose"""
         league = league_service.find_league(request_session(), league_id)
-        follow_up = leave_league(request_session(), league, api_user())
-        return _league_answer(league, follow_up)
+        leave_league(request_session(), league, api_user())
+        return _league_answer(league)
 
 
 @blp.route(f"{LEAGUE_URL}/seasons")
@@ -257,9 +263,8 @@ class Seasons(MethodView):
         schedule is made and the first games (all of them with pacing all) start"""
         league = _organised(league_id)
         session = request_session()
-        season, follow_up = start_season(session, league, **body)
+        season = start_season(session, league, **body)
         session.commit()
-        enqueue_submissions(follow_up)
         return {"id": season.number, "games": [g.public_id for g in season.games]}
 
 
@@ -392,16 +397,11 @@ class Withdraw(MethodView):
     def post(self, league_id: str, season: int, entrant: int):  # type: ignore[no-untyped-def]
         """Withdraw an entrant from the season (its player, or an organiser): bots
         play its games to the end and it loses them; answers its division's table"""
-        user = api_user()
         session = request_session()
         league = league_service.find_league(session, league_id)
         played = league_service.season_of(league, season)
-        place = season_place(played, entrant)
-        if place.user_id != user.id and not league_service.is_organiser(league, user):
-            raise Forbidden(_("only the entrant's player or an organiser may withdraw it"))
-        follow_up = withdraw(session, played, place, user)
+        place = withdraw(session, played, entrant, api_user())
         session.commit()
-        enqueue_submissions(follow_up)
         return _standings_json(played, place.division)
 
 
@@ -424,8 +424,6 @@ class Replace(MethodView):
         league = _organised(league_id)
         session = request_session()
         played = league_service.season_of(league, season)
-        place = season_place(played, entrant)
-        follow_up = replace(session, played, place, api_user(), body["email"], take_over_url)
+        place = replace(session, played, entrant, api_user(), body["email"], take_over_url)
         session.commit()
-        enqueue_submissions(follow_up)
         return _standings_json(played, place.division)

@@ -13,10 +13,9 @@ from pbem.api.auth import api_user
 from pbem.api.games import game_json, service_error
 from pbem.api.schemas import ExtendSchema, OrganisedSchema, ReplaceSchema, SeatChoiceSchema
 from pbem.db import request_session
-from pbem.dispatch import enqueue_submissions
 from pbem.services import organiser
 from pbem.services.errors import ServiceError
-from pbem.web.links import take_over_url
+from pbem.services.links import take_over_url
 
 blp = Blueprint(
     "api_organiser",
@@ -28,10 +27,9 @@ URL = "/<game_id>/organiser"
 
 
 def _answer(game_id: str, done: organiser.Done) -> dict[str, Any]:
-    """Commit, hand on what bots now play, and show the event and the game."""
+    """Commit and show the event and the game."""
     session = request_session()
     session.commit()
-    enqueue_submissions(done.follow_up)
     user = api_user()
     game = organiser.organising(session, game_id, user)
     return {"event": done.event, "game": game_json(game, user)}

@@ -1,5 +1,5 @@
 """Player profiles through the API: what any player may see of another
-(pbem.services.profiles), never an address or a setting."""
+(pbem.profiles), never an address or a setting."""
 
 from __future__ import annotations
 
@@ -18,9 +18,9 @@ from pbem.leagues.player_leagues import LeagueStanding
 from pbem.leagues.seasons import shown_title
 from pbem.models import Game
 from pbem.numbers import ID_CONVERTER
+from pbem.profiles import PlayedGame, profile
 from pbem.services.errors import ServiceError
 from pbem.services.game_lists import Page
-from pbem.services.profiles import PlayedGame, profile
 from pbem.services.ratings import RatingHistory
 
 blp = Blueprint("api_players", __name__, description="Player profiles and ratings")

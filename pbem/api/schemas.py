@@ -8,13 +8,13 @@ import marshmallow as ma
 from flask_babel import lazy_gettext
 from marshmallow import validate
 
-from pbem.clock.time_control import BANK_DAYS, DAYS_PER_MOVE
 from pbem.i18n import LANGUAGES, page_language
 from pbem.i18n.rules import describe_refusal
 from pbem.models import MovedMail, OnTimeout, SubmissionStatus
 from pbem.services.accounts import DIGEST_HOURS, REMINDER_HOURS
 from pbem.services.events import event_text
-from pbem.web.links import calendar_url
+from pbem.services.links import calendar_url
+from pbem.services.time_control import BANK_DAYS, DAYS_PER_MOVE
 
 
 class OptionSchema(ma.Schema):

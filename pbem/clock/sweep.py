@@ -5,7 +5,7 @@ is safe to run twice at once."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy.orm import Session
@@ -24,7 +24,6 @@ class SweepReport:
     digests: int = 0
     timeouts: int = 0
     league_digests: int = 0
-    submissions: list[int] = field(default_factory=list)  # to hand to a worker
 
     def __str__(self) -> str:
         return (
@@ -34,11 +33,12 @@ class SweepReport:
 
 
 def sweep(session: Session, now: datetime | None = None) -> SweepReport:
-    """Run one sweep; commits. The caller hands `submissions` to the workers."""
+    """Run one sweep; commits. What it submits is handed to the workers as
+    each step commits (pbem.dispatch)."""
     now = now or utcnow()
     report = SweepReport(reminders=send_reminders(session, now))
     report.digests = send_digests(session, now)
-    report.timeouts, report.submissions = apply_timeouts(session, now)
-    report.submissions += due_rounds(session, now)
+    report.timeouts = apply_timeouts(session, now)
+    due_rounds(session, now)
     report.league_digests = send_league_digests(session, now)
     return report

@@ -18,17 +18,18 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 import engine
+from pbem import signals
 from pbem.db import lock_game
 from pbem.i18n import in_language
 from pbem.i18n.phrases import Phrase, phrase
-from pbem.metrics import events
 from pbem.models import Game, GameStatus, OnTimeout, Seat
 from pbem.services import notifications
 from pbem.services.bots import bot_turn
 from pbem.services.events import record_event
 from pbem.services.replay import engine_game
 from pbem.services.resign import leave_seat
-from pbem.services.submissions import pending_submission, submit
+from pbem.services.submissions import pending_submission
+from pbem.services.turns import accept_turn
 
 log = logging.getLogger(__name__)
 
@@ -71,10 +72,9 @@ def due_seat_ids(session: Session, now: datetime) -> list[tuple[int, int]]:
     ]
 
 
-def apply_timeouts(session: Session, now: datetime) -> tuple[int, list[int]]:
-    """Time out every overdue seat; commits each. Returns how many, and the
-    submissions to hand to a worker."""
-    applied, follow_up = 0, []
+def apply_timeouts(session: Session, now: datetime) -> int:
+    """Time out every overdue seat; commits each. Returns how many."""
+    applied = 0
     for seat_id, game_id in due_seat_ids(session, now):
         game = lock_game(session, game_id)
         seat = session.get_one(Seat, seat_id, populate_existing=True)
@@ -82,15 +82,14 @@ def apply_timeouts(session: Session, now: datetime) -> tuple[int, list[int]]:
             session.rollback()
             continue
         try:
-            follow_up += time_out(session, game, seat, now)
+            time_out(session, game, seat, now)
         except engine.EngineError as exc:  # this game's alone: the other clocks go on
             session.rollback()
             log.error("game %s: seat %s could not be timed out: %s", game_id, seat_id, exc)
             continue
         session.commit()
-        events.timed_out(game.on_timeout)
         applied += 1
-    return applied, follow_up
+    return applied
 
 
 def _still_due(session: Session, game: Game, seat: Seat, now: datetime) -> bool:
@@ -106,7 +105,7 @@ def _still_due(session: Session, game: Game, seat: Seat, now: datetime) -> bool:
     )
 
 
-def time_out(session: Session, game: Game, seat: Seat, now: datetime) -> list[int]:
+def time_out(session: Session, game: Game, seat: Seat, now: datetime) -> None:
     """Do what the game's clock says to the late seat; the caller commits."""
     seat.timed_out_at = now
     rule = OnTimeout(game.on_timeout)
@@ -119,13 +118,16 @@ def time_out(session: Session, game: Game, seat: Seat, now: datetime) -> list[in
     )
     record_event(session, game, "timeout", said, seat_position=seat.position)
     notifications.notify_timeout(session, game, seat, to_others, to_late)
+    signals.announce(
+        session, signals.timed_out, game_id=game.id, position=seat.position, rule=rule.value
+    )
     if rule == OnTimeout.BOT:
         # The late decision only: a seat may act again at once in a new
         # decision (a Java player who passes in a festival auction begins
         # their own turn), which has a clock of its own and is the player's.
         moves = bot_turn(engine_game(game), seat.position, TIMEOUT_BOT, one_decision=True)
-        return [submit(session, seat, "\n".join(moves), channel="clock").id]
-    if rule == OnTimeout.FORFEIT:
-        return leave_seat(session, game, seat)
-    notifications.notify_organiser_timeout(session, game, seat)
-    return []
+        accept_turn(session, seat, None, "\n".join(moves), "clock", None)
+    elif rule == OnTimeout.FORFEIT:
+        leave_seat(session, game, seat, "forfeited")
+    else:
+        notifications.notify_organiser_timeout(session, game, seat)

@@ -8,25 +8,30 @@ they are compiled into the instance folder and merged into one domain.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from flask import Flask, has_app_context, has_request_context, request
+from flask import Flask, current_app, has_app_context, has_request_context, request
 from flask_babel import Babel, force_locale, get_locale
 
 from pbem.i18n.catalogues import AREAS, SOURCE, compile_catalogues
 from pbem.i18n.games import game_title
 from pbem.i18n.options import chosen_options, option_help
 from pbem.i18n.rules import translate_word
+from pbem.models import User
 
 LANGUAGES = ("en", "fr", "cs")
 DEFAULT_LANGUAGE = "en"
 # Each language named in itself: the settings list shows them so.
 LANGUAGE_NAMES = {"en": "English", "fr": "Français", "cs": "Čeština"}
+READER = "pbem.i18n.reader"
 
 
-def init_app(app: Flask) -> None:
+def init_app(app: Flask, reader: Callable[[], User | None]) -> None:
+    """`reader`: the signed-in user of the request, or None (the pages know
+    who signed in; this package need not)."""
+    app.extensions[READER] = reader
     target = Path(app.instance_path) / "translations"
     compile_catalogues(SOURCE, target)
     app.config["BABEL_TRANSLATION_DIRECTORIES"] = ";".join(str(target / area) for area in AREAS)
@@ -46,9 +51,7 @@ def page_language() -> str:
     (Accept-Language), else English."""
     if not has_request_context():
         return DEFAULT_LANGUAGE
-    from pbem.web.common import me
-
-    user = me()
+    user = current_app.extensions[READER]()
     if user is not None and user.language:
         return user.language
     return browser_language() or DEFAULT_LANGUAGE

@@ -16,7 +16,7 @@ from typing import Any
 from flask import has_app_context
 from flask_babel import force_locale, gettext
 
-from pbem.clock.display import duration
+from pbem.i18n.times import duration
 
 Param = str | int | float  # or a Phrase
 

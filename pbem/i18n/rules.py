@@ -23,8 +23,8 @@ from engine.core.messages import (
     templates,
 )
 from engine.core.trial import PartlyPlayed
+from pbem.i18n import refusal_texts  # noqa: F401  (the server's own refusals)
 from pbem.i18n.catalogues import TRANSLATED, plain_translations
-from pbem.services import refusal_texts  # noqa: F401  (the server's own refusals)
 
 AREA = "rules"
 

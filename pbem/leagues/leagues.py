@@ -11,13 +11,14 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 import engine
-from pbem.clock.time_control import TimeControl
+from pbem.db import lock_league
 from pbem.leagues import notices
 from pbem.leagues.standings import points_table
 from pbem.models import Entrant, League, LeagueOrganiser, Season, User, utcnow
 from pbem.services.accounts import normalise_email, user_for_sign_in
 from pbem.services.errors import Conflict, Forbidden, Invalid, NotFound
 from pbem.services.names import checked_name
+from pbem.services.time_control import TimeControl
 
 MAX_DIVISIONS = 10
 
@@ -123,8 +124,9 @@ def invite_entrant(
 
 def join_league(session: Session, league_public_id: str, user: User) -> Entrant:
     """Enter the league: accepting an invitation, or, in an open league, by its
-    link. Newcomers start in the lowest division."""
-    league = find_league(session, league_public_id)
+    link. Newcomers start in the lowest division. Under the league's lock,
+    so the same player joining twice at once enters once."""
+    league = lock_league(session, find_league(session, league_public_id).id)
     entrant = next((e for e in league.entrants if e.user_id == user.id), None)
     if entrant is not None and entrant.left_at is None:
         raise Conflict(_("you are an entrant of this league already"))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pbem.models import League, Season
 from pbem.services.accounts import normalise_email
-from pbem.web.links import absolute_url, league_invite_token
+from pbem.services.links import absolute_url, league_invite_token
 
 
 def league_link(league: League) -> str:

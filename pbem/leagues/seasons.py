@@ -5,8 +5,10 @@ The schedule is made once, when the season starts, and kept on the season;
 a round's games are created when the round starts, from who holds each
 entrant's place then (a replacement, or a bot for an entrant who withdrew).
 Rounds move on when a division's games of the round are all over, or, with
-`round_days`, on a date at the latest; the sweep starts rounds that are due by
-date, and the last game of a round to end starts the next one itself.
+`round_days`, on a date at the latest. Once a league game's end is committed,
+its season moves on (a receiver of pbem.signals.game_ended); the sweep moves
+on every running season too, for rounds due by date and for an end whose
+receiver never ran (a worker that died in between).
 """
 
 from __future__ import annotations
@@ -16,13 +18,15 @@ from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from flask import Flask
 from flask_babel import gettext as _
 from flask_babel import ngettext
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 import engine
-from pbem.db import lock_season
+from pbem import signals
+from pbem.db import lock_league, lock_season
 from pbem.i18n import in_language
 from pbem.i18n.games import game_title as ruleset_title
 from pbem.leagues import notices
@@ -33,7 +37,6 @@ from pbem.models import Entrant, Game, GameStatus, League, Season, SeasonEntrant
 from pbem.services.errors import Conflict, Invalid
 from pbem.services.games import SeatSpec, create_game
 from pbem.services.resign import RESIGN_BOT
-from pbem.services.submissions import pending_submission_ids
 
 PACINGS = ("all", "rounds")
 ROUND_DAYS = range(1, 61)
@@ -46,10 +49,11 @@ def start_season(
     pacing: str = "all",
     round_days: int | None = None,
     seed: str | None = None,
-) -> tuple[Season, list[int]]:
+) -> Season:
     """The league's next season with its first games (all of them, when
-    `pacing` is "all"), and the bots' first submissions for the caller to
-    hand on after committing. The ruleset's newest version is pinned for it."""
+    `pacing` is "all"). The ruleset's newest version is pinned for it. Under
+    the league's lock, so two starts at once make one season."""
+    league = lock_league(session, league.id)
     running = current_season(league)
     if running is not None:
         raise Conflict(_("season %(number)d is still going on", number=running.number))
@@ -91,9 +95,9 @@ def start_season(
             [[places[e].id for e in game] for game in round_] for round_ in made.rounds
         ]
     season.schedule = plan
-    follow_up = advance(session, season, season.started_at)
+    advance(session, season, season.started_at)
     notices.season_started(session, season)
-    return season, follow_up
+    return season
 
 
 def _divisions(league: League, entrants: list[Entrant]) -> dict[int, list[Entrant]]:
@@ -121,32 +125,46 @@ def _divisions(league: League, entrants: list[Entrant]) -> dict[int, list[Entran
     return dict(sorted(by_division.items()))
 
 
-def game_ended(session: Session, game: Game) -> list[int]:
-    """A league game ended (or was abandoned): start what is now due, under
-    the season's lock. Returns the new games' bot submissions."""
-    if game.season_id is None:
-        return []
-    return advance(session, lock_season(session, game.season_id), utcnow())
+def init_app(_app: Flask) -> None:
+    signals.game_ended.connect(_move_on_after_game)
 
 
-def advance(session: Session, season: Season, now: datetime) -> list[int]:
+def _move_on_after_game(app: Flask, game_id: int, **_about: object) -> None:
+    """A game's end is committed: if it is a league game, start what is now
+    due in its season, under the season's lock, in a transaction of its own."""
+    with app.extensions["pbem.db"].session() as session:
+        season_id = session.scalar(select(Game.season_id).where(Game.id == game_id))
+        if season_id is None:
+            return
+        advance(session, lock_season(session, season_id), utcnow())
+        session.commit()
+
+
+def advance(session: Session, season: Season, now: datetime) -> None:
     """Start every round that is due, then end the season if all is played.
     The caller holds the season's lock (or has just made the season)."""
     if season.finished_at is not None:
-        return []
-    follow_up: list[int] = []
+        return
     for key, rounds in season.schedule.items():
         division = int(key)
         made = [g for g in season.games if g.division == division]
         current = max((g.round or 0 for g in made), default=0)
         while current < len(rounds) and _round_due(season, made, current, now):
             current += 1
-            for game in _create_round(session, season, division, current):
-                made.append(game)
-                follow_up += pending_submission_ids(session, game.id)
+            made += _create_round(session, season, division, current)
+            if season.pacing == "rounds" and current > 1:
+                _round_ended(session, season, division, current - 1)
     if _all_played(season):
+        if season.pacing == "rounds":
+            for key, rounds in season.schedule.items():
+                _round_ended(session, season, int(key), len(rounds))
         _finish(session, season, now)
-    return follow_up
+
+
+def _round_ended(session: Session, season: Season, division: int, number: int) -> None:
+    signals.announce(
+        session, signals.league_round_ended, season_id=season.id, division=division, round=number
+    )
 
 
 def _round_due(season: Season, made: list[Game], current: int, now: datetime) -> bool:
@@ -301,13 +319,10 @@ def _finish(session: Session, season: Season, now: datetime) -> None:
     notices.season_over(session, season)
 
 
-def due_rounds(session: Session, now: datetime) -> list[int]:
-    """For the sweep: start rounds whose date has come in every running season."""
-    follow_up: list[int] = []
-    ids = session.scalars(
-        select(Season.id).where(Season.finished_at.is_(None), Season.pacing == "rounds")
-    ).all()
+def due_rounds(session: Session, now: datetime) -> None:
+    """For the sweep: move every running season on (rounds whose date has
+    come, or whose games ended while no receiver heard it); commits each."""
+    ids = session.scalars(select(Season.id).where(Season.finished_at.is_(None))).all()
     for season_id in ids:
-        follow_up += advance(session, lock_season(session, season_id), now)
+        advance(session, lock_season(session, season_id), now)
         session.commit()
-    return follow_up

@@ -8,12 +8,13 @@ from __future__ import annotations
 from flask_babel import gettext as _
 from sqlalchemy.orm import Session
 
+from pbem.db import lock_league, lock_place
 from pbem.leagues import notices
-from pbem.leagues.leagues import active_entrant, current_season
+from pbem.leagues.leagues import active_entrant, current_season, is_organiser
 from pbem.models import Entrant, Game, GameStatus, League, Season, SeasonEntrant, Seat, User, utcnow
 from pbem.services import organiser as game_organiser
 from pbem.services.accounts import user_for_sign_in
-from pbem.services.errors import Conflict, NotFound
+from pbem.services.errors import Conflict, Forbidden, NotFound
 from pbem.services.resign import resign
 
 
@@ -24,52 +25,53 @@ def season_place(season: Season, place_id: int) -> SeasonEntrant:
     raise NotFound(_("no such entrant in this season"))
 
 
-def withdraw(session: Session, season: Season, place: SeasonEntrant, by: User) -> list[int]:
+def withdraw(session: Session, season: Season, place_id: int, by: User) -> SeasonEntrant:
     """The entrant leaves the season (asked by its player, or done by an
     organiser): every game of it under way goes on with a bot in its seat,
-    and the rounds still to come seat a bot for it. Returns the bots'
-    submissions to hand on after committing."""
+    and the rounds still to come seat a bot for it. Under the place's lock,
+    so a second withdrawal or a replacement at the same moment finds it done."""
+    place = _locked_place(session, season, place_id)
+    if place.user_id != by.id and not is_organiser(season.league, by):
+        raise Forbidden(_("only the entrant's player or an organiser may withdraw it"))
     _require_going_on(season, place)
     place.withdrawn_at = utcnow()
-    follow_up: list[int] = []
     for game, seat in _seats_in_play(season, place):
         if seat.user_id == by.id:
-            follow_up += resign(session, seat)
+            resign(session, seat)
         else:
-            follow_up += game_organiser.hand_to_bot(
-                session, by, game.public_id, seat.position
-            ).follow_up
-    return follow_up
+            game_organiser.hand_to_bot(session, by, game.public_id, seat.position)
+    return place
 
 
-def leave_league(session: Session, league: League, user: User) -> list[int]:
+def leave_league(session: Session, league: League, user: User) -> None:
     """The player leaves the league, withdrawing from the season under way."""
+    league = lock_league(session, league.id)
     entrant = active_entrant(league, user)
     if entrant is None:
         raise NotFound(_("you are not an entrant of this league"))
     entrant.left_at = utcnow()
     season = current_season(league)
     if season is None:
-        return []
+        return
     place = next(
         (p for p in season.entrants if p.entrant_id == entrant.id and p.withdrawn_at is None), None
     )
-    if place is None:
-        return []
-    return withdraw(session, season, place, user)
+    if place is not None:
+        withdraw(session, season, place.id, user)
 
 
 def replace(
     session: Session,
     season: Season,
-    place: SeasonEntrant,
+    place_id: int,
     organiser: User,
     email: str,
     invitation_link: game_organiser.InvitationLink,
-) -> list[int]:
+) -> SeasonEntrant:
     """The player at `email` takes over the entrant's place for the rest of the
     season (its points so far included) and enters the league in its
-    division; the player replaced leaves the league."""
+    division; the player replaced leaves the league. Under the place's lock."""
+    place = _locked_place(session, season, place_id)
     _require_going_on(season, place)
     newcomer = user_for_sign_in(session, email)
     if any(p.user_id == newcomer.id for p in season.entrants):
@@ -85,14 +87,21 @@ def replace(
     old.left_at = utcnow()
     if place.user_id is not None:
         notices.forget_unsent(session, place.user_id, season)
+    games = _seats_in_play(season, place)
     place.entrant, place.user_id, place.name = entrant, newcomer.id, newcomer.name
-    follow_up: list[int] = []
-    for game, seat in _seats_in_play(season, place):
-        done = game_organiser.replace(
+    for game, seat in games:
+        game_organiser.replace(
             session, organiser, game.public_id, seat.position, newcomer.email, invitation_link
         )
-        follow_up += done.follow_up
-    return follow_up
+    return place
+
+
+def _locked_place(session: Session, season: Season, place_id: int) -> SeasonEntrant:
+    """The season's place, locked and as it is now, with its entrant's row."""
+    season_place(season, place_id)  # NotFound for a place of another season
+    place = lock_place(session, place_id)
+    session.refresh(place.entrant)
+    return place
 
 
 def _require_going_on(season: Season, place: SeasonEntrant) -> None:

@@ -9,8 +9,9 @@ written, so a reply says which position its author saw (the stale guard).
 from __future__ import annotations
 
 import re
+from email import errors
 from email.headerregistry import Address
-from email.utils import getaddresses
+from email.message import EmailMessage
 
 MESSAGE_ID = re.compile(
     r"<pbem\.(?P<game>[A-Za-z0-9_-]+)\.(?P<seat>\d+)\.(?P<ply>\d+)\.[A-Za-z0-9_-]+@[^>]+>"
@@ -51,10 +52,39 @@ def seen_position(in_reply_to: str, references: str, subject: str) -> int | None
     return int(found.group(1)) - 1 if found else None
 
 
-def plain_address(header_value: str) -> str | None:
-    """The one bare address of a From header, lower-cased; None if not exactly one."""
-    pairs = [addr for _name, addr in getaddresses([header_value or ""]) if "@" in addr]
-    return pairs[0].lower() if len(pairs) == 1 else None
+class UnclearSender(ValueError):
+    """From does not name exactly one mailbox beyond doubt."""
+
+
+def sender_address(message: EmailMessage) -> str:
+    """The one address of From, lower-cased, as the standard library reads it
+    strictly (RFC 5322): the address in angle brackets when there is one.
+
+    Lenient readers differ on headers such as `ann@example.org <eve@evil.example>`
+    (one reads Ann, a mail client shows Eve), so a header the parser had to
+    repair, or one naming several mailboxes or a group, is refused rather
+    than guessed: the sender decides whose seat the mail may play. Raises
+    UnclearSender saying why.
+    """
+    headers = message.get_all("From", [])
+    if len(headers) != 1:
+        raise UnclearSender(f"{len(headers)} From headers")
+    header = headers[0]
+    # Raw 8-bit bytes (a name in UTF-8, as some clients send it) leave no doubt
+    # about the mailbox; whatever the parser had to repair does.
+    repaired = [d for d in header.defects if not isinstance(d, errors.UndecodableBytesDefect)]
+    if repaired:
+        raise UnclearSender(f"From is malformed: {repaired[0]}")
+    if len(header.groups) != 1 or header.groups[0].display_name is not None:
+        raise UnclearSender("From names several mailboxes or a group")
+    if len(header.addresses) != 1:
+        raise UnclearSender("From names no mailbox")
+    return header.addresses[0].addr_spec.lower()
+
+
+def domain_of(address: str) -> str:
+    """The domain of an address (or of a bare domain), lower-cased."""
+    return address.rpartition("@")[2].strip().strip(".").lower()
 
 
 def formatted(name: str, address: str) -> str:

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from flask_babel import gettext as _
 
-from pbem.clock.display import duration, local_time
-from pbem.clock.time_control import TimeControl
+from pbem.i18n.times import duration, local_time
 from pbem.models import GameStatus, Seat
+from pbem.services.time_control import TimeControl
 
 
 def clock_text(seat: Seat, zone: str, deadline: bool = True) -> str:

@@ -8,7 +8,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext
 
 from pbem.i18n import current_language
-from pbem.mail.command_words import COMMAND_WORDS
+from pbem.i18n.command_words import COMMAND_WORDS, own_word
 
 # What follows a command's word; the order is the help's.
 ARGUMENTS = {"chat": lazy_gettext("TEXT"), "vacation": "N"}
@@ -33,11 +33,6 @@ SHORT_DESCRIPTIONS = {
     "vacation": lazy_gettext("your clocks stop in every game for N days"),
     "back": lazy_gettext("they run again"),
 }
-
-
-def own_word(command: str) -> str:
-    """The reader's word for a command (vacances, dovolená, vacation)."""
-    return COMMAND_WORDS.get(current_language(), COMMAND_WORDS["en"])[command][0]
 
 
 def command_word(command: str) -> str:

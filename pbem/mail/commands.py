@@ -3,7 +3,9 @@
 Every line that is not a command is a move; all the moves of one mail go in
 as one submission, applied together or not at all. Command words are read in
 English, French and Czech (command_words). Lines the game cannot read after
-a first move it can read make the mail a question, not a turn (unread_lines).
+a first move it can read make the mail a question, not a turn, unless they
+are plainly no move (a greeting, the sender's name): those are set aside and
+named in the answer (unread_lines).
 """
 
 from __future__ import annotations
@@ -18,22 +20,23 @@ from flask_babel import ngettext
 from sqlalchemy.orm import Session
 
 import engine
-from pbem.clock.display import local_time
 from pbem.config import base_url
 from pbem.i18n import current_language
+from pbem.i18n.command_words import command_named, own_word
 from pbem.i18n.rules import describe_error, describe_refusal, refusal_of
-from pbem.mail.command_help import command_word, help_text, own_word
-from pbem.mail.command_words import command_named
+from pbem.i18n.times import local_time
+from pbem.mail.command_help import command_word, help_text
 from pbem.mail.game_text import history_lines
-from pbem.mail.unread_lines import question, unread_lines
+from pbem.mail.unread_lines import not_read, question, sender_names, set_aside, unread_lines
 from pbem.models import GameStatus, Seat, utcnow
 from pbem.services import chat, vacation
 from pbem.services.errors import ServiceError
 from pbem.services.events import events_by_ply, events_of
-from pbem.services.replay import engine_game, moves_stored
+from pbem.services.replay import engine_game
 from pbem.services.resign import resign
 from pbem.services.seat_address import NEW_ADDRESS, renew_address
-from pbem.services.submissions import check_size, preview, submission_lines, submit
+from pbem.services.submissions import submission_lines
+from pbem.services.turns import TurnRefused, accept_turn
 
 LEGAL_LIMIT = 3000
 VACATION_DAYS = re.compile(r"([0-9]{1,4})(?:\s*(?:days?|jours?|dn[iíuů]|dny|den))?", re.IGNORECASE)
@@ -41,14 +44,16 @@ VACATION_DAYS = re.compile(r"([0-9]{1,4})(?:\s*(?:days?|jours?|dn[iíuů]|dny|de
 
 @dataclass
 class Reading:
-    """A mail's new text, split into commands and move lines."""
+    """A mail's new text, split into commands and move lines, and who sent it
+    (the From header: the sender may sign with the name it gives)."""
 
     commands: list[tuple[str, str]] = field(default_factory=list)
     moves: list[str] = field(default_factory=list)
+    sender: str = ""
 
 
-def read_commands(text: str) -> Reading:
-    reading = Reading()
+def read_commands(text: str, sender: str = "") -> Reading:
+    reading = Reading(sender=sender)
     for line in submission_lines(text):
         word, _, rest = line.partition(" ")
         command = command_named(word)
@@ -61,13 +66,12 @@ def read_commands(text: str) -> Reading:
 
 @dataclass
 class Answer:
-    """What the mail pipeline does with a reading: texts to answer, a
-    submission to hand on, bot submissions a resignation started."""
+    """What the mail pipeline does with a reading: texts to answer and the
+    submission stored, if any."""
 
     paragraphs: list[str] = field(default_factory=list)
     board: bool = False
     submission_id: int | None = None
-    follow_up: list[int] = field(default_factory=list)
     outcome: str = "answered"
     config: Mapping[str, Any] = field(default_factory=dict)  # the app's settings
 
@@ -81,8 +85,9 @@ def carry_out(
 ) -> Answer:
     """Run the commands and store the moves; the caller commits."""
     answer = Answer(config=config)
+    moves, aside = set_aside(seat, reading.moves, sender_names(seat, reading.sender))
     resigning = any(name == "resign" for name, _ in reading.commands)
-    if resigning and (reading.moves or len(reading.commands) > 1):
+    if resigning and (moves or len(reading.commands) > 1):
         answer.paragraphs.append(
             _(
                 "To resign, send a mail whose only line is: %(resign)s. Nothing was done.",
@@ -91,14 +96,16 @@ def carry_out(
         )
         answer.outcome = "refused"
         return answer
-    if reading.moves:
-        _moves(session, seat, reading.moves, seen_ply, answer)
+    if moves:
+        _moves(session, seat, moves, seen_ply, answer)
     for name, argument in reading.commands:
         _COMMANDS[name](session, seat, argument, answer)
-    if not reading.moves and not reading.commands:
+    if not moves and not reading.commands:
         answer.paragraphs.append(_("Your mail held no move and no command."))
         answer.paragraphs.append(help_text(base_url(config)))
         answer.outcome = "empty"
+    if aside:
+        answer.paragraphs.append(not_read(aside))
     return answer
 
 
@@ -117,37 +124,42 @@ def _moves(
         answer.outcome = "unclear"
         return
     try:
-        check_size(seat, moves)
-    except engine.IllegalMove as exc:
+        submission = accept_turn(session, seat, seat.user_id, "\n".join(moves), "mail", seen_ply)
+    except TurnRefused as refusal:
+        _refused_moves(refusal, answer)
+        return
+    answer.submission_id = submission.id
+    answer.outcome = "submitted"
+
+
+def _refused_moves(refusal: TurnRefused, answer: Answer) -> None:
+    """Why the one door refused the mail's moves, in the player's words."""
+    exc = refusal.illegal
+    if refusal.why == "moved_on" and exc is not None:
+        assert refusal.then is not None and refusal.now is not None
+        answer.paragraphs.append(
+            ngettext(
+                "Your reply answers the position after move %(seen)s, but %(num)d move "
+                "has been played since then and your moves no longer fit (%(reason)s). "
+                "Nothing was played. Here is the board now.",
+                "Your reply answers the position after move %(seen)s, but %(num)d moves "
+                "have been played since then and your moves no longer fit (%(reason)s). "
+                "Nothing was played. Here is the board now.",
+                refusal.now - refusal.then,
+                seen=refusal.then,
+                reason=_reason(exc),
+            )
+        )
+        answer.board = True
+        answer.outcome = "stale"
+    elif exc is not None:
         answer.paragraphs.append(
             _("Nothing was played: %(reason)s.", reason=_reason(exc, with_rule=False))
         )
         answer.outcome = "refused"
-        return
-    current = moves_stored(game)
-    if seen_ply is not None and seen_ply < current:
-        try:
-            preview(seat, "\n".join(moves))
-        except engine.IllegalMove as exc:
-            answer.paragraphs.append(
-                ngettext(
-                    "Your reply answers the position after move %(seen)s, but %(num)d move "
-                    "has been played since then and your moves no longer fit (%(reason)s). "
-                    "Nothing was played. Here is the board now.",
-                    "Your reply answers the position after move %(seen)s, but %(num)d moves "
-                    "have been played since then and your moves no longer fit (%(reason)s). "
-                    "Nothing was played. Here is the board now.",
-                    current - seen_ply,
-                    seen=seen_ply,
-                    reason=_reason(exc),
-                )
-            )
-            answer.board = True
-            answer.outcome = "stale"
-            return
-    submission = submit(session, seat, "\n".join(moves), channel="mail")
-    answer.submission_id = submission.id
-    answer.outcome = "submitted"
+    else:
+        answer.paragraphs.append(_("Nothing was played: %(reason)s.", reason=str(refusal)))
+        answer.outcome = "refused"
 
 
 def _legal(session: Session, seat: Seat, _argument: str, answer: Answer) -> None:
@@ -180,7 +192,7 @@ def _history(session: Session, seat: Seat, _argument: str, answer: Answer) -> No
 
 def _resign(session: Session, seat: Seat, _argument: str, answer: Answer) -> None:
     try:
-        answer.follow_up = resign(session, seat)
+        resign(session, seat)
     except ServiceError as exc:
         answer.paragraphs.append(_("You cannot resign: %(reason)s", reason=exc))
         return
@@ -199,8 +211,8 @@ def _chat(session: Session, seat: Seat, argument: str, answer: Answer) -> None:
     answer.paragraphs.append(f"{sent.summary}\n{sent.message.text}")
 
 
-def _new_address(_session: Session, seat: Seat, _argument: str, answer: Answer) -> None:
-    renew_address(seat)
+def _new_address(session: Session, seat: Seat, _argument: str, answer: Answer) -> None:
+    renew_address(session, seat)
     answer.paragraphs.append(NEW_ADDRESS.text())
 
 

@@ -4,25 +4,22 @@ threading headers and the seat's secret Reply-To."""
 from __future__ import annotations
 
 import dataclasses
-import html
 from collections.abc import Mapping
 from datetime import datetime
 from email.message import EmailMessage
-from email.utils import formatdate, make_msgid
+from email.utils import formatdate
 from typing import Any
 
-import css_inline
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext, ngettext
 from sqlalchemy.orm import Session
 
-from pbem.clock.display import local_time
-from pbem.clock.time_control import TIMEOUT_WORDS, time_control_words
 from pbem.config import base_url
 from pbem.i18n import current_language, in_language
 from pbem.i18n.games import game_title
 from pbem.i18n.phrases import written
 from pbem.i18n.rules import describe_refusal
+from pbem.i18n.times import local_time
 from pbem.leagues.seasons import named
 from pbem.mail import addresses
 from pbem.mail.clock_text import clock_text
@@ -30,20 +27,16 @@ from pbem.mail.command_help import command_word, commands_line, short_help
 from pbem.mail.game_text import SeatPicture, result_text, seed_text
 from pbem.mail.game_views import GameViews
 from pbem.mail.league_text import LEAGUE_KINDS, league_mail
+from pbem.mail.message import Mail
 from pbem.mail.page_language import INVITER_PAGE
 from pbem.mail.quiet_hours import SINCE, SINCE_YOU_HEARD, kind_now
 from pbem.models import Game, Outbox, Seat, User
 from pbem.notation_pages import notation_path
 from pbem.services import notifications
 from pbem.services.game_lists import seats_to_act
-from pbem.web.links import picture_url
+from pbem.services.links import picture_url
+from pbem.services.time_control import TIMEOUT_WORDS, time_control_words
 
-STYLE = """
-body { font-family: sans-serif; color: #222; }
-pre { font-family: monospace; font-size: 12px; background: #f6f6f6; padding: 8px; }
-.moves li { font-family: monospace; }
-.note { color: #666; font-size: 12px; }
-"""
 BOARD_KINDS = {"your_turn", "game_over", "submission_rejected", SINCE_YOU_HEARD}
 # Mails about the account rather than a seat: an invitation names a game that
 # has not started, so it cannot be written from the game's board.
@@ -61,56 +54,6 @@ SHORT_KINDS = {notifications.MOVED}
 ABANDONED = lazy_gettext("This game was abandoned by its organiser: it ended without a result.")
 # The subjects of answers, as the mail pipeline and the services store them.
 ANSWER_SUBJECTS = {"answer": lazy_gettext("answer"), "new address": lazy_gettext("new address")}
-
-
-class Mail:
-    """A message being written: text paragraphs and their HTML, plus headers."""
-
-    def __init__(self) -> None:
-        self.text: list[str] = []
-        self.html: list[str] = []
-        self.png: bytes | None = None  # the board, shown inline
-        self.png_url = ""  # the same picture at full size, on the site
-
-    def para(self, text: str) -> None:
-        self.text.append(text)
-        self.html.append(f"<p>{html.escape(text).replace(chr(10), '<br>')}</p>")
-
-    def listing(self, title: str, lines: list[str], css_class: str = "moves") -> None:
-        self.text.append("\n".join([title, *(f"  {line}" for line in lines)]))
-        items = "".join(f"<li>{html.escape(line)}</li>" for line in lines)
-        self.html.append(f"<p>{html.escape(title)}</p><ul class='{css_class}'>{items}</ul>")
-
-    def pre(self, text: str) -> None:
-        self.text.append(text)
-        self.html.append(f"<pre>{html.escape(text)}</pre>")
-
-    def link(self, title: str, url: str) -> None:
-        self.text.append(_("%(title)s: %(url)s", title=title, url=url))
-        self.html.append(f"<p><a href='{html.escape(url)}'>{html.escape(title)}</a></p>")
-
-    def message(self, subject: str) -> EmailMessage:
-        message = EmailMessage()
-        message["Subject"] = subject
-        message.set_content("\n\n".join(self.text) + "\n")
-        cid = make_msgid("board")
-        alt = html.escape(_("the board"), quote=True)
-        image = ""
-        if self.png:
-            # At most 600 px wide, as mail readers lay out; a click gives it at full size.
-            image = (
-                f"<p><a href='{html.escape(self.png_url)}'><img src='cid:{cid[1:-1]}' alt='{alt}'"
-                " style='max-width:600px;width:100%;height:auto'></a></p>"
-            )
-        body = image + "".join(self.html)
-        page = f"<html><head><style>{STYLE}</style></head><body>{body}</body></html>"
-        message.add_alternative(css_inline.inline(page), subtype="html")
-        if self.png:
-            html_part = message.get_payload()[1]
-            html_part.add_related(
-                self.png, "image", "png", cid=cid, filename="board.png", disposition="inline"
-            )
-        return message
 
 
 def compose(

@@ -6,18 +6,16 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from flask_babel import gettext as _
 
 import engine
 from pbem.i18n import current_language, game_word
 from pbem.i18n.boards import board_text
+from pbem.models import GameEvent
 from pbem.render.lastturn import moves_since
 from pbem.services.events import event_text
-
-if TYPE_CHECKING:
-    from pbem.models import GameEvent
 
 SHORT_LIST_PER_KIND = 4
 SHORT_LIST_MAX = 30

@@ -7,11 +7,15 @@ from __future__ import annotations
 import hmac
 
 from flask import Blueprint, abort, current_app, request
+from flask_babel import lazy_gettext
 
 from pbem.db import get_db
 from pbem.mail.inbound import receive
+from pbem.ratelimit import Rate, limited
 
-blp = Blueprint("mail_inbound", __name__)
+blp = limited(Rate("PBEM_MAIL_INBOUND_LIMIT", lazy_gettext("Too many mails posted")))(
+    Blueprint("mail_inbound", __name__)
+)
 
 
 @blp.post("/mail/inbound")
@@ -22,11 +26,7 @@ def inbound() -> tuple[dict[str, object], int]:
     given = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
     if not hmac.compare_digest(given.encode(), secret.encode()):
         abort(401)
-    if (request.content_length or 0) > current_app.config["PBEM_MAIL_MAX_BYTES"]:
-        abort(413)
-    raw = request.get_data(cache=False)
-    if len(raw) > current_app.config["PBEM_MAIL_MAX_BYTES"]:
-        abort(413)
+    raw = request.get_data(cache=False)  # at most PBEM_MAIL_MAX_BYTES (pbem.ratelimit)
     if not raw:
         abort(400)
     with get_db().session() as session:

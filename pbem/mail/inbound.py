@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
@@ -25,7 +25,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext
 from flask_babel.speaklater import LazyString
 from sqlalchemy import select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session
 
 from pbem.dispatch import send_tasks
@@ -38,11 +38,12 @@ from pbem.mail.sender_check import failed_check
 from pbem.metrics import events
 from pbem.models import InboundMessage, InboundStatus, Outbox, Seat, utcnow
 from pbem.ratelimit import allow_refusal_answer
-from pbem.services.accounts import user_by_email
+from pbem.services.accounts import normalise_email, user_by_email
+from pbem.services.errors import Invalid
+from pbem.task_names import PROCESS_INBOUND
 
 log = logging.getLogger(__name__)
 
-PROCESS_INBOUND = "pbem.process_inbound"
 UNREADABLE = lazy_gettext(
     "We could not read the text of your mail (%(reason)s). "
     "Nothing was played. Please send it again as plain text in UTF-8."
@@ -112,7 +113,6 @@ def receive(
 class Result:
     outcome: str
     detail: str = ""
-    submissions: list[int] = field(default_factory=list)
 
 
 def process(session: Session, inbound_id: int, config: Mapping[str, Any]) -> Result | None:
@@ -127,7 +127,7 @@ def process(session: Session, inbound_id: int, config: Mapping[str, Any]) -> Res
         session.rollback()
         return None
     row = session.get_one(InboundMessage, inbound_id)
-    result = _read(session, row, config)
+    result = _read_or_fail(session, row, config)
     row.status, row.outcome, row.detail = InboundStatus.DONE, result.outcome, result.detail
     door = row.channel
     session.commit()
@@ -136,20 +136,36 @@ def process(session: Session, inbound_id: int, config: Mapping[str, Any]) -> Res
     return result
 
 
+def _read_or_fail(session: Session, row: InboundMessage, config: Mapping[str, Any]) -> Result:
+    """Every mail ends with an outcome: a fault of ours on some mail undoes
+    what reading it did and is kept as the outcome "failed" (logged), rather
+    than leaving the mail to be read again and again. The database failing
+    is not the mail's fault: that is raised, and the task is retried."""
+    try:
+        with session.begin_nested():
+            return _read(session, row, config)
+    except DBAPIError:
+        raise
+    except Exception as exc:
+        log.exception("inbound %s (%s): reading it failed", row.id, row.message_id)
+        return Result("failed", f"{type(exc).__name__}: {exc}"[:500])
+
+
 def _read(session: Session, row: InboundMessage, config: Mapping[str, Any]) -> Result:
     try:
         message = BytesParser(policy=policy.default).parsebytes(row.raw)
-        sender = addresses.plain_address(str(message.get("From", "")))
+        if is_automatic(message, row.envelope_from):
+            return Result("ignored", "automatic reply or bounce")
+        sender = addresses.sender_address(message)
+        normalise_email(sender)  # an address no player can have: no seat, no answer
+    except (addresses.UnclearSender, Invalid) as exc:  # whom to answer is the doubt itself
+        return Result("refused", f"unclear sender: {exc}")
     except Exception as exc:  # broken beyond reading: keep it stored, answer nobody
         return Result("unreadable", f"{type(exc).__name__}: {exc}")
-    if is_automatic(message, row.envelope_from):
-        return Result("ignored", "automatic reply or bounce")
-    if sender is None:
-        return Result("unreadable", "no single From address to answer")
     if len(row.raw) > config["PBEM_MAIL_MAX_BYTES"]:
         _refuse(session, sender, message, TOO_LARGE)
         return Result("refused", "too large")
-    failed = failed_check(message, config["PBEM_MAIL_AUTHSERV_ID"])
+    failed = failed_check(message, config["PBEM_MAIL_AUTHSERV_ID"], sender)
     if failed:
         _refuse(session, sender, message, SENDER_CHECK_FAILED, sender=sender)
         return Result("refused", f"sender check failed: {failed}")
@@ -180,12 +196,12 @@ def _read_seat_mail(
         str(message.get("References", "")),
         str(message.get("Subject", "")),
     )
-    answer = carry_out(session, seat, read_commands(text), seen, config)
+    reading = read_commands(text, sender=str(message.get("From", "")))
+    answer = carry_out(session, seat, reading, seen, config)
     row.submission_id = answer.submission_id
     if answer.paragraphs:
         _answer(session, seat, row, answer.paragraphs, answer.board)
-    submissions = [answer.submission_id] if answer.submission_id else []
-    return Result(answer.outcome, text[:200], submissions + answer.follow_up)
+    return Result(answer.outcome, text[:200])
 
 
 def _answer(
@@ -205,6 +221,15 @@ def _answer(
                 "subject": "answer",
             },
         )
+    )
+
+
+def is_seat_address(session: Session, address: str, localpart: str) -> bool:
+    """Whether `address` is some seat's (`play+TOKEN@...`): what the SMTP door
+    asks at RCPT time, so mail to any other address is refused, not answered."""
+    token = addresses.token_from_address(address, localpart)
+    return (
+        token is not None and session.scalar(select(Seat.id).where(Seat.token == token)) is not None
     )
 
 
@@ -241,12 +266,16 @@ def _refuse(
     reason: LazyString | None = None,
     **params: str,
 ) -> None:
-    """Answer a refused mail, at most PBEM_REFUSAL_LIMIT times per sender:
-    the From of a stranger's mail may be forged, and a flood of such mail
-    must not become a flood of answers to whoever it names. A sender who
-    plays here is answered in their language."""
+    """Answer a refused mail, at most PBEM_REFUSAL_LIMIT times per sender and
+    PBEM_REFUSAL_LIMIT_TOTAL in all: the From of a stranger's mail may be
+    forged, and a flood of such mail must not become a flood of answers to
+    whoever it names. A sender who plays here is answered in their language."""
     if not allow_refusal_answer(address):
-        log.info("refusal to %s not sent: answered recently (PBEM_REFUSAL_LIMIT)", address)
+        log.info(
+            "refusal to %s not sent: too many answered recently"
+            " (PBEM_REFUSAL_LIMIT, PBEM_REFUSAL_LIMIT_TOTAL)",
+            address,
+        )
         return
     known = user_by_email(session, address)
     language = known.language if known is not None else None

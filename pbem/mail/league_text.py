@@ -7,14 +7,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from flask_babel import gettext as _
 from sqlalchemy.orm import Session
 
-from pbem.clock.display import local_time
 from pbem.config import base_url
 from pbem.i18n.games import game_title
+from pbem.i18n.times import local_time
 from pbem.leagues import notices
 from pbem.leagues.balance import division_balance
 from pbem.leagues.digest import playing_now
@@ -22,11 +22,9 @@ from pbem.leagues.leagues import find_league, league_time_control
 from pbem.leagues.links import season_link
 from pbem.leagues.seasons import division_rounds, rounds_in, shown_title
 from pbem.leagues.tables import PER_GAME, TableRow, division_table, ranks_per_game
+from pbem.mail.message import Mail
 from pbem.models import Game, GameStatus, League, Outbox, Season, SeasonEntrant, Seat, User
 from pbem.services.errors import NotFound
-
-if TYPE_CHECKING:
-    from pbem.mail.compose import Mail
 
 LEAGUE_KINDS = {
     notices.LEAGUE_INVITE,

@@ -23,11 +23,11 @@ from flask import Flask
 from sqlalchemy import event, select
 from sqlalchemy.orm import Session
 
-from pbem.clock.deadlines import out_of_quiet_hours
 from pbem.leagues import notices
 from pbem.mail.game_text import SeatPicture
 from pbem.models import Outbox, OutboxStatus, User, utcnow
 from pbem.services import notifications
+from pbem.services.deadlines import out_of_quiet_hours
 
 AT_ONCE = {
     notifications.SIGN_IN,

@@ -5,9 +5,12 @@ Plain text is preferred; an HTML-only mail is turned into text with its
 quoted blocks left out. Then the lines are walked once: a quote header
 (attribution, Outlook header block, separator; see reply_patterns) followed
 by '>' lines ends with them and the text after it is read again; one followed
-by an unquoted original ends the new text. A signature runs until the next
-quote. Both parts of a reply written around a quote are kept, in order, so
-that a turn is never cut in two.
+by an unquoted original ends the new text. A line a client wrapped out of a
+quote without its '>' stays in the quote. A signature ("-- ", a closing, a
+contact block, "Sent from my phone" where nothing new follows) runs until
+the next quote. Both parts of a reply written around a quote are kept, in
+order, so that a turn is never cut in two; what is only uncertain (a line
+"Bob wrote:" with no quote after it) is kept for the game to judge.
 """
 
 from __future__ import annotations
@@ -16,10 +19,14 @@ import re
 from email.message import EmailMessage
 from html.parser import HTMLParser
 
+from pbem.i18n.command_words import command_named
 from pbem.mail import reply_patterns as patterns
 
 QUOTED = re.compile(r"^\s*>")
-HEADER_BLOCK_MAX_LINES = 12  # an Outlook header block, its fields run on
+HEADER_BLOCK_MAX_LINES = 20  # an Outlook header block, its fields run on or stand apart
+WRAP_WIDTH = 72  # where mail clients wrap quoted text, at the latest
+CONTACT_BLOCK_MAX_LINES = 6
+SENTENCE_END = (".", "!", "?", ":")
 
 
 class _HtmlText(HTMLParser):
@@ -122,8 +129,14 @@ def new_text(body: str) -> str:
             index = _after_quote(lines, after)
         elif QUOTED.match(line):
             index = _after_quote(lines, index)
-        elif patterns.starts_signature(line) or (any(kept) and patterns.is_closing(line)):
+        elif (
+            patterns.starts_signature(line)
+            or (patterns.is_sent_from(line) and _nothing_new_after(lines, index + 1))
+            or (any(kept) and patterns.is_closing(line) and _signs_off(lines, index))
+        ):
             index = _after_signature(lines, index + 1)
+        elif any(kept) and (contact_end := _contact_block_end(lines, index)) is not None:
+            index = contact_end
         else:
             kept.append(line)
             index += 1
@@ -142,9 +155,72 @@ def _next_written(lines: list[str], index: int) -> int | None:
 
 
 def _after_quote(lines: list[str], index: int) -> int:
-    while index < len(lines) and (QUOTED.match(lines[index]) or not lines[index].strip()):
+    while index < len(lines) and (
+        QUOTED.match(lines[index]) or not lines[index].strip() or _continues_quote(lines, index)
+    ):
         index += 1
     return index
+
+
+def _continues_quote(lines: list[str], index: int) -> bool:
+    """Whether lines[index], unquoted, is the rest of a quoted line the mail
+    client wrapped without its '>': its first word would not have fitted on
+    the quoted line before it, which breaks off mid-sentence, and a quote
+    goes on right after it or it ends the quote: a sentence's end, or words
+    that are neither a command nor a move (no place, no digit)."""
+    before, words = lines[index - 1] if index else "", lines[index].split()
+    if (
+        not words
+        or not QUOTED.match(before)
+        or len(before) + 1 + len(words[0]) <= WRAP_WIDTH
+        or before.endswith(SENTENCE_END)
+        or patterns.names_a_place(lines[index])  # a move, even typed right under the quote
+        or command_named(words[0]) is not None
+    ):
+        return False
+    following = lines[index + 1] if index + 1 < len(lines) else ""
+    if QUOTED.match(following):
+        return True
+    if following.strip():
+        return False
+    digits = any(char.isdigit() for char in lines[index])
+    return lines[index].endswith(SENTENCE_END) or (len(words) > 1 and not digits)
+
+
+def _nothing_new_after(lines: list[str], index: int) -> bool:
+    """Whether only a quote, a quote header or nothing follows lines[index - 1]."""
+    after = _next_written(lines, index)
+    if after is None or QUOTED.match(lines[after]):
+        return True
+    return _quote_header_end(lines, after) is not None
+
+
+def _contact_block_end(lines: list[str], index: int) -> int | None:
+    """The end of a signature's contact block (name, title, phone, address)
+    starting at lines[index] after a blank line, if nothing new follows it."""
+    if (index and lines[index - 1].strip()) or not patterns.is_name(lines[index].strip()):
+        return None
+    end = index + 1
+    while end < len(lines) and lines[end].strip() and not QUOTED.match(lines[end]):
+        end += 1
+    block = [line.strip() for line in lines[index + 1 : end]]
+    if not 1 <= len(block) < CONTACT_BLOCK_MAX_LINES or not any(map(patterns.is_contact, block)):
+        return None
+    if not _signs_off(lines, index) or not _nothing_new_after(lines, end):
+        return None
+    return end
+
+
+def _signs_off(lines: list[str], index: int) -> bool:
+    """Whether the closing at lines[index] ends the player's text: no line
+    after it, up to the next quote, names a board place or a command
+    ("Thanks for the tip" above "hut 2,1" is the player's text)."""
+    return not any(
+        (patterns.names_a_place(line) and not patterns.is_contact(line))
+        or command_named(line.split(maxsplit=1)[0]) is not None
+        for line in lines[index + 1 : _after_signature(lines, index + 1)]
+        if line.strip()
+    )
 
 
 def _after_signature(lines: list[str], index: int) -> int:
@@ -161,21 +237,28 @@ def _quote_header_end(lines: list[str], index: int) -> int | None:
     line = lines[index].strip()
     if not line or QUOTED.match(line):
         return None
-    if patterns.is_separator(line):
+    if patterns.is_separator(line) or (patterns.is_rule(line) and _forward_follows(lines, index)):
         return index + 1
     for span in (1, 2, 3):
         if span > 1 and not _wrap_continues(lines, index, span):
             break
         joined = " ".join(part.strip() for part in lines[index : index + span])
-        if patterns.is_attribution(joined) or (
-            patterns.is_dated_attribution(joined) and _quote_follows(lines, index + span)
-        ):
+        if patterns.is_certain_attribution(joined):
+            return index + span
+        if (
+            patterns.is_attribution(joined)
+            or patterns.is_dated_attribution(joined)
+            or patterns.is_attribution(joined + ":")  # a client that writes no colon
+        ) and _quote_or_end_follows(lines, index + span):
             return index + span
     fields = _header_fields(lines, index)
     if fields:
         return index + fields
     found = patterns.library_header_lines("\n".join(lines[index : index + 8]))
-    return index + found if found else None
+    if not found:
+        return None
+    certain = patterns.names_when_or_who(" ".join(lines[index : index + found]))
+    return index + found if certain or _quote_or_end_follows(lines, index + found) else None
 
 
 def _wrap_continues(lines: list[str], index: int, span: int) -> bool:
@@ -193,25 +276,41 @@ def _wrap_continues(lines: list[str], index: int, span: int) -> bool:
     )
 
 
-def _quote_follows(lines: list[str], index: int) -> bool:
+def _forward_follows(lines: list[str], index: int) -> bool:
+    """Whether a header field comes within the three lines after a rule."""
+    return any(patterns.is_header_field(line.strip()) for line in lines[index + 1 : index + 4])
+
+
+def _quote_or_end_follows(lines: list[str], index: int) -> bool:
     after = _next_written(lines, index)
-    return after is not None and QUOTED.match(lines[after]) is not None
+    return after is None or QUOTED.match(lines[after]) is not None
 
 
 def _header_fields(lines: list[str], index: int) -> int:
     """The length of an Outlook-style header block ("From:", "Sent:", ...)
     starting at lines[index]: at least two fields, one of them the sender; a
-    field's value may run on to the next line ("From: Ann\n<ann@x>")."""
+    field's value may run on to the next line ("From: Ann\n<ann@x>"), and
+    Outlook's HTML, made text, leaves blank lines between the fields. A
+    single "From:" line naming an address is a header too."""
     if not patterns.is_header_field(lines[index].strip()):
         return 0
     fields, end = [lines[index].strip()], index + 1
-    while end < min(len(lines), index + HEADER_BLOCK_MAX_LINES) and lines[end].strip():
+    limit = min(len(lines), index + HEADER_BLOCK_MAX_LINES)
+    while end < limit:
         line = lines[end].strip()
         if patterns.is_header_field(line):
             fields.append(line)
-        elif not (end + 1 < len(lines) and patterns.is_header_field(lines[end + 1].strip())):
+            end += 1
+        elif not line and (following := _next_written(lines, end)) is not None:
+            if following >= limit or not patterns.is_header_field(lines[following].strip()):
+                break
+            end = following
+        elif line and end + 1 < len(lines) and patterns.is_header_field(lines[end + 1].strip()):
+            end += 1  # a field's value run on to this line
+        else:
             break  # a line that neither is a field nor comes before one
-        end += 1
-    if len(fields) >= 2 and any(patterns.is_from_field(line) for line in fields):
+    if any(patterns.is_from_field(line) for line in fields) and (
+        len(fields) >= 2 or "@" in fields[0] or _quote_or_end_follows(lines, end)
+    ):
         return end - index
     return 0

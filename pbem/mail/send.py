@@ -47,11 +47,10 @@ from pbem.mail.quiet_hours import Stale, fold_released, is_held
 from pbem.mail.transport import Outgoing, PermanentFailure, ServerDown
 from pbem.metrics import events
 from pbem.models import Game, Outbox, OutboxStatus, utcnow
+from pbem.task_names import SEND_MAILS
 
 log = logging.getLogger(__name__)
 
-SEND_MAILS = "pbem.send_mails"
-SEND_MAIL = "pbem.send_mail"  # one row: queued so by versions before batches
 BATCH_SIZE = 50
 LEASE_SECONDS = 120
 SESSION_KEY = "pbem.new_outbox"

@@ -1,8 +1,11 @@
 """The SMTP/LMTP door (aiosmtpd): for a host whose Postfix hands mail on.
 
-Only the seats' addresses (`play+TOKEN@...`) are accepted at RCPT time; a
-message over PBEM_MAIL_MAX_BYTES is refused during DATA (552), so the sending
-server tells its author. Anything accepted is stored before we answer 250.
+Only the addresses of seats (`play+TOKEN@...` with a token some seat has) are
+accepted at RCPT time: mail to any other address is refused (550) while the
+sending server is connected, so no answer goes to a sender that may be
+forged (backscatter); Postfix in front asks the same question (deploy/postfix).
+A message over PBEM_MAIL_MAX_BYTES is refused during DATA (552), so the
+sending server tells its author. Anything accepted is stored before we answer 250.
 """
 
 from __future__ import annotations
@@ -17,8 +20,7 @@ from aiosmtpd.smtp import SMTP, Envelope, Session
 from flask import Flask
 
 from pbem.db import EXTENSION
-from pbem.mail.addresses import token_from_address
-from pbem.mail.inbound import receive
+from pbem.mail.inbound import is_seat_address, receive
 
 log = logging.getLogger(__name__)
 
@@ -34,10 +36,20 @@ class InboundHandler:
     async def handle_RCPT(
         self, server: SMTP, session: Session, envelope: Envelope, address: str, options: list[str]
     ) -> str:
-        if token_from_address(address, self.localpart) is None:
+        try:
+            known = await asyncio.to_thread(self._is_seat_address, address)
+        except Exception:
+            log.exception("smtpd: could not look up a recipient")
+            return "451 4.3.0 could not look up the address now; try again later"
+        if not known:
             return "550 5.1.1 no such mailbox here"
         envelope.rcpt_tos.append(address)
         return "250 OK"
+
+    def _is_seat_address(self, address: str) -> bool:
+        database = self.app.extensions[EXTENSION]
+        with self.app.app_context(), database.session() as session:
+            return is_seat_address(session, address, self.localpart)
 
     async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
         raw = envelope.original_content or b""

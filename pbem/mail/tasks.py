@@ -10,17 +10,22 @@ from flask import current_app
 from sqlalchemy.exc import OperationalError
 
 from pbem.db import get_db
-from pbem.dispatch import enqueue_submissions, send_tasks
+from pbem.dispatch import send_tasks
 from pbem.mail import imap_poller, inbound, retention, send
 from pbem.models import utcnow
+from pbem.task_names import (
+    FORGET_INBOUND_RAW,
+    FORGET_OUTBOX,
+    POLL_IMAP,
+    PROCESS_INBOUND,
+    REQUEUE_INBOUND,
+    REQUEUE_OUTBOX,
+    SEND_MAIL,
+    SEND_MAILS,
+)
 
 log = logging.getLogger(__name__)
 
-REQUEUE_OUTBOX = "pbem.requeue_outbox"
-REQUEUE_INBOUND = "pbem.requeue_inbound"
-POLL_IMAP = "pbem.poll_imap"
-FORGET_INBOUND_RAW = "pbem.forget_inbound_raw"
-FORGET_OUTBOX = "pbem.forget_outbox"
 MAX_SEND_RETRIES = 8
 DB_RETRY = {
     "autoretry_for": (OperationalError,),
@@ -30,7 +35,7 @@ DB_RETRY = {
 }
 
 
-@shared_task(name=send.SEND_MAILS, bind=True, acks_late=True, reject_on_worker_lost=True)
+@shared_task(name=SEND_MAILS, bind=True, acks_late=True, reject_on_worker_lost=True)
 def send_mails(self, outbox_ids: list[int]) -> int:  # type: ignore[no-untyped-def]
     with get_db().session() as session:
         try:
@@ -43,7 +48,7 @@ def send_mails(self, outbox_ids: list[int]) -> int:  # type: ignore[no-untyped-d
             raise self.retry(args=[exc.unsent], countdown=wait) from exc
 
 
-@shared_task(name=send.SEND_MAIL)
+@shared_task(name=SEND_MAIL)
 def send_mail(outbox_id: int) -> None:
     """A row queued on its own by a version before batches: handed on as a batch of one."""
     send.enqueue(current_app.extensions["celery"], [outbox_id])
@@ -60,14 +65,11 @@ def requeue_outbox() -> int:
     return len(ids)
 
 
-@shared_task(name=inbound.PROCESS_INBOUND, acks_late=True, reject_on_worker_lost=True, **DB_RETRY)
+@shared_task(name=PROCESS_INBOUND, acks_late=True, reject_on_worker_lost=True, **DB_RETRY)
 def process_inbound(inbound_id: int) -> str | None:
     with get_db().session() as session:
         result = inbound.process(session, inbound_id, current_app.config)
-    if result is None:
-        return None
-    enqueue_submissions(result.submissions)
-    return result.outcome
+    return None if result is None else result.outcome
 
 
 @shared_task(name=REQUEUE_INBOUND, **DB_RETRY)
@@ -75,7 +77,7 @@ def requeue_inbound() -> int:
     age = timedelta(seconds=current_app.config["PBEM_STALE_SUBMISSION_SECONDS"])
     with get_db().session() as session:
         ids = inbound.received_since(session, utcnow() - age)
-    send_tasks(current_app.extensions["celery"], inbound.PROCESS_INBOUND, ids)
+    send_tasks(current_app.extensions["celery"], PROCESS_INBOUND, ids)
     return len(ids)
 
 

@@ -8,9 +8,17 @@ understood, says whether those moves could be played now, and nothing is
 played or stored until the player sends the turn again without the extra
 lines. A first line the game cannot read is no such case: the mail goes in
 as before and is refused with the engine's reason.
+
+Some lines are plainly no move, though: a greeting first, a closing or the
+sender's own name after the moves, a line drawn across. Those are set aside
+before any of this, and the answer names them as not read; a line that
+might be a mistyped move is never set aside.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from email.utils import parseaddr
 
 from flask_babel import gettext as _
 from flask_babel import ngettext
@@ -18,15 +26,17 @@ from flask_babel import ngettext
 import engine
 from pbem.i18n import current_language
 from pbem.i18n.rules import describe_error
-from pbem.models import Seat
+from pbem.mail import reply_patterns as patterns
+from pbem.models import GameStatus, Seat
 from pbem.services.replay import engine_game
 from pbem.services.submissions import preview
 
 LISTED_LINES = 20
+NAME_TRIMMINGS = " -—~.,!"  # "-- Ann", "Ann." sign as "Ann"
 
 
-def unread_lines(seat: Seat, lines: list[str]) -> list[str]:
-    """The lines after a readable first move that the game cannot read."""
+def _reader(seat: Seat) -> Callable[[str], bool]:
+    """Whether the seat's game reads a line as a move (legal now or not)."""
     state = engine_game(seat.game).state
 
     def readable(line: str) -> bool:
@@ -36,6 +46,47 @@ def unread_lines(seat: Seat, lines: list[str]) -> list[str]:
             return False
         return True
 
+    return readable
+
+
+def sender_names(seat: Seat, from_header: str) -> set[str]:
+    """How the sender may sign: the player's name here, the name their mail
+    client gives, and each word of both ("Ann" for "Ann Player")."""
+    full = [seat.user.name if seat.user else "", parseaddr(from_header)[0]]
+    words = [word for name in full for word in name.split() if len(word) > 1]
+    return {name.strip(NAME_TRIMMINGS).casefold() for name in [*full, *words] if name.strip()}
+
+
+def set_aside(seat: Seat, lines: list[str], names: Iterable[str]) -> tuple[list[str], list[str]]:
+    """The lines to read and those plainly no move: lines drawn across, a
+    greeting before anything else, closings and the sender's name after
+    everything else; only lines the game cannot read."""
+    if not lines or seat.game.status != GameStatus.ACTIVE:
+        return list(lines), []
+    readable, names = _reader(seat), set(names)
+    aside = {i for i, line in enumerate(lines) if patterns.is_rule(line) and not readable(line)}
+    rest = [i for i in range(len(lines)) if i not in aside]
+    if rest and patterns.is_greeting(lines[rest[0]]) and not readable(lines[rest[0]]):
+        aside.add(rest.pop(0))
+    for i in reversed(rest):
+        line = lines[i]
+        signed = line.strip(NAME_TRIMMINGS).casefold() in names or patterns.is_closing(line)
+        if not signed or readable(line):
+            break
+        aside.add(i)
+    kept = [line for i, line in enumerate(lines) if i not in aside]
+    return kept, [lines[i] for i in sorted(aside)]
+
+
+def not_read(aside: list[str]) -> str:
+    """The answer's note on the lines set aside."""
+    title = ngettext("This line was not read:", "These lines were not read:", len(aside))
+    return title + "\n" + _listed(aside)
+
+
+def unread_lines(seat: Seat, lines: list[str]) -> list[str]:
+    """The lines after a readable first move that the game cannot read."""
+    readable = _reader(seat)
     if not lines or not readable(lines[0]):
         return []
     return [line for line in lines[1:] if not readable(line)]

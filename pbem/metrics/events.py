@@ -13,6 +13,10 @@ import threading
 from functools import cache
 from typing import Any
 
+from flask import Flask
+
+from pbem import signals
+
 # The judging of one submission takes milliseconds to a few seconds (a long
 # game replayed from its last snapshot, a lock held by another submission).
 JUDGE_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30)
@@ -112,3 +116,17 @@ def inbound_read(door: str, verdict: str) -> None:
 
 def timed_out(rule: str) -> None:
     _metrics()["timeouts"].labels(rule).inc()
+
+
+def init_app(_app: Flask) -> None:
+    """Count what the services announce (pbem.signals), once it is committed."""
+    signals.submission_stored.connect(_stored)
+    signals.timed_out.connect(_timed_out)
+
+
+def _stored(_app: Flask, channel: str, **_about: object) -> None:
+    submission_received(channel)
+
+
+def _timed_out(_app: Flask, rule: str, **_about: object) -> None:
+    timed_out(rule)

@@ -268,20 +268,22 @@ def _hand(panel: Panel, hand: Sequence[str]) -> None:
     if not hand:
         panel.line(words.gettext("(none)"), MUTED, SMALL)
         return
-    width, height = 46, 62
+    width, height, gap = 46, 62, 8
     seat = str(panel.view.get("viewer"))
+    # As many cards to a row as the panel holds; a bigger hand goes on in rows below.
+    per_row = (WIDTH - 2 * PAD + gap) // (width + gap)
+    rows = -(-len(hand) // per_row)
 
     def draw(canvas: Surface, top: float) -> None:
         for i, card in enumerate(hand):
-            x = PAD + i * (width + 8)
-            if x + width > WIDTH - PAD:
-                break
+            row, column = divmod(i, per_row)
+            x, y = PAD + column * (width + gap), top + row * (height + gap)
             with canvas.item(card_name(card, words), card=card, seat=seat):
-                canvas.rounded_rect((x, top, x + width, top + height), 6, CARD, EDGE, 1.5)
+                canvas.rounded_rect((x, y, x + width, y + height), 6, CARD, EDGE, 1.5)
                 label = "?" if card == UNKNOWN else card  # a preview's card from the deck
-                canvas.text((x + width / 2, top + height / 2), label, 18, INK, bold=True)
+                canvas.text((x + width / 2, y + height / 2), label, 18, INK, bold=True)
 
-    panel.drawing(height, words.gettext("Your festival cards"), draw)
+    panel.drawing(rows * height + (rows - 1) * gap, words.gettext("Your festival cards"), draw)
     panel.gap(8)
     if UNKNOWN in hand:
         unknown = words.gettext("?: a card from the deck, known once the move is sent")

@@ -13,12 +13,11 @@ from flask_babel import gettext as _
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from pbem.clock.calendar import in_quiet_hours, parse_clock_time
-from pbem.clock.deadlines import recompute_user
-from pbem.clock.reminders import MAX_REMINDER_HOURS
 from pbem.i18n import LANGUAGES
 from pbem.models import ApiToken, MovedMail, User, seat_token, utcnow
 from pbem.services import notifications
+from pbem.services.calendar import in_quiet_hours, parse_clock_time
+from pbem.services.deadlines import MAX_REMINDER_HOURS, recompute_user
 from pbem.services.errors import Conflict, Invalid
 from pbem.services.names import NAME_LENGTH, checked_name
 

@@ -12,7 +12,6 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 import engine
-from pbem.clock.time_control import TimeControl
 from pbem.db import lock_game
 from pbem.i18n import current_language
 from pbem.i18n.games import game_title
@@ -25,6 +24,7 @@ from pbem.services.errors import Conflict, Invalid, NotFound
 from pbem.services.game_organisers import organises
 from pbem.services.pipeline import after_change
 from pbem.services.replay import engine_game
+from pbem.services.time_control import TimeControl
 
 
 @dataclass(frozen=True)
@@ -60,8 +60,7 @@ def create_game(
 ) -> Game:
     """A new game; it starts at once when no seat is left open.
 
-    The caller commits and then hands the game's pending submissions (see
-    pbem.dispatch.enqueue_pending) to the worker, so bots that move first get going.
+    The caller commits; bots that move first are then handed to a worker.
     """
     try:
         rules = engine.get_ruleset(ruleset, version)

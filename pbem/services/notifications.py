@@ -10,9 +10,9 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 import engine
-from pbem.clock.deadlines import out_of_quiet_hours
-from pbem.i18n.phrases import Phrase
+from pbem.i18n.phrases import Phrase, phrase
 from pbem.models import Game, MovedMail, Outbox, OutboxStatus, Seat, Submission, User, utcnow
+from pbem.services.deadlines import out_of_quiet_hours
 from pbem.services.game_organisers import organiser_ids
 from pbem.services.seat_address import NEW_ADDRESS
 
@@ -205,6 +205,22 @@ def notify_organiser_event(
         if seat.position not in skip:
             said = {"text": text.to_json(), "headline": headline.to_json()}
             _queue(session, seat, ORGANISER_EVENT, said)
+
+
+def notify_not_played(session: Session, submission: Submission) -> None:
+    """A turn refused because its seat changed hands first, to whoever sent
+    it (not to the seat's new holder): without the board, which is no longer
+    theirs to see."""
+    sender = submission.author_id or submission.sent_for_id
+    if sender is None:
+        return
+    notify_organiser_notice(
+        session,
+        submission.game,
+        sender,
+        phrase("Your turn was not played: the seat passed to another player before it was judged."),
+        phrase("your turn was not played"),
+    )
 
 
 def notify_organiser_notice(

@@ -2,29 +2,29 @@
 game must stop: extend a deadline, pause and resume, hand a seat to a bot,
 give a seat to another person, abandon the game.
 
-Each action runs under the game's lock, is kept as an event of the game's
-history (shown between the moves) and is mailed to the players. The caller
-commits, then hands `Done.follow_up` (bot submissions) to the workers.
+Each action runs under the game's lock and re-checks the game there, is
+kept as an event of the game's history (shown between the moves), is mailed
+to the players and announced (pbem.signals). The caller commits.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 
 from flask_babel import gettext as _
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from pbem.clock.calendar import DAY
-from pbem.clock.deadlines import ask, follow_to_act, recompute, recompute_game
+from pbem import signals
 from pbem.db import lock_game
 from pbem.i18n.phrases import Phrase, phrase
-from pbem.leagues.seasons import game_ended
 from pbem.models import ClockStop, Game, GameEvent, GameStatus, Seat, User, utcnow
 from pbem.services import notifications
 from pbem.services.accounts import user_by_email, user_for_sign_in
+from pbem.services.calendar import DAY
+from pbem.services.deadlines import ask, follow_to_act, recompute, recompute_game
 from pbem.services.errors import Conflict, Forbidden, Invalid, NotFound
 from pbem.services.events import record_event
 from pbem.services.game_organisers import organises
@@ -42,7 +42,6 @@ InvitationLink = Callable[[Seat, str], str]
 @dataclass
 class Done:
     event: GameEvent
-    follow_up: list[int] = field(default_factory=list)  # submissions to hand to a worker
 
 
 def organising(session: Session, game_public_id: str, user: User) -> Game:
@@ -155,7 +154,8 @@ def hand_to_bot(session: Session, organiser: User, game_public_id: str, position
     )
     headline = phrase("seat handed to a bot")
     event = _announce(session, game, organiser, "bot", text, headline, seat)
-    return Done(event, leave_seat(session, game, seat))
+    leave_seat(session, game, seat, "handed to a bot")
+    return Done(event)
 
 
 def replace(
@@ -195,8 +195,17 @@ def replace(
         phrase("your seat was given to another player"),
     )
     seat.user, seat.name, seat.invited_email = newcomer, newcomer.name, newcomer.email
-    renew_address(seat)  # the old player's secret mail address stops working
+    renew_address(session, seat)  # the old player's secret mail address stops working
     session.flush()
+    signals.announce(
+        session,
+        signals.seat_changed_hands,
+        game_id=game.id,
+        position=seat.position,
+        old_user_id=old_user_id,
+        new_user_id=newcomer.id,
+        why="replaced",
+    )
     if seat.position in game.to_act:
         ask(session, seat, utcnow())  # the newcomer's decision starts now
         notifications.notify_turn(session, game, [seat.position], ply=moves_stored(game))
@@ -234,7 +243,9 @@ def abandon(session: Session, organiser: User, game_public_id: str) -> Done:
         for user_id in _waiting_players(session, game, organiser):
             notifications.notify_organiser_notice(session, game, user_id, text, headline)
         event = record_event(session, game, "abandon", text, actor=organiser)
-    return Done(event, game_ended(session, game))
+        _acted(session, game, organiser, "abandon")
+    signals.announce(session, signals.game_ended, game_id=game.id, abandoned=True)
+    return Done(event)
 
 
 def _require_going_on(game: Game) -> None:
@@ -287,7 +298,14 @@ def _announce(
     skip = {s.position for s in game.seats if s.user_id == organiser.id}
     skip |= {s.position for s in also_skip}
     notifications.notify_organiser_event(session, game, text, headline, skip)
+    _acted(session, game, organiser, kind)
     return event
+
+
+def _acted(session: Session, game: Game, organiser: User, kind: str) -> None:
+    signals.announce(
+        session, signals.organiser_acted, game_id=game.id, kind=kind, organiser_id=organiser.id
+    )
 
 
 def _waiting_players(session: Session, game: Game, organiser: User) -> set[int]:

@@ -1,26 +1,27 @@
 """Processing a stored submission: the one path every move takes, bots' included.
 
-Under the game lock: replay the log, check the seat may act, apply all the
-submission's moves or none (but a draw cannot be taken back: when a move after
-a draw fails, the moves up to the draw stand, see engine.Game.play_submission),
-store them, mark the submission, queue notifications and let bots answer with
-submissions of their own. A submission
-already judged is left alone, so a redelivered task changes nothing; should a
-worker die between committing and handing on the bots' submissions, the
-periodic sweep (pbem.dispatch) hands them on.
+Under the game lock: replay the log, check the seat may act and is still
+held by whoever the submission was sent for, apply all the submission's moves
+or none (but a draw cannot be taken back: when a move after a draw fails, the
+moves up to the draw stand, see engine.Game.play_submission), store them,
+mark the submission, queue notifications and let bots answer with
+submissions of their own (handed to a worker once this commits, see
+pbem.dispatch). A submission already judged is left alone, so a redelivered
+task changes nothing; should a worker die between committing and handing on
+the bots' submissions, the periodic sweep hands them on.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 import engine
-from pbem.clock.deadlines import follow_to_act
+from pbem import signals
 from pbem.db import lock_game
 from pbem.i18n.rules import refusal_of
 from pbem.logs import bind, log_context
@@ -28,10 +29,12 @@ from pbem.metrics import events
 from pbem.models import Game, GameStatus, Move, Submission, SubmissionStatus, utcnow
 from pbem.services import notifications, snapshots
 from pbem.services.bots import bot_turn
+from pbem.services.deadlines import follow_to_act
 from pbem.services.ratings import rate_game
 from pbem.services.replay import engine_game, setup_of
 from pbem.services.results import keep_result
-from pbem.services.submissions import pending_submission, submission_lines, submit
+from pbem.services.submissions import pending_submission, submission_lines
+from pbem.services.turns import accept_turn
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +43,6 @@ log = logging.getLogger(__name__)
 class Outcome:
     status: str
     reason: str | None = None
-    follow_up: list[int] = field(default_factory=list)  # submissions to hand to a worker
 
 
 def process_submission(session: Session, submission_id: int) -> Outcome | None:
@@ -61,8 +63,8 @@ def _process(session: Session, submission_id: int) -> Outcome | None:
     if submission.status != SubmissionStatus.PENDING:
         session.rollback()
         return Outcome(submission.status, submission.reason)
-    follow_up = _judge(session, game, submission)
-    outcome = Outcome(submission.status, submission.reason, follow_up)
+    _judge(session, game, submission)
+    outcome = Outcome(submission.status, submission.reason)
     channel, ruleset = submission.channel, game.ruleset
     waited = (utcnow() - submission.created_at).total_seconds()
     session.commit()
@@ -73,7 +75,7 @@ def _process(session: Session, submission_id: int) -> Outcome | None:
     return outcome
 
 
-def _judge(session: Session, game: Game, submission: Submission) -> list[int]:
+def _judge(session: Session, game: Game, submission: Submission) -> None:
     position = submission.seat.position
     submission.processed_at = utcnow()
     try:
@@ -83,6 +85,8 @@ def _judge(session: Session, game: Game, submission: Submission) -> list[int]:
             raise engine.IllegalMove.of("pbem.abandoned")
         if submission.seat.resigned_at is not None and submission.channel != "bot":
             raise engine.IllegalMove.of("pbem.resigned")
+        if submission.sent_for_id != submission.seat.user_id:
+            raise engine.IllegalMove.of("pbem.seat_changed_hands")
         played = engine_game(game)
         waiting = played.state.to_act()
         first_new = len(played.log)
@@ -91,12 +95,8 @@ def _judge(session: Session, game: Game, submission: Submission) -> list[int]:
             raise engine.IllegalMove.of("pbem.no_move")
         partly = played.play_submission(position, lines)
     except engine.IllegalMove as exc:
-        submission.status, submission.reason = SubmissionStatus.REJECTED, str(exc)
-        submission.refusal = refusal_of(exc)
-        notifications.notify_rejected(session, submission)
-        if game.status != GameStatus.ACTIVE:
-            return []
-        return queue_bot_submissions(session, game, engine_game(game))
+        _refused(session, game, submission, exc)
+        return
     for ply, entry in enumerate(played.log[first_new:], start=first_new + 1):
         session.add(
             Move(
@@ -119,9 +119,17 @@ def _judge(session: Session, game: Game, submission: Submission) -> list[int]:
         submission.status, submission.reason = SubmissionStatus.PARTIAL, str(partly)
         submission.refusal = refusal_of(partly)
         notifications.notify_rejected(session, submission, played=list(partly.played))
+    signals.announce(
+        session,
+        signals.move_applied,
+        game_id=game.id,
+        position=position,
+        plies=list(range(first_new + 1, len(played.log) + 1)),
+        channel=submission.channel,
+    )
     # The mover's 'your turn' still stands while it goes on with the same turn.
     already_waiting = waiting if goes_on else waiting - {position}
-    follow_up = after_change(session, game, played, already_waiting)
+    after_change(session, game, played, already_waiting)
     # Else everyone has 'game over' with the last moves; a turn that goes on
     # (a Java turn sent action by action) is told in one mail once it ends.
     if game.status == GameStatus.ACTIVE and not goes_on:
@@ -131,7 +139,31 @@ def _judge(session: Session, game: Game, submission: Submission) -> list[int]:
             plies=range(turn_start(played.log, position) + 1, len(played.log) + 1),
             told_to_act=newly_to_act(played, already_waiting),
         )
-    return follow_up
+
+
+def _refused(
+    session: Session, game: Game, submission: Submission, refusal: engine.IllegalMove
+) -> None:
+    """Tell whoever sent it why; a refused timeout move leaves the seat due,
+    so the next sweep acts on the decision it still owes."""
+    submission.status, submission.reason = SubmissionStatus.REJECTED, str(refusal)
+    submission.refusal = refusal_of(refusal)
+    if submission.sent_for_id != submission.seat.user_id:
+        notifications.notify_not_played(session, submission)
+    else:
+        notifications.notify_rejected(session, submission)
+    if submission.channel == "clock":
+        submission.seat.timed_out_at = None
+    signals.announce(
+        session,
+        signals.turn_refused,
+        game_id=game.id,
+        position=submission.seat.position,
+        channel=submission.channel,
+        submission_id=submission.id,
+    )
+    if game.status == GameStatus.ACTIVE:
+        queue_bot_submissions(session, game, engine_game(game))
 
 
 def turn_start(log: list[engine.LoggedMove], seat: int) -> int:
@@ -145,12 +177,10 @@ def turn_start(log: list[engine.LoggedMove], seat: int) -> int:
 
 def after_change(
     session: Session, game: Game, played: engine.Game, already_waiting: frozenset[int]
-) -> list[int]:
+) -> None:
     """Finish the game, or tell the seats that must now act and let bots move.
 
     Seats in `already_waiting` were told before and have not moved since.
-    Returns the ids of the bots' new submissions, for the caller to hand on
-    after committing.
     """
     result = played.result()
     game.to_act = sorted(played.state.to_act())
@@ -162,13 +192,18 @@ def after_change(
     follow_to_act(session, game, newly)
     if result is not None:
         notifications.notify_game_over(session, game, result)
-        # Imported here: a league game's end may start the next round, whose
-        # games start through this very function (seasons -> games -> pipeline).
-        from pbem.leagues.seasons import game_ended
-
-        return game_ended(session, game)
+        signals.announce(session, signals.game_ended, game_id=game.id, abandoned=False)
+        return
     notifications.notify_turn(session, game, newly, ply=len(played.log))
-    return queue_bot_submissions(session, game, played)
+    if newly:
+        signals.announce(
+            session,
+            signals.turn_started,
+            game_id=game.id,
+            positions=sorted(newly),
+            ply=len(played.log),
+        )
+    queue_bot_submissions(session, game, played)
 
 
 def newly_to_act(played: engine.Game, already_waiting: frozenset[int]) -> frozenset[int]:
@@ -176,13 +211,10 @@ def newly_to_act(played: engine.Game, already_waiting: frozenset[int]) -> frozen
     return played.state.to_act() - already_waiting
 
 
-def queue_bot_submissions(session: Session, game: Game, played: engine.Game) -> list[int]:
+def queue_bot_submissions(session: Session, game: Game, played: engine.Game) -> None:
     """Each bot that must act and has nothing waiting submits its turn."""
     acting = played.state.to_act()
-    return [
-        submit(
-            session, seat, "\n".join(bot_turn(played, seat.position, seat.bot)), channel="bot"
-        ).id
-        for seat in game.seats
-        if seat.bot and seat.position in acting and pending_submission(session, seat) is None
-    ]
+    for seat in game.seats:
+        if seat.bot and seat.position in acting and pending_submission(session, seat) is None:
+            moves = bot_turn(played, seat.position, seat.bot)
+            accept_turn(session, seat, None, "\n".join(moves), "bot", None)

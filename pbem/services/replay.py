@@ -81,10 +81,12 @@ def verify_game(game: Game) -> list[str]:
     except engine.ReplayError as exc:
         return [f"the log does not replay: {exc}"]
     problems = []
-    to_act = sorted(played.state.to_act())
+    # An abandoned game stopped where it stood: nobody is to act, whatever the rules say.
+    abandoned = game.abandoned_at is not None
+    to_act = [] if abandoned else sorted(played.state.to_act())
     if list(game.to_act) != to_act:
         problems.append(f"stored to_act {list(game.to_act)} but the log gives {to_act}")
-    over = played.state.is_over()
+    over = played.state.is_over() or abandoned
     if over != (game.status == GameStatus.FINISHED):
         problems.append(
             f"stored status {game.status} but the log gives a game that is "

@@ -12,6 +12,7 @@ from __future__ import annotations
 from flask_babel import gettext as _
 from sqlalchemy.orm import Session
 
+from pbem import signals
 from pbem.db import lock_game
 from pbem.models import Game, GameStatus, Seat, utcnow
 from pbem.services import notifications
@@ -22,8 +23,8 @@ from pbem.services.replay import engine_game
 RESIGN_BOT = "random"
 
 
-def resign(session: Session, seat: Seat) -> list[int]:
-    """Resign the seat; the caller commits, then hands on the returned bot submissions."""
+def resign(session: Session, seat: Seat) -> None:
+    """Resign the seat; the caller commits."""
     game = lock_game(session, seat.game_id)
     seat = next(s for s in game.seats if s.id == seat.id)
     if game.status != GameStatus.ACTIVE:
@@ -31,12 +32,22 @@ def resign(session: Session, seat: Seat) -> list[int]:
     if seat.resigned_at is not None or seat.user_id is None:
         raise Conflict(_("this seat has no player to resign"))
     notifications.notify_resigned(session, game, seat)
-    return leave_seat(session, game, seat)
+    leave_seat(session, game, seat, "resigned")
 
 
-def leave_seat(session: Session, game: Game, seat: Seat) -> list[int]:
-    """The player is out (resigned, or forfeited on time): a bot plays the seat on."""
+def leave_seat(session: Session, game: Game, seat: Seat, why: str) -> None:
+    """The player is out (resigned, forfeited on time, handed to a bot by an
+    organiser): a bot plays the seat on."""
     seat.resigned_at, seat.bot = utcnow(), RESIGN_BOT
     seat.asked_at = seat.deadline = seat.timeout_at = None
     session.flush()
-    return queue_bot_submissions(session, game, engine_game(game))
+    signals.announce(
+        session,
+        signals.seat_changed_hands,
+        game_id=game.id,
+        position=seat.position,
+        old_user_id=seat.user_id,
+        new_user_id=None,
+        why=why,
+    )
+    queue_bot_submissions(session, game, engine_game(game))

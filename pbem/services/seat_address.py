@@ -4,6 +4,9 @@ name, so the old one stops working at once and mail from the new one follows."""
 
 from __future__ import annotations
 
+from sqlalchemy.orm import Session
+
+from pbem.db import lock_game
 from pbem.i18n.phrases import phrase
 from pbem.models import Seat, seat_token
 
@@ -14,6 +17,8 @@ NEW_ADDRESS = phrase(
 )
 
 
-def renew_address(seat: Seat) -> None:
-    """A new token for the seat; the caller commits and tells the player."""
+def renew_address(session: Session, seat: Seat) -> None:
+    """A new token for the seat, under its game's lock (like every write of
+    the game's rows); the caller commits and tells the player."""
+    lock_game(session, seat.game_id)
     seat.token = seat_token()

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from flask import current_app
 from flask_babel import lazy_gettext
 from sqlalchemy import select
@@ -11,10 +9,10 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 import engine
-from pbem.metrics import events
+from pbem import signals
+from pbem.i18n.refusal_texts import SIZE_RULE, TURN_ORDER
 from pbem.models import Seat, Submission, SubmissionStatus
 from pbem.services.errors import Conflict
-from pbem.services.refusal_texts import SIZE_RULE, TURN_ORDER
 from pbem.services.replay import engine_game
 
 # "clock": a bot playing a seat whose player ran out of time (pbem.clock.timeouts).
@@ -81,13 +79,21 @@ def pending_submission(session: Session, seat: Seat) -> Submission | None:
     )
 
 
-def submit(session: Session, seat: Seat, raw_text: str, channel: str) -> Submission:
-    """Store what a seat sent, unjudged. The caller commits, then calls
-    pbem.dispatch.enqueue_submissions so a worker processes it."""
+def submit(
+    session: Session, seat: Seat, raw_text: str, channel: str, author_id: int | None = None
+) -> Submission:
+    """Store what was sent for the seat, unjudged, for its holder now; only
+    pbem.services.turns calls this, after its checks. Once the caller
+    commits, the submission is handed to a worker (pbem.dispatch)."""
     if channel not in CHANNELS:
         raise ValueError(f"unknown channel {channel!r}")
     submission = Submission(
-        game_id=seat.game_id, seat_id=seat.id, raw_text=raw_text, channel=channel
+        game_id=seat.game_id,
+        seat_id=seat.id,
+        raw_text=raw_text,
+        channel=channel,
+        author_id=author_id,
+        sent_for_id=seat.user_id,
     )
     try:
         with session.begin_nested():
@@ -96,37 +102,11 @@ def submit(session: Session, seat: Seat, raw_text: str, channel: str) -> Submiss
         # Another request of this seat stored its turn first (a unique index
         # over the waiting submissions of the pages and the API).
         raise Conflict(str(STILL_WAITING)) from None
-    events.submission_received(channel)
+    signals.announce(
+        session,
+        signals.submission_stored,
+        submission_id=submission.id,
+        game_id=seat.game_id,
+        channel=channel,
+    )
     return submission
-
-
-def refuse_while_waiting(session: Session, seat: Seat) -> None:
-    """Interactive channels refuse a second submission while the first still
-    waits, so a double click never queues two turns. Check this before judging
-    the new one: a first one judged in between then shows in the judgement."""
-    if pending_submission(session, seat) is not None:
-        raise Conflict(str(STILL_WAITING))
-
-
-def pending_submission_ids(session: Session, game_id: int) -> list[int]:
-    return list(
-        session.scalars(
-            select(Submission.id)
-            .where(Submission.game_id == game_id, Submission.status == SubmissionStatus.PENDING)
-            .order_by(Submission.id)
-        )
-    )
-
-
-def stale_submission_ids(session: Session, older_than: datetime) -> list[int]:
-    """Pending submissions nobody has picked up: their task message was lost."""
-    return list(
-        session.scalars(
-            select(Submission.id)
-            .where(
-                Submission.status == SubmissionStatus.PENDING,
-                Submission.created_at < older_than,
-            )
-            .order_by(Submission.id)
-        )
-    )

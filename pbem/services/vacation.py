@@ -3,7 +3,7 @@ yearly allowance of days (PBEM_VACATION_DAYS).
 
 A vacation is a ClockStop of the user (no game) from the moment it starts to
 its planned end; coming back early moves the end to that moment. Deadlines
-then follow from the stops (pbem.clock.deadlines). The allowance counts per
+then follow from the stops (pbem.services.deadlines). The allowance counts per
 calendar year in the player's own time zone: a vacation counts, whole, in the
 year it starts, and every day begun counts as a day (a vacation of 7 days
 ended after 2½ uses 3).
@@ -21,11 +21,11 @@ from flask_babel import ngettext
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
-from pbem.clock.calendar import DAY, local_midnight
-from pbem.clock.deadlines import recompute_user
-from pbem.clock.display import local_time
 from pbem.db import lock_user
+from pbem.i18n.times import local_time
 from pbem.models import ClockStop, User
+from pbem.services.calendar import DAY, local_midnight
+from pbem.services.deadlines import recompute_user
 from pbem.services.errors import Conflict, Invalid
 
 

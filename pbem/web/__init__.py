@@ -4,13 +4,37 @@ token; the token-authenticated /api is exempt."""
 
 from __future__ import annotations
 
-from flask import Flask
+from flask import Flask, current_app
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError, CSRFProtect
+from sqlalchemy.exc import IntegrityError
+from werkzeug.exceptions import Conflict
 
-from pbem.clock.time_control import time_control_words
+from pbem.db import is_unique_violation, request_session
+from pbem.i18n.games import game_title
+from pbem.leagues.seasons import shown_title
+from pbem.notation_pages import notation_path
 from pbem.render.colours import css_colour
+from pbem.services.events import event_text
 from pbem.services.game_organisers import organises
+from pbem.services.time_control import time_control_words
+from pbem.web import (
+    auth,
+    board,
+    calendar_feed,
+    chat,
+    clock,
+    leagues,
+    lobby,
+    locale_format,
+    organiser,
+    play,
+    profiles,
+    records,
+    spectate,
+    vacation,
+)
+from pbem.web import help as help_page
 from pbem.web.common import error_page, site
 
 csrf = CSRFProtect()
@@ -20,28 +44,6 @@ TOKEN_AUTHENTICATED = ("api", "mail_inbound")
 
 def init_app(app: Flask) -> None:
     """Call after the API is registered, so its blueprints can be exempted."""
-    from pbem.i18n.games import game_title
-    from pbem.leagues.seasons import shown_title
-    from pbem.notation_pages import notation_path
-    from pbem.services.events import event_text
-    from pbem.web import (
-        auth,
-        board,
-        calendar_feed,
-        chat,
-        clock,
-        leagues,
-        lobby,
-        locale_format,
-        organiser,
-        play,
-        profiles,
-        records,
-        spectate,
-        vacation,
-    )
-    from pbem.web import help as help_page
-
     app.config.setdefault("WTF_CSRF_TIME_LIMIT", None)  # valid as long as the session
     csrf.init_app(app)
     for name, blueprint in app.blueprints.items():
@@ -66,6 +68,7 @@ def init_app(app: Flask) -> None:
     ):
         app.register_blueprint(module.bp)
     app.register_error_handler(CSRFError, _csrf_error)
+    app.register_error_handler(IntegrityError, _lost_race)
     app.jinja_env.filters["css_colour"] = css_colour  # seat dots in the pictures' colours
     app.jinja_env.filters["time_control"] = time_control_words
     app.jinja_env.globals["record_url"] = records.record_url
@@ -76,6 +79,17 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["event_text"] = event_text
     app.jinja_env.globals["game_title"] = game_title
     app.jinja_env.globals["notation_path"] = notation_path
+
+
+def _lost_race(error: IntegrityError):  # type: ignore[no-untyped-def]
+    """Two requests made the same row at once and this one lost on a unique
+    constraint: a conflict to retry (409, an error page or the API's JSON),
+    not a server error. Any other integrity error is a bug and stays a 500."""
+    if not is_unique_violation(error):
+        raise error
+    request_session().rollback()
+    conflict = Conflict(_("Someone did the same at the same moment. Look again and retry."))
+    return current_app.handle_user_exception(conflict)
 
 
 def _csrf_error(_error: CSRFError):  # type: ignore[no-untyped-def]

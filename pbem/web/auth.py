@@ -17,16 +17,17 @@ from flask_login import LoginManager, login_user, logout_user
 
 from pbem.i18n import LANGUAGE_NAMES, current_language
 from pbem.models import MovedMail, User
+from pbem.ratelimit import Rate, limited
 from pbem.services import accounts, notifications
 from pbem.services.errors import Invalid
-from pbem.web.common import SignedIn, db, me, page_blueprint, signed_in
-from pbem.web.links import (
+from pbem.services.links import (
     BadLink,
     absolute_url,
     calendar_url,
     read_sign_in_token,
     sign_in_token,
 )
+from pbem.web.common import SignedIn, db, me, page_blueprint, signed_in
 
 log = logging.getLogger(__name__)
 bp = page_blueprint("auth")
@@ -55,7 +56,24 @@ def safe_next(target: str | None) -> str:
     return url_for("lobby.home")
 
 
+def _sign_in_address() -> str:
+    return "sign-in:" + request.form.get("email", "").strip().lower()
+
+
 @bp.route("/sign-in", methods=["GET", "POST"])
+@limited(
+    Rate(
+        "PBEM_SIGN_IN_LIMIT_PER_CLIENT",
+        lazy_gettext("Too many sign-in links were asked for from your network"),
+        methods=("POST",),
+    ),
+    Rate(
+        "PBEM_SIGN_IN_LIMIT_PER_ADDRESS",
+        lazy_gettext("Too many sign-in links were asked for this address"),
+        key=_sign_in_address,
+        methods=("POST",),
+    ),
+)
 def sign_in():  # type: ignore[no-untyped-def]
     next_page = safe_next(request.values.get("next"))
     if request.method == "GET":

@@ -14,8 +14,8 @@ from flask_babel import gettext as _
 from pbem.models import GameStatus
 from pbem.services import pictures
 from pbem.services.errors import NotFound
+from pbem.services.links import picture_key_allows
 from pbem.web.common import db, me, page_blueprint
-from pbem.web.links import picture_key_allows
 from pbem.web.positions import ply_argument, position_at, shown_ply
 from pbem.web.spectate import public_game
 

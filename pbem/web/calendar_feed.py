@@ -10,13 +10,13 @@ from flask_babel import gettext as _
 from icalendar import Calendar, Event
 from sqlalchemy import select
 
-from pbem.clock.time_control import TIMEOUT_WORDS
 from pbem.i18n import in_language
 from pbem.leagues.seasons import named
 from pbem.models import Seat, User, utcnow
 from pbem.services.game_lists import seats_to_act
+from pbem.services.links import absolute_url
+from pbem.services.time_control import TIMEOUT_WORDS
 from pbem.web.common import db, page_blueprint
-from pbem.web.links import absolute_url
 
 bp = page_blueprint("calendar")
 

@@ -8,9 +8,9 @@ from datetime import datetime
 
 from flask import Flask
 
-from pbem.clock.display import local_time
-from pbem.clock.seat_times import SeatTimes, seat_times
+from pbem.i18n.times import local_time
 from pbem.models import Game, Seat, User, utcnow
+from pbem.services.seat_times import SeatTimes, seat_times
 from pbem.web.common import db
 from pbem.web.common import me as signed_in_user
 

@@ -9,10 +9,10 @@ from typing import Any
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext
 
-from pbem.clock.time_control import BANK_DAYS, DAYS_PER_MOVE, TIMEOUT_WORDS, TimeControl
 from pbem.models import OnTimeout
 from pbem.numbers import whole_number
 from pbem.services.errors import Invalid
+from pbem.services.time_control import BANK_DAYS, DAYS_PER_MOVE, TIMEOUT_WORDS, TimeControl
 
 # What the fieldset offers (templates/_time_control_fieldset.html).
 CLOCK_FIELDS = {"days": DAYS_PER_MOVE, "bank": BANK_DAYS, "timeouts": TIMEOUT_WORDS}

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
-from flask import Blueprint, Response, redirect, render_template, request, url_for
+from flask import Blueprint, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext
@@ -103,10 +103,3 @@ def signed_in(view: Callable[..., Any]) -> Callable[..., Any]:
 def sign_in_first() -> ResponseReturnValue:
     """Off to sign in, and back to this page afterwards."""
     return redirect(url_for("auth.sign_in", next=request.full_path.rstrip("?")))
-
-
-def attachment(body: str | bytes, mimetype: str, filename: str) -> Response:
-    """A file to save (an export, a record), named for the browser's download."""
-    response = Response(body, mimetype=mimetype)
-    response.headers.set("Content-Disposition", "attachment", filename=filename)
-    return response

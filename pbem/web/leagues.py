@@ -6,7 +6,6 @@ organisers only. Leaving a season cannot be undone, so its GET asks to confirm."
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -15,7 +14,7 @@ from flask import redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from sqlalchemy import or_, select
 
-from pbem.dispatch import enqueue_submissions
+from pbem.attachments import attachment
 from pbem.i18n import current_language
 from pbem.leagues import exports
 from pbem.leagues.balance import division_balance
@@ -40,10 +39,10 @@ from pbem.models import Entrant, League, LeagueOrganiser, Season, SeasonEntrant,
 from pbem.numbers import ID_CONVERTER, whole_number
 from pbem.services import accounts
 from pbem.services.errors import Conflict, Forbidden, Invalid, NotFound, ServiceError
+from pbem.services.links import BadLink, read_league_invite_token, take_over_url
 from pbem.web.clock_form import CLOCK_DEFAULTS, CLOCK_FIELDS, time_control_from_form
-from pbem.web.common import attachment, db, me, page_blueprint, signed_in
+from pbem.web.common import db, me, page_blueprint, signed_in
 from pbem.web.league_form import LeagueForm, season_settings
-from pbem.web.links import BadLink, read_league_invite_token, take_over_url
 from pbem.web.lobby import enter_as_invitee, newest_rulesets, titles
 
 bp = page_blueprint("leagues")
@@ -153,9 +152,8 @@ def _league_page(found: League, refusal: ServiceError | None = None):  # type: i
     return page, 409 if isinstance(refusal, Conflict) else 422
 
 
-def _to_league(league_id: str, follow_up: Sequence[int] = ()):  # type: ignore[no-untyped-def]
+def _to_league(league_id: str):  # type: ignore[no-untyped-def]
     db().commit()
-    enqueue_submissions(follow_up)
     return redirect(url_for("leagues.league", league_id=league_id))
 
 
@@ -213,7 +211,8 @@ def leave(league_id: str):  # type: ignore[no-untyped-def]
         if active_entrant(found, _me()) is None:
             raise NotFound(_("you are not an entrant of this league"))
         return render_template("league_confirm.html", league=found, action="leave")
-    return _to_league(league_id, leave_league(db(), found, _me()))
+    leave_league(db(), found, _me())
+    return _to_league(league_id)
 
 
 @bp.route("/leagues/<league_id>/invite", methods=["POST"])
@@ -253,11 +252,10 @@ def place_entrant(league_id: str, entrant_id: int):  # type: ignore[no-untyped-d
 def new_season(league_id: str):  # type: ignore[no-untyped-def]
     found = organised_league(db(), league_id, _me())
     try:
-        season, follow_up = start_season(db(), found, **season_settings(request.form))
+        season = start_season(db(), found, **season_settings(request.form))
     except (Invalid, Conflict) as refusal:
         return _league_page(found, refusal)
     db().commit()
-    enqueue_submissions(follow_up)
     return redirect(url_for("leagues.season", league_id=league_id, number=season.number))
 
 
@@ -318,9 +316,8 @@ def _own_place(season: Season, user: User) -> SeasonEntrant | None:
     )
 
 
-def _to_season(season: Season, follow_up: Sequence[int] = ()):  # type: ignore[no-untyped-def]
+def _to_season(season: Season):  # type: ignore[no-untyped-def]
     db().commit()
-    enqueue_submissions(follow_up)
     return redirect(
         url_for("leagues.season", league_id=season.league.public_id, number=season.number)
     )
@@ -338,7 +335,8 @@ def withdraw_me(league_id: str, number: int):  # type: ignore[no-untyped-def]
         return render_template(
             "league_confirm.html", league=chosen.league, season=chosen, action="withdraw"
         )
-    return _to_season(chosen, withdraw(db(), chosen, place, _me()))
+    withdraw(db(), chosen, place.id, _me())
+    return _to_season(chosen)
 
 
 @bp.route(f"{SEASON_URL}/places/<int:place_id>/withdraw", methods=["GET", "POST"])
@@ -353,7 +351,8 @@ def withdraw_place(league_id: str, number: int, place_id: int):  # type: ignore[
             place=place,
             action="withdraw-place",
         )
-    return _to_season(chosen, withdraw(db(), chosen, place, _me()))
+    withdraw(db(), chosen, place.id, _me())
+    return _to_season(chosen)
 
 
 @bp.route(f"{SEASON_URL}/places/<int:place_id>/replace", methods=["POST"])
@@ -361,7 +360,8 @@ def withdraw_place(league_id: str, number: int, place_id: int):  # type: ignore[
 def replace_place(league_id: str, number: int, place_id: int):  # type: ignore[no-untyped-def]
     chosen, place = _organised_place(league_id, number, place_id)
     email = request.form.get("email", "")
-    return _to_season(chosen, replace(db(), chosen, place, _me(), email, take_over_url))
+    replace(db(), chosen, place.id, _me(), email, take_over_url)
+    return _to_season(chosen)
 
 
 def _organised_place(league_id: str, number: int, place_id: int) -> tuple[Season, SeasonEntrant]:

@@ -9,29 +9,30 @@ from typing import Any
 from flask import redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext, ngettext
+from flask_limiter.util import get_remote_address
 from flask_login import login_user
 
 import engine
 from engine.core.options import Option
-from pbem.clock.display import local_time
-from pbem.dispatch import enqueue_pending
 from pbem.i18n.games import game_title
+from pbem.i18n.times import local_time
 from pbem.models import Game, GameStatus, Seat, User
+from pbem.ratelimit import Rate, limited
 from pbem.services import accounts, notifications
 from pbem.services import games as game_service
 from pbem.services.bots import SEAT_BOTS
 from pbem.services.errors import Invalid, NotFound
 from pbem.services.game_lists import Section, my_games
-from pbem.services.names import refuse_control_characters
-from pbem.web.clock_form import CLOCK_DEFAULTS, CLOCK_FIELDS, time_control_from_form
-from pbem.web.common import SignedIn, db, me, page_blueprint, signed_in
-from pbem.web.links import (
+from pbem.services.links import (
     BadLink,
     absolute_url,
     invite_token,
     read_invite_token,
     read_take_over_token,
 )
+from pbem.services.names import refuse_control_characters
+from pbem.web.clock_form import CLOCK_DEFAULTS, CLOCK_FIELDS, time_control_from_form
+from pbem.web.common import SignedIn, db, me, page_blueprint, signed_in
 
 bp = page_blueprint("lobby")
 TITLE_LENGTH = 200  # Game.title's column
@@ -129,7 +130,28 @@ def choose_game():  # type: ignore[no-untyped-def]
     return render_template("new_game_choose.html", rulesets=newest_rulesets().values())
 
 
+def _signed_in_user() -> str:
+    user = me()
+    return f"user:{user.id}" if user is not None else get_remote_address()
+
+
+def _invitations_in_form() -> int:
+    return sum(
+        1 for key, value in request.form.items() if key.startswith("seat-") and value == "invite"
+    )
+
+
 @bp.route("/games/new/<ruleset>", methods=["GET", "POST"])
+@limited(
+    Rate(
+        "PBEM_INVITATION_LIMIT",
+        lazy_gettext("You have sent too many invitations"),
+        key=_signed_in_user,
+        methods=("POST",),
+        cost=_invitations_in_form,
+        exempt_when=lambda: _invitations_in_form() == 0,
+    )
+)
 @signed_in
 def new_game(ruleset: str):  # type: ignore[no-untyped-def]
     rules = newest_rulesets().get(ruleset)
@@ -150,7 +172,6 @@ def new_game(ruleset: str):  # type: ignore[no-untyped-def]
         db().rollback()
         return _new_game_page(rules, form, error=str(exc)), 422
     db().commit()
-    enqueue_pending(db(), game.id)
     return redirect(url_for("play.game_page", game_id=game.public_id))
 
 
@@ -267,7 +288,6 @@ def invitation(token: str):  # type: ignore[no-untyped-def]
         accounts.claim_sign_in(db(), invitee.id, invitee.signed_in_at)
     game_service.join_game(db(), seat.game.public_id, invitee, seat.position)
     db().commit()
-    enqueue_pending(db(), seat.game_id)
     return _enter_game(seat, invitee, user, first)
 
 
@@ -326,7 +346,6 @@ def take_over(token: str):  # type: ignore[no-untyped-def]
 def join(game_id: str):  # type: ignore[no-untyped-def]
     user = me()
     assert user is not None
-    seat = game_service.join_game(db(), game_id, user, None)
+    game_service.join_game(db(), game_id, user, None)
     db().commit()
-    enqueue_pending(db(), seat.game_id)
     return redirect(url_for("play.game_page", game_id=game_id))

@@ -8,7 +8,7 @@ from fractions import Fraction
 from flask import Flask
 from flask_babel import format_decimal
 
-from pbem.clock.display import wall_clock
+from pbem.i18n.times import wall_clock
 
 # Exact fractions as people write them in every one of our languages.
 VULGAR = {

@@ -7,21 +7,19 @@ so their GET asks to confirm and only the confirmation's POST acts.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from flask import redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from pbem.dispatch import enqueue_submissions
 from pbem.i18n.games import game_title
 from pbem.models import User
 from pbem.numbers import whole_number
 from pbem.services import organiser
 from pbem.services.accounts import normalise_email
 from pbem.services.errors import BadForm, Invalid, NotFound, ServiceError
+from pbem.services.links import take_over_url
 from pbem.web.common import db, me, page_blueprint, signed_in
-from pbem.web.links import take_over_url
 
 bp = page_blueprint("organiser")
 URL = "/games/<game_id>/organiser"
@@ -33,10 +31,9 @@ def _organiser() -> User:
     return user
 
 
-def _done(game_id: str, follow_up: Sequence[int] = ()):  # type: ignore[no-untyped-def]
-    """Commit, hand on what bots now play, and show the game with its new event."""
+def _done(game_id: str):  # type: ignore[no-untyped-def]
+    """Commit and show the game with its new event."""
     db().commit()
-    enqueue_submissions(follow_up)
     return redirect(url_for("play.game_page", game_id=game_id, organised=1, _anchor="organiser"))
 
 
@@ -82,8 +79,8 @@ def resume(game_id: str):  # type: ignore[no-untyped-def]
 def hand_to_bot(game_id: str):  # type: ignore[no-untyped-def]
     if request.method == "GET":
         return _confirm(game_id, "hand-to-bot")
-    done = organiser.hand_to_bot(db(), _organiser(), game_id, _position(request.form))
-    return _done(game_id, done.follow_up)
+    organiser.hand_to_bot(db(), _organiser(), game_id, _position(request.form))
+    return _done(game_id)
 
 
 @bp.route(f"{URL}/replace", methods=["GET", "POST"])

@@ -1,10 +1,11 @@
 """The game page of a seated player: board, private information, legal moves,
 move entry with a preview, and the fate of what was sent.
 
-A move goes the way of every channel: checked at once on a copy (so a bad
-move is refused with the engine's reason and nothing is stored), then stored
-as a submission that a worker judges under the game lock. The form carries the
-ply it was drawn at: a stale page or a second click sends a move at most once.
+A move goes through the one door of every channel (pbem.services.turns):
+checked at once on a copy (so a bad move is refused with the engine's reason
+and nothing is stored), then stored as a submission that a worker judges
+under the game lock. The form carries the ply it was drawn at: a stale page
+or a second click sends a move at most once.
 """
 
 from __future__ import annotations
@@ -14,18 +15,17 @@ from typing import Any
 from flask import current_app, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from markupsafe import Markup
-from sqlalchemy import or_, select
+from sqlalchemy import select
 
 import engine
-from pbem.dispatch import enqueue_submissions
 from pbem.i18n import current_language, page_language
 from pbem.i18n.boards import board_text
 from pbem.i18n.games import game_title
 from pbem.i18n.rules import describe_error, describe_refusal
-from pbem.models import Game, GameStatus, Move, Seat, Submission, SubmissionStatus
+from pbem.models import Game, GameStatus, Seat, Submission
 from pbem.numbers import whole_number
 from pbem.render.lastturn import moves_since
-from pbem.services import chat, pictures, submissions
+from pbem.services import chat, pictures
 from pbem.services import games as game_service
 from pbem.services.errors import BadForm, Conflict, NotFound
 from pbem.services.events import events_by_ply, events_of
@@ -33,7 +33,8 @@ from pbem.services.notifications import notify_new_address
 from pbem.services.replay import moves_stored
 from pbem.services.resign import resign
 from pbem.services.seat_address import renew_address
-from pbem.services.submissions import pending_submission, preview, submission_lines
+from pbem.services.submissions import pending_submission, submission_lines
+from pbem.services.turns import TurnRefused, accept_turn, sent_from_page, try_turn
 from pbem.web.common import db, me, page_blueprint, signed_in
 from pbem.web.lobby import titles
 from pbem.web.move_groups import FULL_LIST, as_choice, group_moves
@@ -195,15 +196,27 @@ def _form() -> tuple[str, int]:
 def _check(seat: Seat, text: str, drawn_at: int) -> engine.Trial:
     """The moves tried on a copy that conceals chance; IllegalMove explains a
     refusal, naming a position that moved on since the page was drawn."""
-    current = moves_stored(seat.game)
     try:
-        return preview(seat, text)
-    except engine.IllegalMove as exc:
-        if drawn_at != current:
-            raise engine.IllegalMove.of(
-                "pbem.page_outdated", rule=exc.rule, then=drawn_at, now=current, error=exc.quoted()
-            ) from None
-        raise
+        trial = try_turn(seat, text, drawn_at)
+    except TurnRefused as refusal:
+        raise _explained(refusal) from None
+    assert trial is not None  # tried in full
+    return trial
+
+
+def _explained(refusal: TurnRefused) -> engine.IllegalMove:
+    """A refused trial as the rule it broke, naming the moves played since
+    the page was drawn when that is why the moves no longer fit."""
+    assert refusal.illegal is not None  # a trial's refusal
+    if refusal.why != "moved_on":
+        return refusal.illegal
+    return engine.IllegalMove.of(
+        "pbem.page_outdated",
+        rule=refusal.illegal.rule,
+        then=refusal.then,
+        now=refusal.now,
+        error=refusal.illegal.quoted(),
+    )
 
 
 @bp.route("/games/<game_id>/preview", methods=["POST"])
@@ -309,42 +322,23 @@ def submit(game_id: str):  # type: ignore[no-untyped-def]
     text, drawn_at = _form()
     # The same form sent twice (a double click, a reload, two tabs racing)
     # leads to the first one's submission: a no-op.
-    earlier = _sent_from_this_page(seat, text, drawn_at)
+    earlier = sent_from_page(db(), seat, text, drawn_at)
     if earlier is not None:
         return redirect(_game_url(seat, submission=earlier.id, again=1))
     try:
-        submissions.refuse_while_waiting(db(), seat)
-        _check(seat, text, drawn_at)
-        submission = submissions.submit(db(), seat, text, channel="web")
-    except Conflict as exc:
+        submission = accept_turn(db(), seat, me().id, text, "web", drawn_at)
+    except (TurnRefused, Conflict) as refusal:
         db().rollback()
-        earlier = _sent_from_this_page(seat, text, drawn_at)
-        if earlier is not None:
+        earlier = sent_from_page(db(), seat, text, drawn_at)
+        if earlier is not None:  # the same form sent twice: the first one counts
             return redirect(_game_url(seat, submission=earlier.id, again=1))
-        return render_game_page(seat, None, moves=text, error=str(exc), status=409)
-    except engine.IllegalMove as exc:
-        return _refused(seat, text, exc)
+        if isinstance(refusal, TurnRefused) and refusal.illegal is not None:
+            return _refused(seat, text, _explained(refusal))
+        if isinstance(refusal, TurnRefused) and refusal.why == "not_holder":
+            raise NotFound(str(refusal)) from None
+        return render_game_page(seat, None, moves=text, error=str(refusal), status=409)
     db().commit()
-    enqueue_submissions([submission.id])
     return redirect(_game_url(seat, submission=submission.id))
-
-
-def _sent_from_this_page(seat: Seat, text: str, drawn_at: int) -> Submission | None:
-    """The same moves from this seat, still waiting or applied after the page
-    was drawn."""
-    applied_since = select(Move.submission_id).where(
-        Move.game_id == seat.game_id, Move.ply > drawn_at
-    )
-    return db().scalar(
-        select(Submission)
-        .where(
-            Submission.seat_id == seat.id,
-            Submission.raw_text == text,
-            or_(Submission.status == SubmissionStatus.PENDING, Submission.id.in_(applied_since)),
-        )
-        .order_by(Submission.id)
-        .limit(1)
-    )
 
 
 @bp.route("/games/<game_id>/new-address", methods=["POST"])
@@ -352,7 +346,7 @@ def _sent_from_this_page(seat: Seat, text: str, drawn_at: int) -> Submission | N
 def new_address(game_id: str):  # type: ignore[no-untyped-def]
     """A new secret mail address for the seat; a mail from it tells the player."""
     seat = _my_seat(game_id)
-    renew_address(seat)
+    renew_address(db(), seat)
     notify_new_address(db(), seat)
     db().commit()
     return redirect(_game_url(seat, new_address=1))
@@ -370,9 +364,8 @@ def resign_page(game_id: str):  # type: ignore[no-untyped-def]
     title = game_title(seat.game.ruleset)
     if request.method == "GET":
         return render_template("resign.html", game=seat.game, title=title)
-    follow_up = resign(db(), seat)
+    resign(db(), seat)
     db().commit()
-    enqueue_submissions(follow_up)
     return redirect(_game_url(seat))
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from flask import render_template, request, url_for
 
 from pbem.numbers import ID_CONVERTER
-from pbem.services.profiles import profile
+from pbem.profiles import profile
 from pbem.web.common import db, page_blueprint, signed_in
 from pbem.web.lobby import titles
 from pbem.web.rating_plot import rating_plot

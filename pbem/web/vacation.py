@@ -6,8 +6,8 @@ from __future__ import annotations
 from flask import current_app, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from pbem.clock.display import local_time
-from pbem.mail.command_help import own_word
+from pbem.i18n.command_words import own_word
+from pbem.i18n.times import local_time
 from pbem.models import User, utcnow
 from pbem.numbers import whole_number
 from pbem.services import vacation

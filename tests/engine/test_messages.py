@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import engine
-import pbem.services.refusal_texts  # noqa: F401  (the server's own refusals)
+import pbem.i18n.refusal_texts  # noqa: F401  (the server's own refusals)
 from engine.core.errors import IllegalMove
 from engine.core.messages import (
     WORD_PARAMETERS,

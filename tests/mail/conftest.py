@@ -5,7 +5,7 @@ a private Dovecot the IMAP poller reads, and a Celery worker thread does the res
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import pytest
@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 from pbem import create_app, migrate
 from pbem.db import get_db
 from pbem.mail.smtpd import controller as listener_controller
+from pbem.models import Game, User
 from tests.mail.servers import Capture, ImapServer, capture_controller, dovecot, free_port
 from tests.server.conftest import (  # noqa: F401
     REDIS_URL,
@@ -24,9 +25,11 @@ from tests.server.conftest import (  # noqa: F401
     make_user,
     postgres_url,
 )
+from tests.server.pipeline_helpers import start_game
 from worker.embedded import worker_thread
 
 DOMAIN = "pbem.test"
+OUR_HOST = "mx.pbem.test"  # the authserv-id of our receiving host
 
 
 @dataclass
@@ -64,6 +67,9 @@ def rig(
             "PBEM_IMAP_URL": imap_server.url,
             "PBEM_INBOUND_TOKEN": "inbound-secret",
             "PBEM_MAIL_MAX_BYTES": 200_000,
+            # One rig serves every test: the refusals of them all must not
+            # reach the cap (the tests of the cap set it lower).
+            "PBEM_REFUSAL_LIMIT_TOTAL": "10000 per hour",
         }
     )
     with app.app_context():
@@ -94,3 +100,20 @@ def rig(
 def session(rig: MailRig) -> Iterator[Session]:
     with rig.app.extensions["pbem.db"].session() as db_session:
         yield db_session
+
+
+@pytest.fixture
+def game_of_two(
+    rig: MailRig,
+    session: Session,
+    make_user: Callable[..., User],  # noqa: F811
+) -> tuple[Game, User, User]:
+    ann, bob = make_user("Ann"), make_user("Bob")
+    game = start_game(rig.app, session, "taluva", [ann, bob])
+    return game, ann, bob
+
+
+@pytest.fixture
+def trusting_our_host(rig: MailRig, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The worker reads the rig's app config: trust our receiving host's headers."""
+    monkeypatch.setitem(rig.app.config, "PBEM_MAIL_AUTHSERV_ID", OUR_HOST)

@@ -1,5 +1,6 @@
 """Abuse by mail: a flood of mail in a forged sender's name gets that sender
-one answer per PBEM_REFUSAL_LIMIT, not one each; a reply holding more moves
+one answer per PBEM_REFUSAL_LIMIT, not one each, and floods in many names
+no more than PBEM_REFUSAL_LIMIT_TOTAL together; a reply holding more moves
 than one turn is refused with the cap, and nothing is played."""
 
 from __future__ import annotations
@@ -10,8 +11,8 @@ from email.utils import make_msgid
 
 from pbem.models import InboundMessage, Outbox, Submission
 from tests.mail.conftest import DOMAIN
-from tests.mail.helpers import processed, reply, send_smtp, text_of
-from tests.mail.test_inbound import count, mail_to, message_id_of, submit_by_smtp, turn_mail
+from tests.mail.helpers import reply, text_of
+from tests.mail.test_inbound import count, mail_to, submit_by_http, submit_by_smtp, turn_mail
 from tests.server.conftest import drain
 from tests.server.pipeline_helpers import moves_of, start_game
 
@@ -28,16 +29,27 @@ def forged(victim: str, to: str) -> bytes:
 
 def test_a_flood_in_a_forged_name_is_answered_once(rig, session):
     victim = f"victim-{uuid.uuid4().hex[:8]}@example.org"
-    to = f"play+no-such-seat@{DOMAIN}"
+    to = f"play+no-such-seat@{DOMAIN}"  # the SMTP door refuses it: the HTTP door cannot
     flood = [forged(victim, to) for _ in range(5)]
-    for raw in flood:
-        send_smtp(raw, rig.listener_port, victim, to)
-    rows = [processed(rig.app, message_id_of(raw)) for raw in flood]
+    rows = [submit_by_http(rig, raw) for raw in flood]
     assert {row.outcome for row in rows} == {"refused"}
     drain(rig.app)
     assert count(session, Outbox, Outbox.to_address == victim) == 1
     mail_to(rig, victim, "not accepted")  # the one answer goes out
     assert count(session, InboundMessage, InboundMessage.id.in_([r.id for r in rows])) == 5
+
+
+def test_floods_in_many_forged_names_get_no_more_answers_than_the_total_cap(
+    rig, session, monkeypatch
+):
+    monkeypatch.setitem(rig.app.config, "PBEM_REFUSAL_LIMIT_TOTAL", "3 per hour")
+    victims = [f"victim-{uuid.uuid4().hex[:8]}@example.org" for _ in range(5)]
+    rows = [
+        submit_by_http(rig, forged(victim, f"play+no-such-seat@{DOMAIN}")) for victim in victims
+    ]
+    assert {row.outcome for row in rows} == {"refused"}
+    drain(rig.app)
+    assert count(session, Outbox, Outbox.to_address.in_(victims)) == 3
 
 
 def test_a_reply_with_more_moves_than_a_turn_is_refused_with_the_cap(rig, session, make_user):

@@ -11,9 +11,10 @@ import pytest
 from celery.signals import task_prerun
 from sqlalchemy import func, select, update
 
-from pbem.mail import game_views, send
+from pbem.mail import game_views
 from pbem.models import Game, Outbox, OutboxStatus, User
 from pbem.services.replay import engine_game
+from pbem.task_names import SEND_MAIL, SEND_MAILS
 from tests.mail.helpers import text_of
 from tests.mail.servers import (
     GREYLISTED_DOMAIN,
@@ -49,7 +50,7 @@ def mail_tasks() -> Iterator[list[list[int]]]:
     started: list[list[int]] = []
 
     def seen(sender: Any = None, args: Any = None, **_: Any) -> None:
-        if sender is not None and sender.name == send.SEND_MAILS:
+        if sender is not None and sender.name == SEND_MAILS:
             started.append(list(args[0]))
 
     task_prerun.connect(seen, weak=False)
@@ -185,7 +186,7 @@ def test_a_row_queued_on_its_own_by_a_version_before_batches_still_goes_out(
 ):
     ann = make_user("Ann")
     row = unsent_row(session, recipient_id=ann.id, kind="sign_in", payload={"link": "http://x/old"})
-    rig.app.extensions["celery"].send_task(send.SEND_MAIL, args=[row.id])
+    rig.app.extensions["celery"].send_task(SEND_MAIL, args=[row.id])
     assert ann.email in str(rig.capture.take(lambda m: "http://x/old" in text_of(m))["To"])
 
     def sent() -> Outbox | None:

@@ -69,7 +69,7 @@ def test_a_season_in_three_languages_by_mail_and_page_across_quiet_hours(rig, se
             invite_entrant(session, league, camille, player.email, "https://pbem.test/league")
             join_league(session, league.public_id, player)
         session.commit()
-        season, _ = start_season(session, league)
+        season = start_season(session, league)
         session.commit()
         (game,) = season.games
         for _turn in range(TURNS):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.mail.command_words import COMMAND_WORDS, command_named
+from pbem.i18n.command_words import COMMAND_WORDS, command_named
 from pbem.mail.commands import _COMMANDS, VACATION_DAYS, read_commands
 
 

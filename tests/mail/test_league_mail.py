@@ -7,15 +7,15 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
-from pbem.clock.display import local_time
-from pbem.clock.time_control import TimeControl
 from pbem.config import base_url
+from pbem.i18n.times import local_time
 from pbem.leagues.balance import division_balance
 from pbem.leagues.digest import send_league_digests
 from pbem.leagues.leagues import create_league, invite_entrant, join_league
 from pbem.leagues.seasons import start_season
 from pbem.mail.compose import compose
 from pbem.models import Outbox
+from pbem.services.time_control import TimeControl
 from tests.mail.helpers import text_of
 from tests.server.leagues.test_seasons import league_of, play_out
 
@@ -44,7 +44,7 @@ def test_an_invitation_names_who_invites_the_league_its_game_and_clock(rig, sess
 def test_a_season_start_lists_the_players_games_pacing_and_balance(rig, session, make_user):
     _, league, players = league_of(session, make_user, ["Ann", "Bob", "Cem", "Dan"])
     ann = players[0]
-    season, _ = start_season(session, league, pacing="rounds", round_days=7)
+    season = start_season(session, league, pacing="rounds", round_days=7)
     session.commit()
     text = mail_to(rig, ann, "Club – Season 1 has started")
     (game,) = [g for g in season.games if any(s.user_id == ann.id for s in g.seats)]
@@ -73,7 +73,7 @@ def test_the_final_table_shows_places_points_and_who_goes_up_or_down(rig, sessio
     ann, bob, cem, dan, eve = players
     for entrant in league.entrants:
         entrant.division = 1 if entrant.user_id in (ann.id, bob.id, cem.id) else 2
-    season, _ = start_season(session, league)
+    season = start_season(session, league)
     session.commit()
     order = [ann.id, bob.id, cem.id, dan.id, eve.id]  # each beats everyone after them
     for game in list(season.games):
@@ -108,7 +108,7 @@ def test_the_weekly_digest_shows_the_table_and_whose_turn_with_local_deadlines(
     ann = players[0]
     ann.time_zone = NEW_YORK
     session.commit()
-    season, _ = start_season(session, league)
+    season = start_season(session, league)
     session.commit()
     ann_games = [g for g in season.games if any(s.user_id == ann.id for s in g.seats)]
     finished, waiting = ann_games[0], ann_games[1:]
@@ -144,7 +144,7 @@ def test_league_game_titles_in_mail_are_in_the_readers_language(rig, session, ma
         invite_entrant(session, league, owner, player.email, "https://pbem.test/league")
         join_league(session, league.public_id, player)
     session.commit()
-    season, _ = start_season(session, league)
+    season = start_season(session, league)
     session.commit()
     (game,) = season.games
     czech = "Club – Sezóna 1 – Kolo 1 – Hra 1"

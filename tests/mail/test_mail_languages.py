@@ -11,11 +11,11 @@ import time_machine
 from sqlalchemy import select
 
 from pbem.clock.sweep import sweep
-from pbem.clock.time_control import TimeControl
 from pbem.leagues.leagues import create_league
 from pbem.mail.compose import compose
 from pbem.models import Outbox, User
 from pbem.services import notifications
+from pbem.services.time_control import TimeControl
 from tests.mail.helpers import reply, text_of
 from tests.mail.test_inbound import mail_to, submit_by_smtp, turn_mail
 from tests.server.clock.helpers import clocked_game, outbox_rows, player
@@ -121,6 +121,27 @@ def test_the_help_answers_in_the_readers_language(
     for line in expected:
         assert line in answer
     assert "/help" in answer
+
+
+@pytest.mark.parametrize(
+    ("language", "turn", "subject", "greeting", "title"),
+    [
+        ("fr", "à vous de jouer", "réponse", "Bonjour à tous,", "Ces lignes n'ont pas été lues :"),
+        ("cs", "jste na tahu", "odpověď", "Ahoj všichni,", "Tyto řádky nebyly přečteny:"),
+    ],
+)
+def test_lines_set_aside_are_named_in_the_readers_language(
+    rig, session, make_user, language, turn, subject, greeting, title
+):
+    ann, bob = speaking(make_user("Ann"), language), make_user("Bob")
+    session.commit()
+    game = start_game(rig.app, session, "taluva", [ann, bob])
+    mail = turn_mail(rig, game, ann, turn)
+    body = f"{greeting}\ntile 0,0 0,-1 1,-1\nAnn\n"
+    row = submit_by_smtp(rig, reply(mail, ann.email, body), ann.email, str(mail["Reply-To"]))
+    assert row.outcome == "submitted", row.detail
+    answer = text_of(mail_to(rig, ann, subject)).replace("\r\n", "\n")
+    assert f"{title}\n  {greeting}\n  Ann\n" in answer
 
 
 def test_a_sign_in_asked_on_a_french_page_comes_in_french(rig, session):

@@ -10,7 +10,9 @@ from prometheus_client import REGISTRY
 from sqlalchemy import update
 
 from pbem.mail import send
+from pbem.mail.addresses import reply_address
 from pbem.models import Outbox, OutboxStatus, User
+from tests.mail.conftest import DOMAIN
 from tests.mail.helpers import processed, send_smtp, text_of
 from tests.mail.servers import REFUSED_DOMAIN, capture_controller
 from tests.mail.test_outbound import unsent_row
@@ -90,19 +92,21 @@ def test_a_down_server_is_counted_each_time_it_is_found_down(rig, session, make_
     assert after["refused"] == before["refused"] and after["unwritable"] == before["unwritable"]
 
 
-def test_inbound_mail_is_counted_by_door_and_verdict(rig):
+def test_inbound_mail_is_counted_by_door_and_verdict(rig, game_of_two):
     def verdicts(door: str) -> float:
         return count("pbem_inbound_mail_total", door=door, verdict="refused")
 
     smtp, http = verdicts("smtp"), verdicts("http")
+    game, _ann, _bob = game_of_two
+    seat = reply_address(rig.app.config["PBEM_MAIL_REPLY_LOCALPART"], game.seats[0].token, DOMAIN)
 
     def from_a_stranger() -> tuple[bytes, str]:
         message_id = f"<{uuid.uuid4()}@example.org>"
-        raw = f"From: eve@example.org\nTo: play+nobody@pbem.test\nMessage-ID: {message_id}\n\nhi\n"
+        raw = f"From: eve@example.org\nTo: {seat}\nMessage-ID: {message_id}\n\nhi\n"
         return raw.encode(), message_id
 
     raw, message_id = from_a_stranger()
-    send_smtp(raw, rig.listener_port, "eve@example.org", "play+nobody@pbem.test")
+    send_smtp(raw, rig.listener_port, "eve@example.org", seat)
     assert processed(rig.app, message_id).outcome == "refused"
     raw, message_id = from_a_stranger()
     answer = rig.app.test_client().post(

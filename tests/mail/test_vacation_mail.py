@@ -7,10 +7,9 @@ from datetime import timedelta
 
 from sqlalchemy import select
 
-from pbem.clock.time_control import TimeControl
-from pbem.dispatch import enqueue_pending
 from pbem.models import ClockStop, Seat
 from pbem.services.games import SeatSpec, create_game
+from pbem.services.time_control import TimeControl
 from tests.mail.helpers import reply, text_of
 from tests.mail.test_inbound import mail_to, submit_by_smtp, turn_mail
 
@@ -27,8 +26,6 @@ def test_vacation_and_back_by_mail(rig, session, make_user):
         time_control=TimeControl(days_per_move=3),
     )
     session.commit()
-    with rig.app.app_context():
-        enqueue_pending(session, game.id)
     seat = game.seats[0]
     timeout = seat.timeout_at
     mail = turn_mail(rig, game, ann)

@@ -4,12 +4,15 @@ and developers, and the festival cards only to the seat holding them."""
 from __future__ import annotations
 
 import copy
+import re
 import time
+import xml.etree.ElementTree as ET
 from typing import Any
 
 from engine import Game
 from engine.games.java.board import SPACES
-from pbem.render import java, panel, render_picture, render_png, space_centres
+from engine.games.java.cards import KINDS
+from pbem.render import java, panel, render_panel_html, render_picture, render_png, space_centres
 from pbem.render.colours import JAVA_BOARD, JAVA_FACE, PALACE, PLAYER_COLOURS
 from pbem.render.lastturn import last_turn, outlined_turns, spaces_named
 from tests.render.helpers import RING, bot_game, close, cut, image, pixel
@@ -119,6 +122,40 @@ def test_festival_cards_show_only_to_their_holder() -> None:
         assert drawn[start + 1 : start + 1 + len(view["state"]["hand"])] == view["state"]["hand"]
     spectator = render_picture(mid_game(None)).texts()
     assert "Your festival cards" not in spectator
+
+
+def test_a_big_hand_shows_every_card_in_rows_on_the_picture_and_the_page() -> None:
+    """A hand wider than the panel wraps: the eighth card and those after it
+    are drawn, and on the page each is an item inside its drawing, to click."""
+    view = copy.deepcopy(mid_game(0))
+    hand = [*KINDS, *KINDS, "M"]  # 13 cards, two rows and a bit
+    view["state"]["hand"] = hand
+
+    picture = render_picture(view)
+    left = picture.image.width - panel.WIDTH
+    drawn = [lb for lb in picture.labels if lb.x >= left]
+    start = [lb.text for lb in drawn].index("Your festival cards")
+    cards = drawn[start + 1 : start + 1 + len(hand)]
+    assert [lb.text for lb in cards] == hand
+    assert all(lb.x < picture.image.width - panel.PAD for lb in cards)
+    assert len({(lb.x, lb.y) for lb in cards}) == len(hand)  # none drawn over another
+
+    page = str(render_panel_html(view))
+    svg = re.search(r'<svg[^>]*aria-label="Your festival cards".*?</svg>', page).group(0)
+    drawing = ET.fromstring(svg)
+    x, y, width, height = map(float, drawing.get("viewBox").split())
+    items = [g for g in drawing if g.get("data-card")]
+    assert [g.get("data-card") for g in items] == hand
+    for item in items:
+        card = item.find("{http://www.w3.org/2000/svg}rect")
+        assert (
+            x <= float(card.get("x"))
+            and float(card.get("x")) + float(card.get("width")) <= x + width
+        )
+        assert (
+            y <= float(card.get("y"))
+            and float(card.get("y")) + float(card.get("height")) <= y + height
+        )
 
 
 def test_same_view_gives_the_same_bytes() -> None:

@@ -22,6 +22,7 @@ from pbem import create_app, migrate
 from pbem.db import get_db
 from pbem.models import User
 from pbem.services import accounts
+from tests.server.openapi_client import OpenApiClient
 from worker.embedded import worker_thread
 
 POSTGRES_URL = os.environ.get(
@@ -118,6 +119,24 @@ def make_user(session: Session) -> Callable[..., User]:
         return user
 
     return make
+
+
+@pytest.fixture
+def api(app: Flask) -> OpenApiClient:
+    """A client of the JSON API that checks every answer against its document."""
+    return OpenApiClient(app.test_client())
+
+
+@pytest.fixture
+def token_for(session: Session) -> Callable[[User], str]:
+    """An API token for a user."""
+
+    def issue(user: User) -> str:
+        token = accounts.issue_api_token(session, user, "tests")
+        session.commit()
+        return token
+
+    return issue
 
 
 def wait_for(condition: Callable[[], Any], timeout: float = 30.0, what: str = "condition") -> Any:

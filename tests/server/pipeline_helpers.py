@@ -8,13 +8,13 @@ from flask import Flask
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from pbem.dispatch import enqueue_pending, enqueue_submissions
-from pbem.models import Game, GameStatus, Move, Outbox, Submission, SubmissionStatus, User
+from pbem.models import Game, GameStatus, Move, Outbox, Seat, Submission, SubmissionStatus, User
 from pbem.services import accounts
 from pbem.services.games import SeatSpec, create_game
 from pbem.services.pipeline import process_submission
 from pbem.services.replay import engine_game
 from pbem.services.submissions import submit
+from pbem.task_names import PROCESS_SUBMISSION
 from tests.server.conftest import wait_for
 
 
@@ -25,28 +25,48 @@ def start_game(
     specs = [SeatSpec(bot="random") if s == "bot" else SeatSpec(user=s) for s in seats]
     creator = next((s for s in seats if isinstance(s, User)), None)
     game = create_game(session, creator, ruleset, specs, options, seed="test-seed")
-    session.commit()
-    with app.app_context():
-        enqueue_pending(session, game.id)
+    session.commit()  # bots that move first are handed to the worker now
     return game
 
 
 def stored_first_tile(session: Session) -> Submission:
     """Two players start Taluva (a ruleset every worker process knows) and the
-    first stores an opening tile, not yet handed to any worker; the caller commits."""
+    first stores an opening tile that no worker will hear of; the caller commits."""
     tag = uuid.uuid4().hex[:8]
     ann = accounts.create_user(session, f"ann-{tag}@example.org", "Ann")
     bob = accounts.create_user(session, f"bob-{tag}@example.org", "Bob")
     game = create_game(session, ann, "taluva", [SeatSpec(user=ann), SeatSpec(user=bob)])
     state = engine_game(game).state
-    return submit(session, game.seats[0], state.format_move(state.legal_moves(0)[0]), "api")
+    return lost_submission(session, game.seats[0], state.format_move(state.legal_moves(0)[0]))
+
+
+def lost_submission(session: Session, seat: Seat, text: str, channel: str = "api") -> Submission:
+    """A turn stored as the one door stores it, whose hand-off to a worker is
+    lost (a broker down, a process killed right after the commit): only the
+    sweeps, or a test's hand_on, bring it to a worker."""
+    submission = Submission(
+        game_id=seat.game_id,
+        seat_id=seat.id,
+        raw_text=text,
+        channel=channel,
+        author_id=seat.user_id,
+        sent_for_id=seat.user_id,
+    )
+    session.add(submission)
+    session.flush()
+    return submission
+
+
+def hand_on(app: Flask, *submission_ids: int) -> None:
+    """What the hand-off after a commit does, for a lost submission."""
+    for submission_id in submission_ids:
+        app.extensions["celery"].send_task(PROCESS_SUBMISSION, args=[submission_id])
 
 
 def send(app: Flask, session: Session, game: Game, position: int, text: str) -> Submission:
+    """Store a turn; a worker judges it once it is committed."""
     submission = submit(session, game.seats[position], text, channel="api")
     session.commit()
-    with app.app_context():
-        enqueue_submissions([submission.id])
     return submission
 
 

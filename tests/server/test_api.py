@@ -6,25 +6,9 @@ import pytest
 from sqlalchemy import func, select
 
 from pbem.models import Move, Submission, User
-from pbem.services import accounts
 from tests.server.conftest import drain, wait_for
 from tests.server.openapi_client import OpenApiClient
 from tests.server.pipeline_helpers import FESTIVAL_AFTER_A_DRAW, PALACE_TURN, java_ann_first
-
-
-@pytest.fixture
-def api(app) -> OpenApiClient:
-    return OpenApiClient(app.test_client())
-
-
-@pytest.fixture
-def token_for(session):
-    def issue(user) -> str:
-        token = accounts.issue_api_token(session, user, "tests")
-        session.commit()
-        return token
-
-    return issue
 
 
 @pytest.fixture

@@ -10,10 +10,9 @@ import uuid
 from flask import Flask
 
 from pbem import create_app, migrate
-from pbem.dispatch import enqueue_submissions
 from pbem.models import Submission, SubmissionStatus
 from tests.server.conftest import REDIS_URL, forget_queue, wait_for
-from tests.server.pipeline_helpers import stored_first_tile
+from tests.server.pipeline_helpers import hand_on, stored_first_tile
 from worker.embedded import worker_thread
 
 
@@ -35,8 +34,7 @@ def first_move_is_judged(app: Flask) -> None:
     with database.session() as session:
         submission = stored_first_tile(session)
         session.commit()
-        with app.app_context():
-            enqueue_submissions([submission.id])
+        hand_on(app, submission.id)
 
         def accepted() -> bool:
             session.expire_all()

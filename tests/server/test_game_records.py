@@ -20,7 +20,6 @@ from pbem.services.replay import engine_game
 from tests.server.conftest import drain, wait_for
 from tests.server.openapi_client import OpenApiClient
 from tests.server.pipeline_helpers import start_game
-from tests.server.test_api import api, token_for  # noqa: F401  (fixtures)
 
 
 def stored(session: Session, public_id: str) -> Game:
@@ -28,7 +27,7 @@ def stored(session: Session, public_id: str) -> Game:
     return session.scalar(select(Game).where(Game.public_id == public_id))
 
 
-def toy_duel(api: OpenApiClient, ann: str, bob: str, target: int = 3) -> str:  # noqa: F811
+def toy_duel(api: OpenApiClient, ann: str, bob: str, target: int = 3) -> str:
     """Ann makes a game of toy picks to `target` points and Bob joins it."""
     body = {"ruleset": "toy-pick", "seats": ["me", "open"], "options": {"target": target}}
     game_id = api.call("createGame", ann, body).get_json()["id"]
@@ -36,7 +35,7 @@ def toy_duel(api: OpenApiClient, ann: str, bob: str, target: int = 3) -> str:  #
     return game_id
 
 
-def play_round(app: Flask, api: OpenApiClient, game_id: str, ann: str, bob: str) -> str:  # noqa: F811
+def play_round(app: Flask, api: OpenApiClient, game_id: str, ann: str, bob: str) -> str:
     """Ann picks 3 and Bob 1, so Ann scores the round's bonus; the game's status after."""
     for token, position, pick in ((ann, 0, 3), (bob, 1, 1)):
         body = {"moves": [f"pick {pick}"]}
@@ -46,7 +45,7 @@ def play_round(app: Flask, api: OpenApiClient, game_id: str, ann: str, bob: str)
     return api.call("getGame", ann, game_id=game_id).get_json()["status"]
 
 
-def play_to_the_end(app: Flask, api: OpenApiClient, game_id: str, ann: str, bob: str) -> None:  # noqa: F811
+def play_to_the_end(app: Flask, api: OpenApiClient, game_id: str, ann: str, bob: str) -> None:
     for _ in range(3):  # each round's bonus is 1 to 3 points
         if play_round(app, api, game_id, ann, bob) == GameStatus.FINISHED:
             return
@@ -57,8 +56,8 @@ def test_the_record_is_refused_until_the_game_is_over_then_replays_to_its_result
     app,
     session,
     make_user,
-    api,  # noqa: F811
-    token_for,  # noqa: F811
+    api,
+    token_for,
 ):
     ann, bob, eve = (token_for(make_user(name)) for name in ("Ann", "Bob", "Eve"))
     game_id = toy_duel(api, ann, bob)
@@ -92,8 +91,8 @@ def test_a_bot_games_record_is_anyones_and_python_m_engine_replays_it(
     session,
     make_user,
     tmp_path,
-    api,  # noqa: F811
-    token_for,  # noqa: F811
+    api,
+    token_for,
 ):
     game = start_game(app, session, "taluva", ["bot", "bot"])
     wait_for(
@@ -134,8 +133,8 @@ def test_an_abandoned_games_record_goes_up_to_where_it_stopped(
     app,
     session,
     make_user,
-    api,  # noqa: F811
-    token_for,  # noqa: F811
+    api,
+    token_for,
 ):
     ann, bob, eve = (token_for(make_user(name)) for name in ("Ann", "Bob", "Eve"))
     game_id = toy_duel(api, ann, bob, target=7)
@@ -155,8 +154,8 @@ def test_a_game_abandoned_before_it_started_has_no_record(
     app,
     session,
     make_user,
-    api,  # noqa: F811
-    token_for,  # noqa: F811
+    api,
+    token_for,
 ):
     org = make_user("Org")
     game = create_game(session, org, "taluva", [SeatSpec(user=org), SeatSpec()])

@@ -22,7 +22,7 @@ def api(app) -> OpenApiClient:
 
 def test_standings_and_records_of_a_season(api, session, make_user):
     _, league, (ann, bob) = league_of(session, make_user, ["Ann", "Bob"], points=["3/2", "0"])
-    season, _ = start_season(session, league)
+    season = start_season(session, league)
     session.commit()
     play_out(session, season.games[0], bob.id)
     token = accounts.issue_api_token(session, ann, "tests")

@@ -4,6 +4,9 @@ one trusted proxy, so each test is its own client by X-Forwarded-For."""
 
 from __future__ import annotations
 
+import http.client
+import json
+import threading
 import uuid
 from collections.abc import Iterator
 
@@ -11,6 +14,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
+from werkzeug.serving import make_server
 
 from pbem import create_app, migrate
 from pbem.config import ConfigError
@@ -222,3 +226,50 @@ def test_request_bodies_over_the_cap_are_refused_with_the_cap(limited):
 def test_a_limit_that_does_not_parse_stops_the_app_with_its_name():
     with pytest.raises(ConfigError, match="PBEM_API_WRITE_LIMIT"):
         create_app({"PBEM_API_WRITE_LIMIT": "lots"})
+
+
+@pytest.fixture
+def served(limited: Flask) -> Iterator[int]:
+    """The app behind Werkzeug's server, which reads chunked bodies as
+    gunicorn does (the test client cannot send one); yields its port."""
+    server = make_server("127.0.0.1", 0, limited, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server.port
+    server.shutdown()
+    thread.join()
+
+
+def post_chunked(port: int, path: str, body: bytes, headers: dict[str, str]) -> tuple[int, bytes]:
+    """POST `body` with Transfer-Encoding: chunked (no Content-Length)."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        pieces = (body[i : i + 8192] for i in range(0, len(body), 8192))
+        connection.request("POST", path, body=pieces, headers=headers, encode_chunked=True)
+        answer = connection.getresponse()
+        return answer.status, answer.read()
+    finally:
+        connection.close()
+
+
+def test_chunked_bodies_over_the_cap_are_refused_not_cut(limited, served):
+    door = {"Authorization": f"Bearer {INBOUND_TOKEN}", "X-Forwarded-For": "10.200.0.1"}
+    small = f"Message-ID: <{uuid.uuid4().hex}@x>\n\n".encode() + b"x" * 60_000
+    status, _ = post_chunked(served, "/mail/inbound", small, door)
+    assert status == 202
+    with limited.extensions["pbem.db"].session() as session:
+        row = session.scalar(select(InboundMessage).order_by(InboundMessage.id.desc()))
+        assert row.raw == small  # whole, though longer than PBEM_MAX_REQUEST_BYTES
+    message_id = f"<{uuid.uuid4().hex}@x>"
+    big = f"Message-ID: {message_id}\n\n".encode() + b"x" * 150_000
+    status, text = post_chunked(served, "/mail/inbound", big, door)
+    assert status == 413 and b"larger than 100000 bytes" in text
+    assert count(limited, InboundMessage, InboundMessage.message_id == message_id) == 0
+    with limited.extensions["pbem.db"].session() as session:
+        someone = accounts.create_user(session, fresh_email(), "Ann")
+        token = accounts.issue_api_token(session, someone, "tests")
+        session.commit()
+    game = {"ruleset": "taluva", "seats": ["me", "bot"], "options": {"x": "y" * 30_000}}
+    api = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+    status, text = post_chunked(served, "/api/v1/games", json.dumps(game).encode(), api)
+    assert status == 413 and b"larger than 20000 bytes" in text

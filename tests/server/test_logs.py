@@ -21,14 +21,13 @@ import pytest
 from sqlalchemy import select
 
 from pbem.logs import JsonFormatter
-from pbem.mail.send import SEND_MAILS
 from pbem.models import Outbox
 from pbem.services.replay import engine_game
+from pbem.task_names import PROCESS_SUBMISSION, PRUNE_PICTURES, SEND_MAILS
 from tests.server.conftest import wait_for
 from tests.server.pipeline_helpers import judged, send, start_game
 from tests.server.test_moved_mail import first_legal
 from tests.server.web.conftest import Browser
-from worker.tasks import PRUNE_PICTURES
 
 Lines = Callable[[], list[dict]]
 
@@ -91,7 +90,7 @@ def test_worker_lines_name_the_task_submission_game_and_outbox(app, session, mak
 
     judging = logged(json_lines, f"submission {submission.id} accepted")
     assert judging["game"] == game.public_id and judging["submission"] == submission.id
-    assert judging["task_name"] == "pbem.process_submission" and judging["task"]
+    assert judging["task_name"] == PROCESS_SUBMISSION and judging["task"]
     row = session.scalars(select(Outbox).where(Outbox.game_id == game.id).order_by(Outbox.id))
     first = row.first()
     mail = logged(json_lines, f"outbox {first.id} ({first.kind}) sent")

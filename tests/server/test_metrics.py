@@ -13,11 +13,12 @@ import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import nullcontext
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 import redis
+import time_machine
 from flask import Flask
 from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import func, select
@@ -25,7 +26,6 @@ from sqlalchemy import func, select
 from pbem import create_app, migrate
 from pbem.config import ConfigError
 from pbem.db import get_db
-from pbem.dispatch import enqueue_pending, enqueue_submissions
 from pbem.mail import inbound
 from pbem.models import (
     Game,
@@ -41,7 +41,7 @@ from pbem.services import accounts
 from pbem.services.games import SeatSpec, create_game
 from pbem.services.replay import engine_game
 from tests.server.conftest import REDIS_URL, database_url, forget_queue, scratch_database, wait_for
-from tests.server.pipeline_helpers import stored_first_tile
+from tests.server.pipeline_helpers import hand_on, stored_first_tile
 from tests.server.test_serve import answers, free_port
 from tests.server.test_web_production import pbem, production_env  # noqa: F401  (a fixture)
 
@@ -101,6 +101,12 @@ def scrape(app: Flask) -> dict:
     return parsed(response.get_data(as_text=True))
 
 
+# An afternoon: the players' default quiet hours (22:00-08:00) hold none of
+# the games' mails, only the one the test holds itself.
+AFTERNOON = datetime(2026, 11, 25, 14, tzinfo=UTC)
+
+
+@time_machine.travel(AFTERNOON, tick=True)
 def test_the_state_comes_from_the_database_and_the_broker(quiet_app):
     app = quiet_app
     queue = app.config["PBEM_TASK_QUEUE"]
@@ -155,8 +161,7 @@ def test_the_state_comes_from_the_database_and_the_broker(quiet_app):
         row.status = InboundStatus.DONE  # the imap one was read
         session.commit()
     depth = value(scrape(app), "pbem_queue_depth", queue=queue)
-    with app.app_context():
-        enqueue_submissions([waiting.id])
+    hand_on(app, waiting.id)
 
     after = scrape(app)
     assert value(after, "pbem_queue_depth", queue=queue) == depth + 1
@@ -375,8 +380,6 @@ def test_pbem_worker_serves_the_judging_of_its_task_processes(worker_env):
             )
             session.commit()
             game_id = game.id
-            with app.app_context():
-                enqueue_pending(session, game_id)
 
         def finished() -> bool:
             with database.session() as session:

@@ -10,17 +10,18 @@ from flask import Flask
 from sqlalchemy import select
 
 from pbem.db import get_db
-from pbem.dispatch import PROCESS_SUBMISSION, REQUEUE_STALE, enqueue_submissions
 from pbem.models import Game, GameStatus, Outbox, Submission, SubmissionStatus, utcnow
 from pbem.services import pipeline
 from pbem.services.replay import engine_game, verify_game
 from pbem.services.submissions import submit
+from pbem.task_names import PROCESS_SUBMISSION, REQUEUE_STALE
 from tests.server.conftest import drain, wait_for
 from tests.server.pipeline_helpers import (
     FESTIVAL_AFTER_A_DRAW,
     PALACE_TURN,
     java_ann_first,
     judged,
+    lost_submission,
     moves_of,
     outbox_of,
     send,
@@ -80,8 +81,6 @@ def test_a_taluva_tile_sent_alone_is_answered_and_the_turn_goes_on(app, session,
     build = played.state.format_move(played.state.legal_moves(0)[0])
     by_mail = submit(session, game.seats[0], tile, channel="mail")
     session.commit()
-    with app.app_context():
-        enqueue_submissions([by_mail.id])
     assert judged(app, by_mail.id).status == "accepted"
     session.expire_all()
     to_ann = [row for row in outbox_of(session, game) if row[1] == 0]
@@ -177,8 +176,6 @@ def test_double_submission_is_applied_once(app, session, make_user):
     game = start_game(app, session, "toy-pick", [ann, bob])
     first, second = (submit(session, game.seats[0], "pick 3", channel="mail") for _ in range(2))
     session.commit()
-    with app.app_context():
-        enqueue_submissions([first.id, second.id])
     statuses = sorted(judged(app, s.id).status for s in (first, second))
     assert statuses == [SubmissionStatus.ACCEPTED, SubmissionStatus.REJECTED]
     assert moves_of(session, game) == [(1, 0, "pick 3")]
@@ -281,7 +278,7 @@ def _to_act(app: Flask, game_id: int) -> list[int]:
 def test_sweep_hands_on_a_submission_whose_task_message_was_lost(app, session, make_user):
     ann, bob = make_user("Ann"), make_user("Bob")
     game = start_game(app, session, "toy-pick", [ann, bob])
-    lost = submit(session, game.seats[1], "pick 3", channel="mail")  # stored, never enqueued
+    lost = lost_submission(session, game.seats[1], "pick 3", channel="mail")
     lost.created_at = utcnow() - timedelta(minutes=5)
     session.commit()
     app.extensions["celery"].send_task(REQUEUE_STALE)

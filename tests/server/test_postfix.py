@@ -22,6 +22,8 @@ from sqlalchemy import select
 from pbem.config import Config
 from pbem.mail.addresses import reply_address
 from pbem.models import InboundMessage, seat_token
+from pbem.services import accounts
+from pbem.services.games import SeatSpec, create_game
 from tests.server.conftest import wait_for
 from tests.server.test_serve import free_port
 from tests.server.test_web_production import app_for, pbem, production_settings
@@ -90,6 +92,10 @@ def test_postfix_knows_every_setting_and_limits_mail_like_pbem(config: Path, def
     assert settings["relay_domains"] == DOMAIN
     assert settings["transport_maps"] == f"texthash:{config}/pbem_transport"
     assert settings["relay_recipient_maps"] == f"regexp:{config}/pbem_recipients"
+    # Tokens no seat has are refused while the sender is connected (pbem smtpd is asked).
+    verify = f"check_recipient_access inline:{{ {DOMAIN}=reject_unverified_recipient }}"
+    assert settings["smtpd_recipient_restrictions"] == verify
+    assert settings["unverified_recipient_reject_code"] == "550"
 
 
 def test_the_reply_domain_goes_to_pbem_smtpd_by_lmtp(config: Path, defaults):
@@ -208,18 +214,35 @@ def stored(env: dict[str, str]) -> list[InboundMessage]:
     return rows
 
 
+def seat_address(env: dict[str, str], localpart: str) -> str:
+    """The reply address of a seat in a new game in `pbem smtpd`'s database."""
+    app = app_for(env)
+    database = app.extensions["pbem.db"]
+    with database.session() as session:
+        ann = accounts.create_user(session, "ann@example.org", "Ann")
+        game = create_game(session, ann, "taluva", [SeatSpec(user=ann), SeatSpec(bot="random")])
+        session.commit()
+        token = game.seats[0].token
+    database.dispose()
+    return reply_address(localpart, token, DOMAIN)
+
+
 def test_postfix_hands_replies_to_pbem_smtpd_and_refuses_the_rest(
     running_postfix: int, smtpd: tuple[dict[str, str], int], config: Path, defaults
 ):
     env, _ = smtpd
-    reply = reply_address(str(defaults["PBEM_MAIL_REPLY_LOCALPART"]), seat_token(), DOMAIN)
+    localpart = str(defaults["PBEM_MAIL_REPLY_LOCALPART"])
+    reply = seat_address(env, localpart)
     mail = f"From: ann@example.org\r\nTo: {reply}\r\nSubject: Re: your turn\r\n"
     mail += "Message-ID: <reply-1@example.org>\r\n\r\npass\r\n"
     with smtplib.SMTP("127.0.0.1", running_postfix, timeout=30) as client:
-        # Refused while the sender is connected: no bounce to a forged sender.
-        with pytest.raises(smtplib.SMTPRecipientsRefused) as refused:
-            client.sendmail("ann@example.org", [f"root@{DOMAIN}"], mail)
-        assert refused.value.recipients[f"root@{DOMAIN}"][0] == 550
+        # Refused while the sender is connected: no bounce to a forged sender,
+        # whether the address is none of pbem's or a token no seat has.
+        no_seat = reply_address(localpart, seat_token(), DOMAIN)
+        for address in (f"root@{DOMAIN}", no_seat):
+            with pytest.raises(smtplib.SMTPRecipientsRefused) as refused:
+                client.sendmail("ann@example.org", [address], mail)
+            assert refused.value.recipients[address][0] == 550, refused.value.recipients
         # Larger than PBEM_MAIL_MAX_BYTES: refused before it is sent.
         big = mail + "x" * int(defaults["PBEM_MAIL_MAX_BYTES"])  # type: ignore[call-overload]
         with pytest.raises(smtplib.SMTPSenderRefused) as too_big:

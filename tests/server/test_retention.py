@@ -11,9 +11,9 @@ from datetime import timedelta
 from sqlalchemy import select
 
 from pbem.mail import retention
-from pbem.mail.tasks import FORGET_OUTBOX
 from pbem.models import InboundMessage, InboundStatus, Outbox, OutboxStatus, utcnow
 from pbem.services.notifications import SIGN_IN, YOUR_TURN
+from pbem.task_names import FORGET_OUTBOX
 from tests.server.conftest import drain
 from worker.celery_app import beat_schedule
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from pbem.dispatch import enqueue_submissions
 from pbem.models import Game, GameStatus, Outbox
 from pbem.services.pipeline import queue_bot_submissions
 from pbem.services.replay import engine_game
@@ -18,16 +17,12 @@ def test_a_resigned_player_ranks_last_in_result_view_and_mail(app, session, make
     ann, bob = make_user("Ann"), make_user("Bob")
     game = start_game(app, session, "taluva", [ann, bob, "bot"])
     ann_seat = game.seats[0]
-    follow_up = resign(session, ann_seat)
+    resign(session, ann_seat)
     session.commit()
-    with app.app_context():
-        enqueue_submissions(follow_up)
     # Bob lets a bot play for him but stays in the game, so he hears the result.
     game.seats[1].bot = "random"
-    follow_up = queue_bot_submissions(session, game, engine_game(game))
+    queue_bot_submissions(session, game, engine_game(game))
     session.commit()
-    with app.app_context():
-        enqueue_submissions(follow_up)
 
     def finished() -> bool:
         session.expire_all()

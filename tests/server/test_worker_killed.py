@@ -13,8 +13,8 @@ from pathlib import Path
 from sqlalchemy import func, select, text
 
 from pbem import create_app, migrate
-from pbem.dispatch import PROCESS_SUBMISSION
 from pbem.models import Game, Move, Submission, SubmissionStatus
+from pbem.task_names import PROCESS_SUBMISSION
 from tests.server.conftest import REDIS_URL, forget_queue, wait_for
 from tests.server.pipeline_helpers import stored_first_tile
 

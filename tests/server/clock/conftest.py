@@ -12,7 +12,6 @@ import pytest
 from sqlalchemy import update
 
 from pbem.models import Game, GameStatus, utcnow
-from tests.server.test_api import api, token_for  # noqa: F401
 from tests.server.web.conftest import browser, signed_in_as  # noqa: F401
 
 

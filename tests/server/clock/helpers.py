@@ -10,8 +10,6 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from pbem.clock.sweep import SweepReport, sweep
-from pbem.clock.time_control import TimeControl
-from pbem.dispatch import enqueue_pending, enqueue_submissions
 from pbem.models import (
     Game,
     GameEvent,
@@ -24,6 +22,7 @@ from pbem.models import (
     utcnow,
 )
 from pbem.services.games import SeatSpec, create_game
+from pbem.services.time_control import TimeControl
 from tests.server.conftest import wait_for
 
 SEED = "test-seed"  # the deal tests/server/pipeline_helpers.py describes
@@ -57,31 +56,27 @@ def clocked_game(
     creator = next(s for s in seats if isinstance(s, User))
     game = create_game(session, creator, ruleset, specs, seed=SEED, time_control=time_control)
     session.commit()
-    with app.app_context():
-        enqueue_pending(session, game.id)
     return game
 
 
 def sweep_now(app: Flask, session: Session) -> SweepReport:
     """One sweep at the (travelled) present; what it submits, and what bots
     submit after it, is judged by the real worker before this returns."""
+    before = session.scalar(select(func.max(Submission.id))) or 0
     report = sweep(session, utcnow())
-    if report.submissions:
-        with app.app_context():
-            enqueue_submissions(report.submissions)
-        games = session.scalars(
-            select(Submission.game_id).where(Submission.id.in_(report.submissions))
-        ).all()
-        wait_for(lambda: not waiting_in(session, games), what="the sweep's moves to be judged")
+    wait_for(lambda: not waiting_since(session, before), what="the sweep's moves to be judged")
     session.expire_all()
     return report
 
 
-def waiting_in(session: Session, game_ids: list[int]) -> bool:
+def waiting_since(session: Session, last_id: int) -> bool:
+    """Whether a submission stored after `last_id` still waits to be judged."""
     session.expire_all()
-    return session.scalar(
-        select(func.count()).where(
-            Submission.game_id.in_(game_ids), Submission.status == SubmissionStatus.PENDING
+    return bool(
+        session.scalar(
+            select(func.count()).where(
+                Submission.id > last_id, Submission.status == SubmissionStatus.PENDING
+            )
         )
     )
 

@@ -8,13 +8,11 @@ from datetime import UTC, datetime, timedelta
 
 import time_machine
 
-from pbem.clock.time_control import TimeControl
-from pbem.dispatch import enqueue_submissions
 from pbem.models import Game
 from pbem.services.replay import engine_game
-from pbem.services.submissions import submit
+from pbem.services.time_control import TimeControl
 from tests.server.clock.helpers import clocked_game, events_of_kind, player, seat_of, sweep_now
-from tests.server.pipeline_helpers import judged, send
+from tests.server.pipeline_helpers import hand_on, judged, lost_submission, send
 
 DAY, HOUR = 86400, 3600
 SLACK = 60  # seconds between travelling and the worker judging the move
@@ -114,11 +112,10 @@ def test_a_move_stored_late_is_charged_until_it_was_stored_not_until_it_was_judg
     game = clocked_game(app, session, "taluva", [ann, bob], clock)
     seat = seat_of(session, game, 0)
     with time_machine.travel(seat.deadline + timedelta(hours=1), tick=True):
-        stored = submit(session, seat, whole_taluva_turn(session, game, 0), channel="mail")
+        stored = lost_submission(session, seat, whole_taluva_turn(session, game, 0), "mail")
         session.commit()
     with time_machine.travel(seat.deadline + timedelta(hours=10), tick=True):
-        with app.app_context():
-            enqueue_submissions([stored.id])
+        hand_on(app, stored.id)
         assert judged(app, stored.id).status == "accepted"
     left = seat_of(session, game, 0).bank_seconds
     assert 2 * DAY - HOUR - SLACK <= left <= 2 * DAY - HOUR

@@ -1,4 +1,4 @@
-"""pbem.clock.calendar: the pure time arithmetic under every deadline.
+"""pbem.services.calendar: the pure time arithmetic under every deadline.
 
 Expected moments are worked out by hand in the comments, in local time and
 in UTC, around the 2026 DST changes: Prague switches on the last Sundays of
@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pbem.clock.calendar import (
+from pbem.services.calendar import (
     advance,
     counted,
     merged,

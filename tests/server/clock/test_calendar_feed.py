@@ -10,9 +10,9 @@ from urllib.parse import urlsplit
 import time_machine
 from icalendar import Calendar
 
-from pbem.clock.time_control import TimeControl
 from pbem.models import User
 from pbem.services.games import SeatSpec, create_game
+from pbem.services.time_control import TimeControl
 
 START = datetime(2026, 12, 1, 10, 0, tzinfo=UTC)
 

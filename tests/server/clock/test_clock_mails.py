@@ -8,10 +8,10 @@ from datetime import UTC, datetime, timedelta
 import time_machine
 
 from pbem.clock.sweep import sweep
-from pbem.clock.time_control import TimeControl
 from pbem.mail.compose import compose
 from pbem.models import OnTimeout, Outbox
 from pbem.services import notifications
+from pbem.services.time_control import TimeControl
 from tests.mail.helpers import text_of
 from tests.server.clock.helpers import clocked_game, outbox_rows, player, seat_of
 

@@ -10,8 +10,8 @@ from datetime import UTC, datetime
 import pytest
 import time_machine
 
-from pbem.clock.time_control import TimeControl
 from pbem.services.games import SeatSpec, create_game, join_game
+from pbem.services.time_control import TimeControl
 from tests.server.clock.helpers import clocked_game, player, seat_of
 
 DEFAULT_QUIET = ("22:00", "08:00")

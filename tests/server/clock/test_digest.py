@@ -11,13 +11,13 @@ import time_machine
 from sqlalchemy import select
 
 from pbem.clock.digests import send_digests
-from pbem.clock.display import local_time
 from pbem.clock.sweep import sweep
-from pbem.clock.time_control import TimeControl
+from pbem.i18n.times import local_time
 from pbem.mail.compose import compose
 from pbem.models import Outbox, Seat, User
 from pbem.services import notifications
 from pbem.services.games import SeatSpec, create_game
+from pbem.services.time_control import TimeControl
 from tests.mail.helpers import text_of
 from tests.server.conftest import drain
 from tests.server.pipeline_helpers import send

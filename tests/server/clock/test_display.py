@@ -6,8 +6,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from pbem.clock.display import duration, local_time, relative
 from pbem.i18n import in_language
+from pbem.i18n.times import duration, local_time, relative
 
 NOW = datetime(2026, 11, 24, 12, 0, tzinfo=UTC)
 

@@ -9,20 +9,18 @@ from datetime import timedelta
 import time_machine
 from sqlalchemy import select
 
-from pbem.clock.deadlines import out_of_quiet_hours
 from pbem.clock.sweep import sweep
-from pbem.clock.time_control import TimeControl
-from pbem.dispatch import enqueue_pending
 from pbem.mail.commands import Reading, carry_out
 from pbem.mail.compose import compose
 from pbem.models import Game, OnTimeout, Outbox, Seat, User
 from pbem.services import accounts, notifications
+from pbem.services.deadlines import out_of_quiet_hours
 from pbem.services.events import events_of
 from pbem.services.games import SeatSpec, create_game
 from pbem.services.replay import engine_game
+from pbem.services.time_control import TimeControl
 from tests.server.conftest import wait_for
 from tests.server.pipeline_helpers import PALACE_TURN, judged, moves_of
-from tests.server.test_api import api, token_for  # noqa: F401  (fixtures)
 
 
 def clocked_game(
@@ -36,8 +34,6 @@ def clocked_game(
     control = TimeControl(**{"days_per_move": 1, **clock})
     game = create_game(session, organiser, ruleset, seats, seed="test-seed", time_control=control)
     session.commit()
-    with app.app_context():
-        enqueue_pending(session, game.id)
     return game
 
 
@@ -62,7 +58,7 @@ def mails(session, game: Game, kind: str) -> list[Outbox]:
     )
 
 
-def test_only_the_creator_may_organise(app, session, make_user, api, token_for):  # noqa: F811
+def test_only_the_creator_may_organise(app, session, make_user, api, token_for):
     org, ann, bob, eve = (make_user(n) for n in ("Org", "Ann", "Bob", "Eve"))
     game = clocked_game(app, session, org, [SeatSpec(user=ann), SeatSpec(user=bob)])
     game_id = game.public_id
@@ -85,8 +81,8 @@ def test_a_wait_timeout_then_an_extension_then_a_later_timeout(
     app,
     session,
     make_user,
-    api,  # noqa: F811
-    token_for,  # noqa: F811
+    api,
+    token_for,
 ):
     org, ann, bob = make_user("Org"), make_user("Ann"), make_user("Bob")
     game = clocked_game(
@@ -130,8 +126,8 @@ def test_a_paused_game_times_nobody_out_and_resuming_moves_the_deadline_on(
     app,
     session,
     make_user,
-    api,  # noqa: F811
-    token_for,  # noqa: F811
+    api,
+    token_for,
 ):
     org, ann, bob = make_user("Org"), make_user("Ann"), make_user("Bob")
     game = clocked_game(app, session, org, [SeatSpec(user=ann), SeatSpec(user=bob)])
@@ -158,7 +154,7 @@ def test_a_paused_game_times_nobody_out_and_resuming_moves_the_deadline_on(
         assert swept(session, game) == ["pause", "resume", "timeout"]
 
 
-def test_a_seat_handed_to_a_bot_is_played_by_it(app, session, make_user, api, token_for):  # noqa: F811
+def test_a_seat_handed_to_a_bot_is_played_by_it(app, session, make_user, api, token_for):
     org, ann, bob = make_user("Org"), make_user("Ann"), make_user("Bob")
     game = clocked_game(app, session, org, [SeatSpec(user=ann), SeatSpec(user=bob)])
     organiser = token_for(org)
@@ -178,8 +174,8 @@ def test_a_replacing_player_gets_the_seat_its_hand_and_its_turn(
     app,
     session,
     make_user,
-    api,  # noqa: F811
-    token_for,  # noqa: F811
+    api,
+    token_for,
 ):
     org, ann = make_user("Org"), make_user("Ann")
     game = clocked_game(
@@ -227,7 +223,7 @@ def test_a_replacing_player_gets_the_seat_its_hand_and_its_turn(
     assert "You no longer play in this game" in goodbye
 
 
-def test_an_abandoned_game_is_finished_without_a_result(app, session, make_user, api, token_for):  # noqa: F811
+def test_an_abandoned_game_is_finished_without_a_result(app, session, make_user, api, token_for):
     org, ann, bob = make_user("Org"), make_user("Ann"), make_user("Bob")
     game = clocked_game(app, session, org, [SeatSpec(user=ann), SeatSpec(user=bob)])
     answer = api.call("abandonGame", token_for(org), game_id=game.public_id)
@@ -262,8 +258,8 @@ def test_abandoning_a_game_that_waits_for_players_tells_those_waiting(
     app,
     session,
     make_user,
-    api,  # noqa: F811
-    token_for,  # noqa: F811
+    api,
+    token_for,
 ):
     org, ann = make_user("Org"), make_user("Ann")
     game = create_game(session, org, "taluva", [SeatSpec(user=ann), SeatSpec()])
@@ -294,8 +290,8 @@ def test_a_game_without_a_clock_has_nothing_to_pause_or_extend(
     app,
     session,
     make_user,
-    api,  # noqa: F811
-    token_for,  # noqa: F811
+    api,
+    token_for,
 ):
     org, ann = make_user("Org"), make_user("Ann")
     game = create_game(session, org, "taluva", [SeatSpec(user=org), SeatSpec(user=ann)])

@@ -10,10 +10,9 @@ from flask import Flask
 from sqlalchemy import func, select
 
 from pbem.clock.sweep import SweepReport, sweep
-from pbem.clock.time_control import TimeControl
-from pbem.dispatch import enqueue_submissions
 from pbem.models import Game, Submission
 from pbem.services import notifications
+from pbem.services.time_control import TimeControl
 from tests.server.clock.helpers import (
     clocked_game,
     events_of_kind,
@@ -70,7 +69,7 @@ def test_two_sweeps_at_once_send_each_reminder_once(postgres_only, session, make
 def test_two_sweeps_at_once_time_each_seat_out_once(postgres_only, session, make_user):
     games = games_of_ann_and_bob(postgres_only, session, make_user, TimeControl(days_per_move=1))
     latest = max(seat_of(session, game, 0).timeout_at for game in games)
-    reports = racing_sweeps(postgres_only, latest + timedelta(minutes=1))
+    racing_sweeps(postgres_only, latest + timedelta(minutes=1))
     session.expire_all()
     for game in games:
         clock_submissions = session.scalar(
@@ -79,5 +78,3 @@ def test_two_sweeps_at_once_time_each_seat_out_once(postgres_only, session, make
         assert clock_submissions == 1
         assert len(events_of_kind(session, game, "timeout")) == 1
         assert len(outbox_rows(session, game, notifications.TIMEOUT)) == 2
-    with postgres_only.app_context():
-        enqueue_submissions([i for report in reports for i in report.submissions])

@@ -10,10 +10,10 @@ from datetime import UTC, datetime, timedelta
 import time_machine
 
 from pbem.clock.sweep import sweep
-from pbem.clock.time_control import TimeControl
 from pbem.models import OnTimeout
 from pbem.services import accounts, vacation
 from pbem.services.games import SeatSpec, create_game
+from pbem.services.time_control import TimeControl
 from tests.server.web.conftest import signed_in_as  # noqa: F401
 
 MONDAY = datetime(2037, 11, 16, 15, 0, tzinfo=UTC)  # 10:00 in New York, 00:00 Tuesday in Tokyo

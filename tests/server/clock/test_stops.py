@@ -9,11 +9,11 @@ from datetime import UTC, datetime
 
 import time_machine
 
-from pbem.clock.deadlines import recompute, recompute_game, recompute_user
 from pbem.clock.sweep import sweep
-from pbem.clock.time_control import TimeControl
 from pbem.models import ClockStop, Game, OnTimeout
 from pbem.services import notifications
+from pbem.services.deadlines import recompute, recompute_game, recompute_user
+from pbem.services.time_control import TimeControl
 from tests.server.clock.helpers import (
     clocked_game,
     events_of_kind,

@@ -8,14 +8,14 @@ from datetime import timedelta
 import time_machine
 from sqlalchemy import select
 
-from pbem.clock.deadlines import recompute_user
-from pbem.clock.display import local_time
 from pbem.clock.sweep import sweep
-from pbem.clock.time_control import TimeControl
+from pbem.i18n.times import local_time
 from pbem.mail.compose import compose
 from pbem.models import ClockStop, Outbox, User, utcnow
 from pbem.services import notifications
+from pbem.services.deadlines import recompute_user
 from pbem.services.games import SeatSpec, create_game
+from pbem.services.time_control import TimeControl
 from tests.mail.helpers import text_of
 
 CLOCK = "Time control: 2 days per move, bank 5 days; on timeout a bot plays that move."

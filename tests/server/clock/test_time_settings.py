@@ -10,10 +10,10 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import time_machine
 
-from pbem.clock.time_control import TimeControl
 from pbem.models import Seat, User
 from pbem.services import accounts
 from pbem.services.games import SeatSpec, create_game
+from pbem.services.time_control import TimeControl
 
 NEW_USERS_QUIET = "22:00-08:00"
 # A Tuesday, 10:00 UTC: a deadline a day later falls at 02:00 in Los Angeles.

@@ -7,8 +7,8 @@ from datetime import timedelta
 
 import time_machine
 
-from pbem.clock.time_control import TimeControl
 from pbem.models import OnTimeout
+from pbem.services.time_control import TimeControl
 from tests.server.clock.helpers import clocked_game, player, seat_of, sweep_now
 from tests.server.test_metrics import scrape, value
 

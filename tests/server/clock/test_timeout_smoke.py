@@ -9,10 +9,9 @@ import time_machine
 from sqlalchemy import select
 
 from pbem.clock.sweep import sweep
-from pbem.clock.time_control import TimeControl
-from pbem.dispatch import enqueue_pending, enqueue_submissions
 from pbem.models import Game, GameEvent, Move, Outbox
 from pbem.services.games import SeatSpec, create_game
+from pbem.services.time_control import TimeControl
 from tests.server.conftest import wait_for
 
 
@@ -38,9 +37,6 @@ def test_silent_taluva_player_is_replaced_by_a_bot_for_that_turn(app, session, m
         report = sweep(session)
         assert report.timeouts == 1
         assert sweep(session).timeouts == 0  # once, however often it runs
-        with app.app_context():
-            enqueue_submissions(report.submissions)
-            enqueue_pending(session, game.id)
 
         def moved() -> list[Move]:
             session.expire_all()

@@ -10,12 +10,10 @@ import pytest
 import time_machine
 from sqlalchemy import select, update
 
-from pbem.clock.time_control import TimeControl
-from pbem.dispatch import enqueue_submissions
 from pbem.models import Game, GameStatus, Move, OnTimeout, Outbox, Seat, utcnow
 from pbem.services import notifications
 from pbem.services.replay import engine_game, verify_game
-from pbem.services.submissions import submit
+from pbem.services.time_control import TimeControl
 from tests.server.clock.helpers import (
     clocked_game,
     events_of_kind,
@@ -26,7 +24,14 @@ from tests.server.clock.helpers import (
     sweep_now,
 )
 from tests.server.conftest import drain
-from tests.server.pipeline_helpers import FESTIVAL_AFTER_A_DRAW, PALACE_TURN, judged, send
+from tests.server.pipeline_helpers import (
+    FESTIVAL_AFTER_A_DRAW,
+    PALACE_TURN,
+    hand_on,
+    judged,
+    lost_submission,
+    send,
+)
 
 RULESETS = ["taluva", "java", "samurai"]
 
@@ -248,12 +253,11 @@ def test_a_move_stored_before_the_timeout_but_not_yet_judged_is_not_overtaken(
     turn.append(played.state.format_move(played.state.legal_moves(0)[0]))
 
     with time_machine.travel(seat.timeout_at - timedelta(minutes=1), tick=True):
-        stored = submit(session, seat, "\n".join(turn), channel="mail")  # no worker saw it yet
+        stored = lost_submission(session, seat, "\n".join(turn), "mail")  # no worker saw it yet
         session.commit()
     with time_machine.travel(seat.timeout_at + timedelta(hours=2), tick=True):
         sweep_now(app, session)
-        with app.app_context():
-            enqueue_submissions([stored.id])
+        hand_on(app, stored.id)
         assert judged(app, stored.id).status == "accepted"
         sweep_now(app, session)
     assert moves_by_channel(session, game) == [(0, "mail", turn[0]), (0, "mail", turn[1])]

@@ -11,11 +11,11 @@ import time_machine
 from sqlalchemy import select
 
 from pbem.clock.sweep import sweep
-from pbem.clock.time_control import TimeControl
 from pbem.models import ClockStop, OnTimeout, Seat, User
 from pbem.services import accounts, vacation
 from pbem.services.errors import Conflict, Invalid
 from pbem.services.games import SeatSpec, create_game
+from pbem.services.time_control import TimeControl
 from tests.server.openapi_client import OpenApiClient
 from tests.server.web.conftest import signed_in_as  # noqa: F401
 

@@ -7,11 +7,10 @@ import pytest
 
 from tests import toy_game  # noqa: F401  (registers the toy ruleset)
 from tests.server.leagues.api_play import league_with, picks_by_order, play_games, play_season
-from tests.server.test_api import api, token_for  # noqa: F401  (fixtures)
 
 
 @pytest.fixture
-def club(make_user, token_for):  # noqa: F811
+def club(make_user, token_for):
     """An organiser and four players, each with a token."""
     organiser = make_user("Olga")
     players = {name: make_user(name) for name in ("Ann", "Bob", "Cem", "Dan")}
@@ -22,7 +21,7 @@ def tokens_of(players) -> dict[str, str]:
     return {name: token for name, (_, token) in players.items()}
 
 
-def test_a_league_is_made_and_read_by_its_schema(api, club, make_user, token_for):  # noqa: F811
+def test_a_league_is_made_and_read_by_its_schema(api, club, make_user, token_for):
     olga, players = club
     body = {
         "name": "Club",
@@ -53,7 +52,7 @@ def test_a_league_is_made_and_read_by_its_schema(api, club, make_user, token_for
     ]
 
 
-def test_league_refusals(api, club):  # noqa: F811
+def test_league_refusals(api, club):
     olga, players = club
     bob_token = players["Bob"][1]
     bad = {"name": "Club", "ruleset": "toy-pick", "players_per_game": 9}
@@ -87,7 +86,7 @@ def test_league_refusals(api, club):  # noqa: F811
     assert bad_pacing.status_code == 422
 
 
-def test_open_leagues_take_anyone_and_organisers_can_be_added(api, club):  # noqa: F811
+def test_open_leagues_take_anyone_and_organisers_can_be_added(api, club):
     olga, players = club
     body = {"name": "Open", "ruleset": "toy-pick", "players_per_game": 2, "open": True}
     league_id = api.call("createLeague", olga, body).get_json()["id"]
@@ -108,7 +107,7 @@ def test_open_leagues_take_anyone_and_organisers_can_be_added(api, club):  # noq
     assert [e["status"] for e in left["entrants"]] == ["left"]
 
 
-def test_a_season_in_rounds_lists_its_rounds_games_and_table(api, club):  # noqa: F811
+def test_a_season_in_rounds_lists_its_rounds_games_and_table(api, club):
     olga, players = club
     league_id = league_with(api, olga, players, options={"target": 3})
     started = api.call("startSeason", olga, {"pacing": "rounds"}, league_id=league_id)
@@ -145,10 +144,10 @@ def test_a_season_in_rounds_lists_its_rounds_games_and_table(api, club):  # noqa
 
 def test_a_withdrawn_entrant_ends_with_no_points_and_a_replacement_takes_a_row(
     app,
-    api,  # noqa: F811
+    api,
     club,
     make_user,
-    token_for,  # noqa: F811
+    token_for,
 ):
     olga, players = club
     league_id = league_with(api, olga, players, options={"target": 3})
@@ -195,7 +194,7 @@ def test_a_withdrawn_entrant_ends_with_no_points_and_a_replacement_takes_a_row(
     assert (status["Cem"], status["Eve"]) == ("left", "entered")
 
 
-def test_leaving_the_league_or_an_organiser_withdraws_from_the_season(api, club):  # noqa: F811
+def test_leaving_the_league_or_an_organiser_withdraws_from_the_season(api, club):
     olga, players = club
     league_id = league_with(api, olga, players)
     api.call("startSeason", olga, {}, league_id=league_id)
@@ -215,7 +214,7 @@ def test_leaving_the_league_or_an_organiser_withdraws_from_the_season(api, club)
             assert [s["kind"] for s in game["seats"] if s["name"] == name] == ["bot"]
 
 
-def test_a_second_season_after_promotion_and_relegation(app, api, club):  # noqa: F811
+def test_a_second_season_after_promotion_and_relegation(app, api, club):
     olga, players = club
     league_id = league_with(api, olga, players, options={"target": 3}, divisions=2, promotion=1)
     entrants = api.call("getLeague", olga, league_id=league_id).get_json()["entrants"]
@@ -262,7 +261,7 @@ def test_a_second_season_after_promotion_and_relegation(app, api, club):  # noqa
     assert (current["season"], current["division"]) == (2, 1)
 
 
-def test_a_game_can_be_given_a_title(api, club):  # noqa: F811
+def test_a_game_can_be_given_a_title(api, club):
     olga, _ = club
     body = {"ruleset": "toy-pick", "seats": ["me", "bot"], "title": "Friday rematch"}
     created = api.call("createGame", olga, body).get_json()

@@ -38,7 +38,7 @@ def digests(session, user: User) -> list[Outbox]:
 def season_for(session, make_user, names):  # type: ignore[no-untyped-def]
     """A league season under way (games without a clock) with these players."""
     _, league, players = league_of(session, make_user, names)
-    season, _ = start_season(session, league)
+    season = start_season(session, league)
     session.commit()
     return season, players
 
@@ -50,7 +50,7 @@ def test_the_digest_comes_once_a_week_at_each_players_local_weekday_and_hour(ses
     cem = make_user("Cem")  # plays in no league
     cem.time_zone = LOS_ANGELES
     session.commit()
-    withdraw(session, season, next(p for p in season.entrants if p.user_id == dan.id), dan)
+    withdraw(session, season, next(p.id for p in season.entrants if p.user_id == dan.id), dan)
     session.commit()
     send_league_digests(session, BOB_DUE - MINUTE)
     assert digests(session, bob) == []  # 17:59 on Monday in Los Angeles
@@ -107,7 +107,7 @@ def test_two_sweeps_at_once_send_one_digest(app, session, make_user):
 def test_the_sweep_starts_rounds_that_are_due_by_date(session, make_user):
     _, league, _ = league_of(session, make_user, ["Ann", "Bob", "Cem", "Dan"])
     with time_machine.travel(ANN_DUE, tick=False):
-        season, _ = start_season(session, league, pacing="rounds", round_days=7)
+        season = start_season(session, league, pacing="rounds", round_days=7)
         session.commit()
     assert {g.round for g in season.games} == {1}
     sweep(session, ANN_DUE + timedelta(days=6))

@@ -10,7 +10,7 @@ from tests.server.test_players_api import api, token  # noqa: F401  (fixture)
 
 def test_the_profile_shows_leagues_places_and_league_games(app, session, make_user, api):  # noqa: F811
     _, league, (ann, bob, cem) = league_of(session, make_user, ["Ann", "Bob", "Cem"])
-    season, _ = start_season(session, league)
+    season = start_season(session, league)
     session.commit()
     ann_vs_bob = next(g for g in season.games if {s.user_id for s in g.seats} == {ann.id, bob.id})
     play_out(session, ann_vs_bob, ann.id)
@@ -46,7 +46,7 @@ def test_the_profile_lists_every_season_played_not_only_the_newest(
     api,  # noqa: F811
 ):
     _, league, (ann, bob) = league_of(session, make_user, ["Ann", "Bob"])
-    first, _ = start_season(session, league)
+    first = start_season(session, league)
     session.commit()
     for game in first.games:
         play_out(session, game, ann.id)

@@ -15,12 +15,12 @@ from tests.server.leagues.test_seasons import league_of, play_out
 def test_a_withdrawn_entrants_games_are_forfeits_and_its_bot_is_left_out(session, make_user):
     _, league, players = league_of(session, make_user, ["Ann", "Bob", "Cem", "Dan"])
     league.players_per_game = 3  # 3 rounds of one game; everyone plays two or three
-    season, _ = start_season(session, league, pacing="rounds")
+    season = start_season(session, league, pacing="rounds")
     session.commit()
     [first] = season.games
     dan = next(p for p in players if p.id == first.seats[-1].user_id)  # plays in round 1
     dans = next(p for p in season.entrants if p.user_id == dan.id)
-    withdraw(session, season, dans, dan)
+    withdraw(session, season, dans.id, dan)
     session.commit()
     while season.finished_at is None:
         for game in [g for g in season.games if g.status == GameStatus.ACTIVE]:

@@ -10,7 +10,7 @@ from tests.server.leagues.test_seasons import league_of, play_out
 
 def test_a_league_games_record_replays_to_its_stored_result(app, session, make_user):
     _, league, (ann, bob) = league_of(session, make_user, ["Ann", "Bob"])
-    season, _ = start_season(session, league)
+    season = start_season(session, league)
     session.commit()
     [game] = season.games
     play_out(session, game, bob.id)

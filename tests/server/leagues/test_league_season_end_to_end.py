@@ -14,7 +14,6 @@ import pytest
 
 import engine
 from tests.server.leagues.api_play import league_with, play_games
-from tests.server.test_api import api, token_for  # noqa: F401  (fixtures)
 
 NAMES = ("Ann", "Bob", "Cem", "Dan")
 
@@ -41,8 +40,8 @@ def recount(games: list[dict]) -> dict[str, dict]:
 def test_a_taluva_season_is_played_through_the_api_to_its_final_table(
     app,
     make_user,
-    api,  # noqa: F811
-    token_for,  # noqa: F811
+    api,
+    token_for,
     monkeypatch,
 ):
     # The players move as fast as the worker judges, far above any person's pace.

@@ -13,9 +13,9 @@ from pbem.leagues.notices import SEASON_START
 from pbem.leagues.seasons import start_season
 from pbem.leagues.tables import division_table
 from pbem.leagues.withdrawal import replace, withdraw
-from pbem.models import Game, GameStatus, Outbox, OutboxStatus
+from pbem.models import Game, GameStatus, Outbox, OutboxStatus, Submission, SubmissionStatus
 from pbem.services.pipeline import process_submission
-from pbem.services.submissions import pending_submission_ids, submit
+from pbem.services.submissions import submit
 from tests import toy_game  # noqa: F401  (registers the toy ruleset)
 
 
@@ -34,7 +34,10 @@ def play_out(session, game: Game, winner_user_id: int) -> None:
     """The winner's seat picks 3 and the other 1 until the game is over; the
     bots' turns are judged here, as the worker would."""
     while game.status == GameStatus.ACTIVE:
-        for submission_id in pending_submission_ids(session, game.id):
+        waiting = select(Submission.id).where(
+            Submission.game_id == game.id, Submission.status == SubmissionStatus.PENDING
+        )
+        for submission_id in session.scalars(waiting).all():
             process_submission(session, submission_id)
         session.refresh(game)
         for seat in game.seats:
@@ -48,7 +51,7 @@ def play_out(session, game: Game, winner_user_id: int) -> None:
 
 def test_a_season_in_rounds_runs_to_its_final_table(session, make_user):
     _, league, players = league_of(session, make_user, ["Ann", "Bob", "Cem", "Dan"])
-    season, _ = start_season(session, league, pacing="rounds")
+    season = start_season(session, league, pacing="rounds")
     session.commit()
     assert len(season.games) == 2  # round 1 of 3: two games of two
     assert season.games[0].title == "Club – Season 1 – Round 1 – Game 1"
@@ -57,7 +60,7 @@ def test_a_season_in_rounds_runs_to_its_final_table(session, make_user):
         for game in [g for g in season.games if g.round == round_number]:
             best = min((s.user_id for s in game.seats), key=order.__getitem__)
             play_out(session, game, best)
-        session.refresh(season)
+        session.expire_all()  # the season moved on in transactions of its own
     assert len(season.games) == 6
     assert season.finished_at is not None
     table = division_table(session, season, 1)
@@ -73,7 +76,7 @@ def test_promotion_and_relegation_move_entrants_for_the_next_season(session, mak
     ann, bob, cem, dan = players
     for entrant in league.entrants:
         entrant.division = 1 if entrant.user_id in (ann.id, bob.id) else 2
-    season, _ = start_season(session, league)
+    season = start_season(session, league)
     session.commit()
     assert {g.title for g in season.games} == {
         "Club – Season 1 – Division 1 – Round 1 – Game 1",
@@ -82,11 +85,11 @@ def test_promotion_and_relegation_move_entrants_for_the_next_season(session, mak
     for game in season.games:
         loser = bob.id if game.division == 1 else cem.id  # Bob is last of 1, Dan first of 2
         play_out(session, game, next(s.user_id for s in game.seats if s.user_id != loser))
-    session.refresh(season)
+    session.expire_all()  # the season moved on in transactions of its own
     assert season.finished_at is not None
     divisions = {e.user_id: e.division for e in league.entrants}
     assert divisions == {ann.id: 1, dan.id: 1, bob.id: 2, cem.id: 2}
-    second, _ = start_season(session, league)
+    second = start_season(session, league)
     session.commit()
     assert second.number == 2
     one = next(g for g in second.games if g.division == 1)
@@ -96,16 +99,16 @@ def test_promotion_and_relegation_move_entrants_for_the_next_season(session, mak
 def test_a_withdrawn_entrant_loses_its_games_played_out_by_bots(session, make_user):
     _, league, players = league_of(session, make_user, ["Ann", "Bob", "Cem"])
     ann, _, cem = players
-    season, _ = start_season(session, league, pacing="rounds")
+    season = start_season(session, league, pacing="rounds")
     session.commit()
     place = next(p for p in season.entrants if p.user_id == cem.id)
-    withdraw(session, season, place, cem)
+    withdraw(session, season, place.id, cem)
     session.commit()
     for _ in range(3):
         for game in [g for g in season.games if g.status == GameStatus.ACTIVE]:
             humans = [s.user_id for s in game.seats if s.bot is None]
             play_out(session, game, min(humans, key=lambda u: u != ann.id))
-        session.refresh(season)
+        session.expire_all()  # the season moved on in transactions of its own
     assert season.finished_at is not None
     table = division_table(session, season, 1)
     assert [row.place.name for row in table] == ["Ann", "Bob", "Cem"]
@@ -115,7 +118,7 @@ def test_a_withdrawn_entrant_loses_its_games_played_out_by_bots(session, make_us
 
 def test_the_season_page_shows_the_table_with_links_to_games(app, session, make_user):
     _, league, players = league_of(session, make_user, ["Ann", "Bob"])
-    season, _ = start_season(session, league)
+    season = start_season(session, league)
     session.commit()
     client = app.test_client()
     with client.session_transaction() as cookie:
@@ -128,7 +131,7 @@ def test_the_season_page_shows_the_table_with_links_to_games(app, session, make_
 
 def test_the_balance_of_a_division_is_that_of_its_schedule(session, make_user):
     _, league, _ = league_of(session, make_user, ["Ann", "Bob", "Cem", "Dan", "Eve"])
-    season, _ = start_season(session, league, legs=2)
+    season = start_season(session, league, legs=2)
     session.commit()
     balance = division_balance(season, 1)
     assert balance.games == (8, 8) and balance.meetings == (2, 2) and balance.seats == (4, 4)
@@ -143,13 +146,13 @@ def test_a_replaced_player_is_not_sent_the_season_mail_held_for_them(session, ma
     cem = make_user("Cem", quiet_hours=quiet)
     invite_entrant(session, league, owner, cem.email, "https://pbem.test/league")
     join_league(session, league.public_id, cem)
-    season, _ = start_season(session, league)
+    season = start_season(session, league)
     session.commit()
     held = select(Outbox).where(Outbox.recipient_id == cem.id, Outbox.kind == SEASON_START)
     assert session.scalar(held).status == OutboxStatus.PENDING
     dan = make_user("Dan")
     place = next(p for p in season.entrants if p.user_id == cem.id)
-    replace(session, season, place, owner, dan.email, lambda seat, email: "https://pbem.test/i")
+    replace(session, season, place.id, owner, dan.email, lambda seat, email: "https://pbem.test/i")
     session.commit()
     assert session.scalar(held) is None
     assert session.scalar(select(Outbox).where(Outbox.recipient_id == ann.id)) is not None

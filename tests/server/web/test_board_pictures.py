@@ -25,11 +25,11 @@ from pbem.render.version import render_version, sources_digest
 from pbem.services.picture_store import FolderStore, PictureKey, TableStore, store_for
 from pbem.services.pictures import draw, picture_key
 from pbem.services.replay import engine_game
+from pbem.task_names import PRUNE_PICTURES
 from tests.mail.helpers import board_png, text_of
 from tests.server.conftest import drain
 from tests.server.pipeline_helpers import start_game
 from worker.celery_app import beat_schedule
-from worker.tasks import PRUNE_PICTURES
 
 
 @pytest.fixture

@@ -20,7 +20,6 @@ from sqlalchemy import select
 from werkzeug.serving import make_server
 
 from pbem.db import get_db
-from pbem.dispatch import enqueue_submissions
 from pbem.models import Game, GameStatus, Outbox, Submission, SubmissionStatus, User
 from pbem.services.bots import bot_turn
 from pbem.services.replay import engine_game, verify_game
@@ -165,7 +164,6 @@ def play_on(app: Flask, game_id: int, position: int, turns: int) -> None:
             text = "\n".join(bot_turn(engine_game(game), position))
             submission = submit(session, game.seats[position], text, channel="web")
             session.commit()
-            enqueue_submissions([submission.id])
             assert judged(app, submission.id).status == SubmissionStatus.ACCEPTED
         wait_for(my_turn, what="the bots to answer")
 

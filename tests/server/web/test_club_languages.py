@@ -11,7 +11,6 @@ from pbem.leagues.leagues import create_league
 from pbem.leagues.seasons import start_season
 from pbem.models import User
 from tests.server.leagues.test_seasons import league_of, play_out
-from tests.server.test_api import token_for  # noqa: F401  (fixture)
 
 # A few words each page says in each language.
 HOME = {"fr": ["Mes parties", "Lancer une nouvelle partie"], "cs": ["Moje hry", "Začít novou hru"]}
@@ -90,7 +89,7 @@ def test_a_league_and_its_season_in_the_chosen_language(session, make_user, sign
     _owner, league, (ann, _bob, cem) = league_of(
         session, make_user, ["Ann", "Bob", "Cem"], points=["3/2", "0"]
     )
-    season, _ = start_season(session, league)
+    season = start_season(session, league)
     session.commit()
     game = next(g for g in season.games if ann.id in {s.user_id for s in g.seats})
     play_out(session, game, ann.id)
@@ -110,7 +109,7 @@ def test_a_league_and_its_season_in_the_chosen_language(session, make_user, sign
 
 def test_a_rating_is_written_with_the_reader_s_decimal_comma(signed_in_as, make_user, session):
     _owner, league, (ann, bob) = league_of(session, make_user, ["Ann", "Bob"])
-    season, _ = start_season(session, league)
+    season = start_season(session, league)
     session.commit()
     play_out(session, season.games[0], ann.id)
     shown = page(signed_in_as(speaks("fr", bob, session)), f"/players/{bob.id}")
@@ -126,7 +125,7 @@ def test_a_rating_is_written_with_the_reader_s_decimal_comma(signed_in_as, make_
 def test_a_league_api_refusal_follows_accept_language(
     app,
     make_user,
-    token_for,  # noqa: F811
+    token_for,
     language,
     refusal,
 ):
@@ -162,7 +161,7 @@ def test_the_season_page_says_how_a_game_ended_in_the_readers_words(
     session, make_user, signed_in_as
 ):
     _owner, league, (ann, _bob) = league_of(session, make_user, ["Ann", "Bob"])
-    season, _ = start_season(session, league)
+    season = start_season(session, league)
     session.commit()
     game = season.games[0]
     play_out(session, game, ann.id)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem.mail.command_words import COMMAND_WORDS, command_named
+from pbem.i18n.command_words import COMMAND_WORDS, command_named
 
 ROOT = Path(__file__).resolve().parents[3]
 TITLES = {"en": "How to play by mail", "fr": "Jouer par courriel", "cs": "Jak hrát e-mailem"}

@@ -40,7 +40,7 @@ def test_a_newcomer_joins_an_open_league_by_its_link_and_sees_the_season(live, c
     page.get_by_role("button", name="Join the league").click()
     page.get_by_text("You are an entrant").wait_for()
     with app.app_context(), get_db().session() as session:
-        season, _ = start_season(session, find_league(session, league_id))
+        season = start_season(session, find_league(session, league_id))
         session.commit()
         nina = session.scalar(select(User).where(User.email == email))
         game_id = next(g.public_id for g in season.games if nina.id in {s.user_id for s in g.seats})

@@ -150,7 +150,7 @@ def test_the_table_shows_points_exactly_and_links_each_game(session, make_user, 
     owner, league, (ann, _bob, cem) = league_of(
         session, make_user, ["Ann", "Bob", "Cem"], points=["3/2", "0"]
     )
-    season, _ = start_season(session, league)
+    season = start_season(session, league)
     session.commit()
     game = next(g for g in season.games if ann.id in {s.user_id for s in g.seats})
     play_out(session, game, ann.id)
@@ -182,7 +182,7 @@ def test_a_player_withdraws_after_confirming(session, make_user, signed_in_as):
 
 def test_an_organiser_withdraws_one_entrant_and_replaces_another(session, make_user, signed_in_as):
     owner, league, (ann, bob, cem) = league_of(session, make_user, ["Ann", "Bob", "Cem"])
-    season, _ = start_season(session, league)
+    season = start_season(session, league)
     session.commit()
     places = {p.user_id: p for p in season.entrants}
     url = f"/leagues/{league.public_id}/seasons/1/places"
@@ -202,7 +202,7 @@ def test_an_organiser_withdraws_one_entrant_and_replaces_another(session, make_u
 
 def test_exports_give_the_table_and_replayable_records(session, make_user, signed_in_as):
     _, league, (ann, bob, cem) = league_of(session, make_user, ["Ann", "Bob", "Cem"])
-    season, _ = start_season(session, league)
+    season = start_season(session, league)
     session.commit()
     finished = next(g for g in season.games if ann.id in {s.user_id for s in g.seats})
     play_out(session, finished, ann.id)
@@ -231,7 +231,7 @@ def test_exports_give_the_table_and_replayable_records(session, make_user, signe
 
 def test_a_league_game_page_shows_its_title_and_season(session, make_user, signed_in_as):
     _, league, (ann, _bob) = league_of(session, make_user, ["Ann", "Bob"])
-    season, _ = start_season(session, league)
+    season = start_season(session, league)
     session.commit()
     game = season.games[0]
     page = text(signed_in_as(ann).get(f"/games/{game.public_id}"))

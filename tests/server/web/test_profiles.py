@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from pbem.services import profiles
+from pbem import profiles
 from tests.server.pipeline_helpers import played_out, rivals
 
 

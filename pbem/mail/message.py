@@ -1,0 +1,69 @@
+"""A mail being written, paragraph by paragraph, as text and as HTML: what
+compose.py (mails about games and accounts) and league_text.py (league
+mails) both fill in."""
+
+from __future__ import annotations
+
+import html
+from email.message import EmailMessage
+from email.utils import make_msgid
+
+import css_inline
+from flask_babel import gettext as _
+
+STYLE = """
+body { font-family: sans-serif; color: #222; }
+pre { font-family: monospace; font-size: 12px; background: #f6f6f6; padding: 8px; }
+.moves li { font-family: monospace; }
+.note { color: #666; font-size: 12px; }
+"""
+
+
+class Mail:
+    """A message being written: text paragraphs and their HTML, plus headers."""
+
+    def __init__(self) -> None:
+        self.text: list[str] = []
+        self.html: list[str] = []
+        self.png: bytes | None = None  # the board, shown inline
+        self.png_url = ""  # the same picture at full size, on the site
+
+    def para(self, text: str) -> None:
+        self.text.append(text)
+        self.html.append(f"<p>{html.escape(text).replace(chr(10), '<br>')}</p>")
+
+    def listing(self, title: str, lines: list[str], css_class: str = "moves") -> None:
+        self.text.append("\n".join([title, *(f"  {line}" for line in lines)]))
+        items = "".join(f"<li>{html.escape(line)}</li>" for line in lines)
+        self.html.append(f"<p>{html.escape(title)}</p><ul class='{css_class}'>{items}</ul>")
+
+    def pre(self, text: str) -> None:
+        self.text.append(text)
+        self.html.append(f"<pre>{html.escape(text)}</pre>")
+
+    def link(self, title: str, url: str) -> None:
+        self.text.append(_("%(title)s: %(url)s", title=title, url=url))
+        self.html.append(f"<p><a href='{html.escape(url)}'>{html.escape(title)}</a></p>")
+
+    def message(self, subject: str) -> EmailMessage:
+        message = EmailMessage()
+        message["Subject"] = subject
+        message.set_content("\n\n".join(self.text) + "\n")
+        cid = make_msgid("board")
+        alt = html.escape(_("the board"), quote=True)
+        image = ""
+        if self.png:
+            # At most 600 px wide, as mail readers lay out; a click gives it at full size.
+            image = (
+                f"<p><a href='{html.escape(self.png_url)}'><img src='cid:{cid[1:-1]}' alt='{alt}'"
+                " style='max-width:600px;width:100%;height:auto'></a></p>"
+            )
+        body = image + "".join(self.html)
+        page = f"<html><head><style>{STYLE}</style></head><body>{body}</body></html>"
+        message.add_alternative(css_inline.inline(page), subtype="html")
+        if self.png:
+            html_part = message.get_payload()[1]
+            html_part.add_related(
+                self.png, "image", "png", cid=cid, filename="board.png", disposition="inline"
+            )
+        return message

@@ -1,0 +1,220 @@
+"""One door for every turn, whatever it comes by: the pages, the API, mail,
+bots and the clock.
+
+A turn is tried on a copy first, outside any lock (so a bad move is refused
+at once and nothing is stored), then stored under the game's lock after
+re-checking what the trial cannot: that the sender still holds the seat,
+that the game has not moved on (for a channel that says where it stood), and
+that nothing of the seat's is still waiting. A worker judges the stored turn
+later, once the transaction that stored it has committed (pbem.dispatch).
+
+Each channel's rule is stated once, in CHANNEL_RULES; channels only turn a
+TurnRefused into a page, an API answer or a mail.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext
+from sqlalchemy import or_, select
+from sqlalchemy.orm import Session
+
+import engine
+from pbem.db import lock_game
+from pbem.i18n.refusal_texts import TURN_ORDER
+from pbem.models import Game, Move, Seat, Submission, SubmissionStatus
+from pbem.services.replay import moves_stored
+from pbem.services.submissions import (
+    STILL_WAITING,
+    check_size,
+    pending_submission,
+    preview,
+    submission_lines,
+    submit,
+)
+
+PEOPLE = ("api", "web", "mail")
+OUT_OF_TIME = lazy_gettext(
+    "your time for this move ran out: a bot is making it for you; look at the game again"
+)
+
+
+@dataclass(frozen=True)
+class ChannelRule:
+    """How a channel's turns are taken.
+
+    one_waiting: refuse a turn while another of the seat's waits (a double
+    click, two tabs), since its sender is answered at once anyway.
+    exact_ply: a turn that names a position other than the game's is refused
+    outright, so a retried request is applied at most once.
+    once_per_page: the same moves sent again from a page drawn at the same
+    position (a double click, a reload, two tabs) lead to the first ones.
+    trial: "always" to answer at once; "behind" only to explain why a reply
+    to an older position no longer fits (mail: the worker's judgement is
+    mailed with the board); "never" for moves made from the legal moves
+    under the game's lock, which the worker judges next anyway.
+    """
+
+    one_waiting: bool
+    exact_ply: bool
+    trial: str
+    once_per_page: bool = False
+
+
+CHANNEL_RULES = {
+    "api": ChannelRule(one_waiting=True, exact_ply=True, trial="always"),
+    "web": ChannelRule(one_waiting=True, exact_ply=False, trial="always", once_per_page=True),
+    "mail": ChannelRule(one_waiting=False, exact_ply=False, trial="behind"),
+    "bot": ChannelRule(one_waiting=False, exact_ply=False, trial="never"),
+    "clock": ChannelRule(one_waiting=False, exact_ply=False, trial="never"),
+}
+
+
+class TurnRefused(Exception):
+    """Why a turn was not stored, for the channel to say its own way.
+
+    why: "illegal" (the rules refuse it: `illegal` says why), "moved_on"
+    (the game moved on since the position the sender saw: `then`, `now`,
+    and `illegal` when the turn no longer fits it), "waiting" (another turn
+    of the seat waits), "out_of_time" (the clock's bot is playing this
+    decision), "not_holder" (the sender no longer holds the seat),
+    "sent_already" (the same moves came from the same page: `earlier` is
+    the submission they led to).
+    """
+
+    def __init__(
+        self,
+        why: str,
+        message: str,
+        *,
+        illegal: engine.IllegalMove | None = None,
+        then: int | None = None,
+        now: int | None = None,
+        earlier: Submission | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.why, self.illegal, self.then, self.now = why, illegal, then, now
+        self.earlier = earlier
+
+    @property
+    def status(self) -> int:
+        """The HTTP status the pages and the API answer with."""
+        if self.why == "not_holder":
+            return 404
+        if self.why == "illegal" and self.illegal is not None:
+            return 409 if self.illegal.rule == TURN_ORDER else 422
+        return 409
+
+
+def accept_turn(
+    session: Session, seat: Seat, author_id: int | None, text: str, channel: str, seen: int | None
+) -> Submission:
+    """Store the turn for a worker to judge, or raise TurnRefused; the caller
+    commits. `seen`: the number of moves the sender saw when choosing (None:
+    not said). `author_id`: the person sending (None for a bot or the clock,
+    which call this under the game's lock)."""
+    rule = CHANNEL_RULES[channel]
+    tried_at = moves_stored(seat.game)
+    if rule.exact_ply and seen is not None:
+        _refuse_if_moved_on(seen, tried_at)
+    if rule.trial != "never":
+        try_turn(seat, text, seen, only_when_behind=rule.trial == "behind")
+    game = lock_game(session, seat.game_id)
+    seat = session.get_one(Seat, seat.id, populate_existing=True)
+    _refuse_unless_held(seat, author_id, channel)
+    now = _moves_now(session, game)
+    if rule.once_per_page and seen is not None:
+        earlier = sent_from_page(session, seat, text, seen)
+        if earlier is not None:
+            raise TurnRefused("sent_already", str(STILL_WAITING), earlier=earlier)
+    if rule.exact_ply and seen is not None:
+        _refuse_if_moved_on(seen, now)  # again: a turn applied while this one was tried
+    if rule.one_waiting:
+        _refuse_while_waiting(session, seat)
+    if rule.trial == "always" and now != tried_at:
+        try_turn(seat, text, seen)  # a turn was applied meanwhile: try it on the game as it is
+    return submit(session, seat, text, channel, author_id)
+
+
+def _moves_now(session: Session, game: Game) -> int:
+    """The moves stored, counted under the lock (not those the session holds)."""
+    session.expire(game, ["moves"])
+    return moves_stored(game)
+
+
+def try_turn(
+    seat: Seat, text: str, seen: int | None, only_when_behind: bool = False
+) -> engine.Trial | None:
+    """The turn tried on a copy as the seat may know it (see preview), or
+    TurnRefused: "moved_on" when it no longer fits because the game moved
+    on since `seen`, else "illegal". With `only_when_behind`, a turn that
+    answers the game as it is is only checked for its size (None)."""
+    current = moves_stored(seat.game)
+    behind = seen is not None and seen < current
+    try:
+        if only_when_behind and not behind:
+            check_size(seat, submission_lines(text))
+            return None
+        return preview(seat, text)
+    except engine.IllegalMove as exc:
+        if behind:
+            raise TurnRefused("moved_on", str(exc), illegal=exc, then=seen, now=current) from None
+        raise TurnRefused("illegal", str(exc), illegal=exc) from None
+
+
+def _refuse_if_moved_on(seen: int, current: int) -> None:
+    if seen != current:
+        raise TurnRefused(
+            "moved_on",
+            _(
+                "the game moved on since you chose these moves (then %(then)s moves,"
+                " now %(now)s): look at the position and send your turn again",
+                then=seen,
+                now=current,
+            ),
+            then=seen,
+            now=current,
+        )
+
+
+def _refuse_unless_held(seat: Seat, author_id: int | None, channel: str) -> None:
+    """The seat as it is under the lock: a person's turn needs its player
+    still seated; a bot's, a bot in the seat; the clock's, a player."""
+    if channel in PEOPLE:
+        held = seat.user_id == author_id and seat.bot is None and seat.resigned_at is None
+    elif channel == "bot":
+        held = seat.bot is not None
+    else:
+        held = seat.user_id is not None and seat.bot is None
+    if not held:
+        raise TurnRefused("not_holder", _("this seat is no longer yours"))
+
+
+def _refuse_while_waiting(session: Session, seat: Seat) -> None:
+    waiting = pending_submission(session, seat)
+    if waiting is None:
+        return
+    if waiting.channel == "clock":
+        raise TurnRefused("out_of_time", str(OUT_OF_TIME))
+    raise TurnRefused("waiting", str(STILL_WAITING))
+
+
+def sent_from_page(session: Session, seat: Seat, text: str, drawn_at: int) -> Submission | None:
+    """The same moves from this seat, still waiting or applied after the page
+    was drawn at `drawn_at` moves: a form sent twice (a double click, a
+    reload, two tabs) leads to the first one's submission instead."""
+    applied_since = select(Move.submission_id).where(
+        Move.game_id == seat.game_id, Move.ply > drawn_at
+    )
+    return session.scalar(
+        select(Submission)
+        .where(
+            Submission.seat_id == seat.id,
+            Submission.raw_text == text,
+            or_(Submission.status == SubmissionStatus.PENDING, Submission.id.in_(applied_since)),
+        )
+        .order_by(Submission.id)
+        .limit(1)
+    )

@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 from pbem.config import base_url
 from pbem.i18n import current_language, in_language
 from pbem.i18n.games import game_title
+from pbem.i18n.notation_pages import notation_path
 from pbem.i18n.phrases import written
 from pbem.i18n.rules import describe_refusal
 from pbem.i18n.times import local_time
@@ -31,7 +32,6 @@ from pbem.mail.message import Mail
 from pbem.mail.page_language import INVITER_PAGE
 from pbem.mail.quiet_hours import SINCE, SINCE_YOU_HEARD, kind_now
 from pbem.models import Game, Outbox, Seat, User
-from pbem.notation_pages import notation_path
 from pbem.services import notifications
 from pbem.services.game_lists import seats_to_act
 from pbem.services.links import picture_url

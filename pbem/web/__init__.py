@@ -12,8 +12,8 @@ from werkzeug.exceptions import Conflict
 
 from pbem.db import is_unique_violation, request_session
 from pbem.i18n.games import game_title
+from pbem.i18n.notation_pages import notation_path
 from pbem.leagues.seasons import shown_title
-from pbem.notation_pages import notation_path
 from pbem.render.colours import css_colour
 from pbem.services.events import event_text
 from pbem.services.game_organisers import organises

@@ -22,7 +22,7 @@ from markupsafe import Markup
 
 from pbem.i18n import LANGUAGE_NAMES, LANGUAGES, in_language, page_language
 from pbem.i18n.games import game_title
-from pbem.notation_pages import notation_file, notation_games
+from pbem.i18n.notation_pages import notation_file, notation_games
 from pbem.web.common import page_blueprint
 
 bp = page_blueprint("help")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-NOTATIONS = Path(__file__).resolve().parent / "help" / "notation"
+NOTATIONS = Path(__file__).resolve().parent.parent / "help" / "notation"
 
 
 @cache

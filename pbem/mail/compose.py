@@ -294,6 +294,8 @@ def _write_kind(
         outcome = written(payload["outcome"])  # pbem.clock.timeouts.OUTCOMES
         if payload["late"] == picture.position:
             mail.para(_("Timeout: You ran out of time. %(outcome)s", outcome=outcome))
+            if payload.get("moves"):
+                mail.listing(_("The bot played:"), [picture.say(m) for m in payload["moves"]])
         else:
             mail.para(
                 _("Timeout: %(name)s ran out of time. %(outcome)s", name=late, outcome=outcome)

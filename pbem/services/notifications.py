@@ -174,12 +174,23 @@ def notify_reminder(session: Session, seat: Seat) -> None:
     _queue(session, seat, REMINDER, {"timeout_at": seat.timeout_at.isoformat()})
 
 
-def notify_timeout(session: Session, game: Game, late: Seat, outcome: str, to_late: str) -> None:
+def notify_timeout(
+    session: Session,
+    game: Game,
+    late: Seat,
+    outcome: str,
+    to_late: str,
+    moves: Sequence[str] = (),
+) -> None:
     """Everyone playing, the late player included, hears what the timeout did;
-    the late player in words of their own ("you keep your seat")."""
+    the late player in words of their own ("you keep your seat"), with the
+    moves a bot made for them (theirs to see; the others see them as the game
+    shows them, secret parts hidden, in their next mail)."""
     for seat in game.seats:
-        said = to_late if seat.id == late.id else outcome
-        _queue(session, seat, TIMEOUT, {"late": late.position, "outcome": said})
+        said = {"late": late.position, "outcome": outcome}
+        if seat.id == late.id:
+            said = {"late": late.position, "outcome": to_late, "moves": list(moves)}
+        _queue(session, seat, TIMEOUT, said)
 
 
 def notify_organiser_timeout(session: Session, game: Game, late: Seat) -> None:

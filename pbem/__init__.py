@@ -10,7 +10,20 @@ from typing import Any
 
 from flask import Flask
 
-from pbem import api, db, dispatch, health, i18n, logs, mail, ratelimit, web
+from pbem import (
+    api,
+    browser_protections,
+    db,
+    dispatch,
+    health,
+    i18n,
+    logs,
+    lost_connections,
+    mail,
+    nul_bytes,
+    ratelimit,
+    web,
+)
 from pbem.config import Config, config_from_env
 from pbem.leagues import seasons
 from pbem.metrics import events as metrics_events
@@ -37,6 +50,7 @@ def create_app(config: Config | type[Config] | Mapping[str, Any] | None = None) 
     app.config["MAX_CONTENT_LENGTH"] = app.config["PBEM_MAX_REQUEST_BYTES"]
 
     db.init_app(app)
+    lost_connections.init_app(app)
     dispatch.init_app(app)
     seasons.init_app(app)
     metrics_events.init_app(app)
@@ -48,4 +62,6 @@ def create_app(config: Config | type[Config] | Mapping[str, Any] | None = None) 
     app.register_blueprint(health.bp)
     app.register_blueprint(metrics_web.bp)
     ratelimit.init_app(app)
+    nul_bytes.init_app(app)
+    browser_protections.init_app(app)
     return app

@@ -10,7 +10,7 @@ from flask_babel import gettext, lazy_gettext
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
-from pbem.api import auth
+from pbem.api import auth, bodies
 from pbem.api.events import blp as events_blp
 from pbem.api.games import blp as games_blp
 from pbem.api.league_exports import blp as league_exports_blp
@@ -30,6 +30,7 @@ API_WRITES = Rate(
     lazy_gettext("Too many changes through the API"),
     key=auth.api_user_key,
     methods=WRITES,
+    exempt_when=auth.no_api_user,
     scope="api-writes",
 )
 # Each blueprint and where it is served, under /api/v1/.
@@ -61,7 +62,8 @@ SETTINGS = {
             "download a finished game's record, and run leagues (seasons, standings). "
             "Seats are numbered from 0 here: `position` in URLs and JSON, `to_act` "
             "and `seat` count from 0 (the engine's seat numbers), while pages and mails "
-            "number seats from 1 for people (seat 0 here is seat 1 there)."
+            "number seats from 1 for people (seat 0 here is seat 1 there). No text sent may "
+            "hold a NUL character (422)."
         },
         "security": [{"bearerAuth": []}],
         "components": {
@@ -77,12 +79,26 @@ SETTINGS = {
 }
 
 
+# flask-smorest sends X-Pagination as JSON text in the header, not as an object.
+PAGINATION_HEADER = {
+    "description": "where the page stands in the whole list, as a JSON object in the"
+    ' header\'s text: {"total", "total_pages", "first_page", "last_page", "page",'
+    ' "previous_page", "next_page"} (the last two only when there is one)',
+    "schema": {"type": "string"},
+    "example": '{"total": 45, "total_pages": 3, "first_page": 1, "last_page": 3,'
+    ' "page": 2, "previous_page": 1, "next_page": 3}',
+}
+
+
 class PbemApi(Api):
     """Answers errors in JSON under /api only, so pages keep their own error pages."""
 
     def handle_http_exception(self, error: HTTPException):  # type: ignore[no-untyped-def]
         if request.path == API_PREFIX or request.path.startswith(API_PREFIX + "/"):
             payload, code, headers = super().handle_http_exception(error)
+            # The methods a 405 names (Allow), as Werkzeug's own answer gives them.
+            headers = {**dict(error.get_headers()), **(headers or {})}
+            headers.pop("Content-Type", None)
             if "errors" in payload and "message" not in payload:
                 # A refused body: the message says which field and why, not just "422".
                 payload["message"] = validation_summary(payload["errors"])
@@ -90,6 +106,20 @@ class PbemApi(Api):
             payload.setdefault("message", error.description)
             return payload, code, headers
         return error
+
+    def _register_pagination_header(self) -> None:
+        self.spec.components.header("PAGINATION", PAGINATION_HEADER, lazy=True)
+
+
+def _null_not_any_object(_converter: Any, _field: Any, ret: dict[str, Any], **_: Any) -> dict:
+    """apispec documents a nullable nested object as "the object, or any object
+    (nullable)", which lets `{}` pass for a time control; say "or null"."""
+    loose = {"type": "object", "nullable": True}
+    if loose not in ret.get("anyOf", []):
+        return {}
+    return {
+        "anyOf": [{"nullable": True, "enum": [None]} if s == loose else s for s in ret["anyOf"]]
+    }
 
 
 def validation_summary(errors: dict[str, Any]) -> str:
@@ -120,7 +150,9 @@ def init_app(app: Flask) -> PbemApi:
         app.config.setdefault(key, value)
     auth.init_app(app)
     api = PbemApi(app)
+    api.ma_plugin.converter.add_attribute_function(_null_not_any_object)
     for blueprint, url in BLUEPRINTS:
         api.register_blueprint(blueprint, url_prefix=f"{API_PREFIX}/v1/{url}")
+    bodies.init_app(app)
     app.extensions["pbem.api"] = api
     return api

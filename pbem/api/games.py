@@ -7,12 +7,13 @@ from typing import Any, NoReturn
 from flask import current_app, url_for
 from flask.views import MethodView
 from flask_babel import gettext as _
-from flask_smorest import Blueprint, abort
+from flask_smorest import abort
 from flask_smorest.error_handler import ErrorSchema
 from flask_smorest.pagination import PaginationParameters
 from werkzeug.http import HTTP_STATUS_CODES
 
 from pbem.api.auth import api_user
+from pbem.api.pages import Blueprint
 from pbem.api.schemas import (
     ChatMessageSchema,
     ChatPostSchema,
@@ -40,7 +41,7 @@ from pbem.services.errors import Conflict, Forbidden, Invalid, NotFound, Service
 from pbem.services.events import events_of
 from pbem.services.game_lists import PAGE_SIZE, visible_games
 from pbem.services.game_organisers import organises
-from pbem.services.names import refuse_control_characters
+from pbem.services.names import refuse_control_characters, shown_name
 from pbem.services.replay import engine_game
 from pbem.services.resign import resign
 from pbem.services.results import game_result
@@ -82,6 +83,8 @@ def seat_json(seat: Seat, user: User) -> dict[str, Any]:
         "position": seat.position,
         "colour": seat.colour,
         "name": seat.name,
+        "shown_name": shown_name(seat),
+        "player": seat.user_id,
         "kind": kind,
         "mine": seat.user_id == user.id,
         "resigned": seat.resigned_at is not None,
@@ -200,7 +203,7 @@ class GameResource(MethodView):
 class Join(MethodView):
     @authenticated
     @blp.doc(operationId="joinGame")
-    @blp.arguments(JoinSchema)
+    @blp.arguments(JoinSchema, required=False)
     @blp.response(200, GameSchema)
     @errors(404, "No such game")
     @errors(409, "No open seat, or you sit here already")

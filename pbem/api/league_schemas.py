@@ -5,19 +5,34 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import validate
 
-from pbem.api.schemas import TimeControlSchema
+from pbem.api.schemas import (
+    ANY_ID,
+    COUNTING,
+    EMAIL_LENGTH,
+    StrictBoolean,
+    TimeControlSchema,
+    within,
+)
 from pbem.leagues.leagues import MAX_DIVISIONS
 from pbem.leagues.schedule import LEGS
 from pbem.leagues.seasons import PACINGS, ROUND_DAYS
+from pbem.services.names import NAME_LENGTH
+
+DIVISIONS = range(1, MAX_DIVISIONS + 1)
+PLAYERS_PER_GAME = range(2, 5)
 
 ENTRANT_STATUSES = ("invited", "entered", "left")
 
 
 class LeagueCreateSchema(ma.Schema):
-    name = ma.fields.String(required=True, metadata={"example": "Tuesday club"})
+    name = ma.fields.String(
+        required=True,
+        validate=validate.Length(min=1, max=NAME_LENGTH),
+        metadata={"example": "Tuesday club"},
+    )
     ruleset = ma.fields.String(required=True, metadata={"example": "taluva"})
     players_per_game = ma.fields.Integer(
-        required=True, strict=True, validate=validate.Range(2, 4), metadata={"example": 2}
+        required=True, strict=True, validate=within(PLAYERS_PER_GAME), metadata={"example": 3}
     )
     options = ma.fields.Dict(load_default=dict)
     time_control = ma.fields.Nested(
@@ -27,26 +42,26 @@ class LeagueCreateSchema(ma.Schema):
         metadata={"description": "every league game's clock; left out or null: no clock"},
     )
     points_table = ma.fields.List(
-        ma.fields.Raw(),
+        ma.fields.Raw(metadata={"oneOf": [{"type": "number"}, {"type": "string"}]}),
         allow_none=True,
         load_default=None,
+        validate=validate.Length(min=PLAYERS_PER_GAME.start, max=PLAYERS_PER_GAME.stop - 1),
         metadata={
-            "description": "league points for 1st, 2nd, ... place, one per player (numbers or"
+            "description": "league points for 1st, 2nd, ... place, exactly one per player of a"
+            " game (players_per_game items: numbers or"
             ' texts like "1/2"); left out: win 1, draw 1/2 with 2 players, n - place with n',
             "example": [3, 1, 0],
         },
     )
-    open = ma.fields.Boolean(
+    open = StrictBoolean(
         load_default=False,
         metadata={"description": "anyone signed in may join; else only invited addresses"},
     )
-    divisions = ma.fields.Integer(
-        load_default=1, strict=True, validate=validate.Range(1, MAX_DIVISIONS)
-    )
+    divisions = ma.fields.Integer(load_default=1, strict=True, validate=within(DIVISIONS))
     promotion = ma.fields.Integer(
         load_default=0,
         strict=True,
-        validate=validate.Range(min=0),
+        validate=within(ANY_ID),
         metadata={"description": "how many move up and down between divisions after a season"},
     )
 
@@ -110,13 +125,18 @@ class LeagueSchema(ma.Schema):
 
 
 class EmailSchema(ma.Schema):
-    email = ma.fields.String(required=True, metadata={"example": "ann@example.org"})
+    email = ma.fields.String(
+        required=True,
+        validate=EMAIL_LENGTH,
+        metadata={"format": "email", "example": "ann@example.org"},
+    )
 
 
 class DivisionPlacementSchema(ma.Schema):
     division = ma.fields.Integer(
         required=True,
         strict=True,
+        validate=within(DIVISIONS),
         metadata={"description": "1 is the top division", "example": 2},
     )
 
@@ -140,7 +160,7 @@ class SeasonStartSchema(ma.Schema):
         allow_none=True,
         load_default=None,
         strict=True,
-        validate=validate.Range(ROUND_DAYS.start, ROUND_DAYS.stop - 1),
+        validate=within(ROUND_DAYS),
     )
     seed = ma.fields.String(
         allow_none=True,
@@ -186,10 +206,10 @@ class StandingsRowSchema(ma.Schema):
 
 class StandingsQuerySchema(ma.Schema):
     season = ma.fields.Integer(
-        validate=validate.Range(min=1),
+        validate=within(COUNTING),
         metadata={"description": "left out: the season going on, else the last one"},
     )
-    division = ma.fields.Integer(load_default=1, validate=validate.Range(min=1))
+    division = ma.fields.Integer(load_default=1, validate=within(DIVISIONS))
 
 
 class StandingsSchema(ma.Schema):

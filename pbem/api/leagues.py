@@ -13,7 +13,7 @@ from flask_babel import lazy_gettext
 from flask_smorest import Blueprint
 from flask_smorest.error_handler import ErrorSchema
 
-from pbem.api.auth import api_user, api_user_key
+from pbem.api.auth import api_user, api_user_key, no_api_user
 from pbem.api.games import service_error
 from pbem.api.league_schemas import (
     DivisionPlacementSchema,
@@ -147,6 +147,7 @@ class LeagueResource(MethodView):
         lazy_gettext("You have sent too many invitations"),
         key=api_user_key,
         methods=("POST",),
+        exempt_when=no_api_user,
     )
 )
 class Entrants(MethodView):
@@ -247,7 +248,7 @@ class Leave(MethodView):
 
 @blp.route(f"{LEAGUE_URL}/seasons")
 class Seasons(MethodView):
-    @blp.arguments(SeasonStartSchema)
+    @blp.arguments(SeasonStartSchema, required=False)
     @blp.response(201, SeasonStartedSchema)
     @_documented(
         "startSeason",

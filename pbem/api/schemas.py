@@ -11,6 +11,7 @@ from marshmallow import validate
 from pbem.i18n import LANGUAGES, page_language
 from pbem.i18n.rules import describe_refusal
 from pbem.models import MovedMail, OnTimeout, SubmissionStatus
+from pbem.numbers import MAX_ID
 from pbem.services.accounts import DIGEST_HOURS, REMINDER_HOURS
 from pbem.services.events import event_text
 from pbem.services.links import calendar_url
@@ -37,6 +38,18 @@ class SeatSchema(ma.Schema):
     position = ma.fields.Integer(required=True, metadata={"description": "0-based seat number"})
     colour = ma.fields.String(required=True)
     name = ma.fields.String(required=True)
+    shown_name = ma.fields.String(
+        required=True,
+        metadata={
+            "description": "the name as pages show it: when two players at the table go by"
+            " names that look the same, each is followed by their player number"
+        },
+    )
+    player = ma.fields.Integer(
+        required=True,
+        allow_none=True,
+        metadata={"description": "the player's id (/api/v1/players/{id}); null: bot or open"},
+    )
     kind = ma.fields.String(
         required=True, validate=validate.OneOf(["user", "bot", "open"]), dump_only=True
     )
@@ -76,7 +89,23 @@ class SeatSchema(ma.Schema):
     )
 
 
-def _range(allowed: range) -> validate.Range:
+# What the database's integer columns hold: no number sent may be larger.
+ANY_ID = range(0, MAX_ID + 1)
+COUNTING = range(1, MAX_ID + 1)
+EMAIL_LENGTH = validate.Length(min=1, max=254)  # RFC 5321's longest path
+
+
+class StrictBoolean(ma.fields.Boolean):
+    """true or false only: marshmallow's Boolean also takes 0, 1, "yes" and "off"."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
+        if not isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return value
+
+
+def within(allowed: range) -> validate.Range:
+    """The range a number sent must be in, stated in the OpenAPI document too."""
     low, high = allowed.start, allowed.stop - 1
     # Lazy: marshmallow formats it ({min}, {max}) when a request is refused, in its language.
     return validate.Range(
@@ -88,16 +117,16 @@ class TimeControlSchema(ma.Schema):
     days_per_move = ma.fields.Integer(
         required=True,
         strict=True,
-        validate=_range(DAYS_PER_MOVE),
+        validate=within(DAYS_PER_MOVE),
         metadata={"description": "days for each decision", "example": 3},
     )
     bank_days = ma.fields.Integer(
         load_default=0,
         strict=True,
-        validate=_range(BANK_DAYS),
+        validate=within(BANK_DAYS),
         metadata={"description": "extra days each seat may spend over the whole game"},
     )
-    weekends_off = ma.fields.Boolean(
+    weekends_off = StrictBoolean(
         load_default=False,
         metadata={"description": "Saturdays and Sundays (in each player's zone) do not count"},
     )
@@ -190,7 +219,11 @@ class GameCreateSchema(ma.Schema):
         validate=validate.Length(max=200),
         metadata={"description": "a name for the game, shown in lists and mail subjects"},
     )
-    version = ma.fields.Integer(metadata={"description": "rules version; newest when left out"})
+    version = ma.fields.Integer(
+        strict=True,
+        validate=within(COUNTING),
+        metadata={"description": "rules version (1, 2, ...); newest when left out"},
+    )
     options = ma.fields.Dict(load_default=dict)
     seats = ma.fields.List(
         ma.fields.String(validate=validate.OneOf(["me", "bot", "kinds-bot", "open"])),
@@ -198,7 +231,8 @@ class GameCreateSchema(ma.Schema):
         validate=validate.Length(min=1),
         metadata={
             "description": "who sits where, in seat order: me, bot (random legal moves), "
-            "kinds-bot (a random kind of move first, then a move of that kind) or open"
+            "kinds-bot (a random kind of move first, then a move of that kind) or open",
+            "example": ["me", "bot"],
         },
     )
     time_control = ma.fields.Nested(
@@ -210,7 +244,11 @@ class GameCreateSchema(ma.Schema):
 
 
 class JoinSchema(ma.Schema):
-    position = ma.fields.Integer(metadata={"description": "which open seat; the first if left out"})
+    position = ma.fields.Integer(
+        strict=True,
+        validate=within(ANY_ID),
+        metadata={"description": "which open seat; the first if left out"},
+    )
 
 
 class ViewSchema(ma.Schema):
@@ -246,7 +284,8 @@ class SubmitSchema(ma.Schema):
         },
     )
     ply = ma.fields.Integer(
-        validate=validate.Range(min=0),
+        strict=True,
+        validate=within(ANY_ID),
         metadata={
             "description": "the moves played when you chose these (the view's ply); when"
             " the game has moved on since, the moves are refused (409) rather than applied"
@@ -339,7 +378,9 @@ class SettingsSchema(ma.Schema):
     name = ma.fields.String(
         validate=validate.Length(min=1, max=100), metadata={"description": "shown to others"}
     )
-    time_zone = ma.fields.String(metadata={"example": "Europe/Berlin"})
+    time_zone = ma.fields.String(
+        validate=validate.Length(min=1, max=64), metadata={"example": "Europe/Berlin"}
+    )
     language = ma.fields.String(
         allow_none=True,
         validate=validate.OneOf(LANGUAGES),
@@ -363,28 +404,33 @@ class SettingsSchema(ma.Schema):
         },
     )
     reminder_hours = ma.fields.Integer(
+        strict=True,
         allow_none=True,
-        validate=validate.Range(REMINDER_HOURS.start, REMINDER_HOURS.stop - 1),
+        validate=within(REMINDER_HOURS),
         metadata={"description": "a reminder this many hours before a deadline; null: none"},
     )
     digest_hour = ma.fields.Integer(
+        strict=True,
         allow_none=True,
-        validate=validate.Range(DIGEST_HOURS.start, DIGEST_HOURS.stop - 1),
+        validate=within(DIGEST_HOURS),
         metadata={
+            "example": 18,
             "description": "instead of a mail for each turn, one a day at this hour of your"
-            " time zone listing every game waiting for you; null: a mail for each turn"
+            " time zone listing every game waiting for you; null: a mail for each turn",
         },
     )
     league_digest_day = ma.fields.Integer(
+        strict=True,
         allow_none=True,
-        validate=validate.Range(0, 6),
+        validate=within(range(7)),
         metadata={
             "description": "the weekday (0 Monday .. 6 Sunday) of the weekly mail about your"
             " league seasons under way; null: none"
         },
     )
     league_digest_hour = ma.fields.Integer(
-        validate=validate.Range(DIGEST_HOURS.start, DIGEST_HOURS.stop - 1),
+        strict=True,
+        validate=within(DIGEST_HOURS),
         metadata={"description": "the hour of your time zone the weekly league mail comes at"},
     )
     calendar_url = ma.fields.Function(
@@ -425,6 +471,7 @@ class VacationStartSchema(ma.Schema):
     days = ma.fields.Integer(
         required=True,
         strict=True,
+        validate=within(COUNTING),
         metadata={"description": "from 1 to the days you have left this year", "example": 7},
     )
 
@@ -443,6 +490,7 @@ class ChatMessageSchema(ma.Schema):
 class ChatPostSchema(ma.Schema):
     text = ma.fields.String(
         required=True,
+        validate=validate.Length(min=1),
         metadata={"description": "to the other players, at most PBEM_CHAT_MAX_CHARS characters"},
     )
 
@@ -482,22 +530,37 @@ class EventSchema(ma.Schema):
 
 
 class ExtendSchema(ma.Schema):
-    position = ma.fields.Integer(required=True, metadata={"description": "0-based seat number"})
-    days = ma.fields.Integer(
+    position = ma.fields.Integer(
+        strict=True,
         required=True,
-        validate=validate.Range(min=1, max=30),
+        validate=within(ANY_ID),
+        metadata={"description": "0-based seat number"},
+    )
+    days = ma.fields.Integer(
+        strict=True,
+        required=True,
+        validate=within(range(1, 31)),
         metadata={"description": "more days for the seat's current move, 1 to 30"},
     )
 
 
 class SeatChoiceSchema(ma.Schema):
-    position = ma.fields.Integer(required=True, metadata={"description": "0-based seat number"})
+    position = ma.fields.Integer(
+        strict=True,
+        required=True,
+        validate=within(ANY_ID),
+        metadata={"description": "0-based seat number"},
+    )
 
 
 class ReplaceSchema(SeatChoiceSchema):
     email = ma.fields.String(
         required=True,
-        metadata={"description": "the new player's address; they get an invitation by mail"},
+        validate=EMAIL_LENGTH,
+        metadata={
+            "format": "email",
+            "description": "the new player's address; they get an invitation by mail",
+        },
     )
 
 
@@ -596,8 +659,8 @@ class PlayedGamePageSchema(ma.Schema):
 
 
 class PlayerQuerySchema(ma.Schema):
-    active_page = ma.fields.Integer(load_default=1, validate=validate.Range(min=1))
-    finished_page = ma.fields.Integer(load_default=1, validate=validate.Range(min=1))
+    active_page = ma.fields.Integer(load_default=1, validate=within(COUNTING))
+    finished_page = ma.fields.Integer(load_default=1, validate=within(COUNTING))
 
 
 class PlayerSchema(ma.Schema):

@@ -7,7 +7,6 @@ the records the requester may have (pbem.services.records)."""
 
 from __future__ import annotations
 
-import csv
 import io
 import re
 import zipfile
@@ -15,6 +14,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from pbem.csv_cells import csv_text
 from pbem.leagues.tables import division_table
 from pbem.models import Game, Season, User
 from pbem.services.records import record_refusal
@@ -44,20 +44,19 @@ def standings_rows(session: Session, season: Season) -> list[dict[str, Any]]:
 
 
 def standings_csv(session: Session, season: Season) -> str:
-    out = io.StringIO()
-    writer = csv.DictWriter(out, COLUMNS, lineterminator="\n")
-    writer.writeheader()
-    for row in standings_rows(session, season):
-        writer.writerow(
-            {
-                **row,
-                "points": f"{row['points']:g}",
-                "score": f"{row['score']:g}",
-                "rating": "" if row["rating"] is None else row["rating"],
-                "withdrawn": "yes" if row["withdrawn"] else "no",
-            }
-        )
-    return out.getvalue()
+    rows = standings_rows(session, season)
+    return csv_text(COLUMNS, (_csv_cells(row) for row in rows))
+
+
+def _csv_cells(row: dict[str, Any]) -> dict[str, Any]:
+    """Numbers as a spreadsheet reads them (4.5), booleans as words."""
+    return {
+        **row,
+        "points": f"{row['points']:g}",
+        "score": f"{row['score']:g}",
+        "rating": "" if row["rating"] is None else row["rating"],
+        "withdrawn": "yes" if row["withdrawn"] else "no",
+    }
 
 
 def standings_json(session: Session, season: Season) -> dict[str, Any]:

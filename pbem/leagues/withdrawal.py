@@ -44,20 +44,26 @@ def withdraw(session: Session, season: Season, place_id: int, by: User) -> Seaso
 
 
 def leave_league(session: Session, league: League, user: User) -> None:
-    """The player leaves the league, withdrawing from the season under way."""
+    """The player leaves the league, withdrawing from the season under way.
+    Locks in the order every league writer keeps: the league, then the place,
+    and only then a write to the entrant's row (a replacement holding the
+    place may be writing it)."""
     league = lock_league(session, league.id)
     entrant = active_entrant(league, user)
     if entrant is None:
         raise NotFound(_("you are not an entrant of this league"))
-    entrant.left_at = utcnow()
     season = current_season(league)
-    if season is None:
-        return
-    place = next(
-        (p for p in season.entrants if p.entrant_id == entrant.id and p.withdrawn_at is None), None
+    place = (
+        next(
+            (p for p in season.entrants if p.entrant_id == entrant.id and p.withdrawn_at is None),
+            None,
+        )
+        if season is not None
+        else None
     )
-    if place is not None:
+    if season is not None and place is not None:
         withdraw(session, season, place.id, user)
+    entrant.left_at = utcnow()
 
 
 def replace(
@@ -78,7 +84,15 @@ def replace(
         raise Conflict(_("%(email)s plays in this season already", email=newcomer.email))
     league = season.league
     old = place.entrant
-    entrant = next((e for e in league.entrants if e.user_id == newcomer.id), None)
+    # Their entry, or the invitation to their address they have not taken up yet.
+    entrant = next(
+        (
+            e
+            for e in league.entrants
+            if e.user_id == newcomer.id or (e.user_id is None and e.invited_email == newcomer.email)
+        ),
+        None,
+    )
     if entrant is None:
         entrant = Entrant(league=league)
         session.add(entrant)

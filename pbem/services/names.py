@@ -1,6 +1,8 @@
 """Names and other text that go into mail headers (To, Subject): a control
 character there, a line break above all, would make every mail that carries
-it unsendable, or let it add headers of its own.
+it unsendable, or let it add headers of its own. Nor may a name mislead: no
+bidi controls (U+202E shows "Ann" written backwards as something else), and
+no name made of invisible characters only.
 
 Whatever sets the name of a user, a seat or a league (a service, a command,
 a test) is checked here: the check listens to the attribute itself, and the
@@ -21,6 +23,15 @@ from pbem.services.errors import Invalid
 NAME_LENGTH = 100
 # Control characters (tab, line breaks, NUL ...) and the Unicode line and paragraph separators.
 REFUSED_CATEGORIES = {"Cc", "Zl", "Zp"}
+# Unicode's Bidi_Control characters: marks, embeddings, overrides and isolates
+# that reorder the text around them.
+BIDI_CONTROLS = frozenset(
+    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
+# Format characters (zero-width spaces and joiners, the byte order mark),
+# spaces, combining marks, and the letters that fonts draw as blanks.
+INVISIBLE_CATEGORIES = {"Cf", "Zs", "Mn", "Me"}
+BLANK_LETTERS = frozenset("\u115f\u1160\u2800\u3164\uffa0")
 
 
 def refuse_control_characters(text: str, what: str | None = None) -> str:
@@ -31,11 +42,28 @@ def refuse_control_characters(text: str, what: str | None = None) -> str:
                 gettext(
                     "%(what)s may not contain control characters such as line breaks "
                     "(found %(character)s)",
-                    what=what or gettext("a name"),
-                    character=ascii(character),
+                    **_found(character, what),
+                )
+            )
+        if character in BIDI_CONTROLS:
+            raise Invalid(
+                gettext(
+                    "%(what)s may not contain characters that reorder the text around them"
+                    " (found %(character)s)",
+                    **_found(character, what),
                 )
             )
     return text
+
+
+def _found(character: str, what: str | None) -> dict[str, str]:
+    return {"what": what or gettext("a name"), "character": ascii(character)}
+
+
+def is_invisible(text: str) -> bool:
+    """Whether nothing of `text` would show on a page: empty, spaces, or only
+    characters drawn as nothing (U+200B, U+FEFF, U+3164 ...)."""
+    return all(unicodedata.category(c) in INVISIBLE_CATEGORIES or c in BLANK_LETTERS for c in text)
 
 
 def checked_name(name: str) -> str:
@@ -43,7 +71,12 @@ def checked_name(name: str) -> str:
     name = name.strip()
     if not name or len(name) > NAME_LENGTH:
         raise Invalid(gettext("choose a name of 1 to %(most)s characters", most=NAME_LENGTH))
-    return refuse_control_characters(name)
+    refuse_control_characters(name)
+    if is_invisible(name):
+        raise Invalid(
+            gettext("choose a name that shows: %(name)s has no visible character", name=ascii(name))
+        )
+    return name
 
 
 @event.listens_for(User.name, "set", retval=True)
@@ -52,3 +85,27 @@ def checked_name(name: str) -> str:
 def _header_safe_name(_target: Any, name: str, _old: Any, _initiator: Any) -> str:
     """Names go into mail headers and subjects: whatever sets one, a line break is refused."""
     return refuse_control_characters(name)
+
+
+def name_key(name: str) -> str:
+    """What a name looks like to a reader: compatibility forms folded (NFKC),
+    case folded, invisible format characters dropped, spaces collapsed."""
+    folded = unicodedata.normalize("NFKC", name).casefold()
+    return " ".join("".join(c for c in folded if unicodedata.category(c) != "Cf").split())
+
+
+def shown_name(seat: Seat) -> str:
+    """The seat's name as pages and the API show it: when another player at the
+    table goes by a name that looks the same, each gets their player number
+    (the one in their profile's address, /players/N), so two Anns differ."""
+    if seat.user_id is None or not seat.name:
+        return seat.name or ""
+    key = name_key(seat.name)
+    players = {
+        other.user_id
+        for other in seat.game.seats
+        if other.user_id is not None and other.name and name_key(other.name) == key
+    }
+    if len(players) < 2:
+        return seat.name
+    return gettext("%(name)s (player no. %(number)s)", name=seat.name, number=seat.user_id)

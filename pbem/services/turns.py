@@ -51,6 +51,8 @@ class ChannelRule:
     outright, so a retried request is applied at most once.
     once_per_page: the same moves sent again from a page drawn at the same
     position (a double click, a reload, two tabs) lead to the first ones.
+    caller_locks: the caller already holds the game's lock and has read the
+    seat under it (the worker's bots, the sweep's timeouts).
     trial: "always" to answer at once; "behind" only to explain why a reply
     to an older position no longer fits (mail: the worker's judgement is
     mailed with the board); "never" for moves made from the legal moves
@@ -61,14 +63,15 @@ class ChannelRule:
     exact_ply: bool
     trial: str
     once_per_page: bool = False
+    caller_locks: bool = False
 
 
 CHANNEL_RULES = {
     "api": ChannelRule(one_waiting=True, exact_ply=True, trial="always"),
     "web": ChannelRule(one_waiting=True, exact_ply=False, trial="always", once_per_page=True),
     "mail": ChannelRule(one_waiting=False, exact_ply=False, trial="behind"),
-    "bot": ChannelRule(one_waiting=False, exact_ply=False, trial="never"),
-    "clock": ChannelRule(one_waiting=False, exact_ply=False, trial="never"),
+    "bot": ChannelRule(one_waiting=False, exact_ply=False, trial="never", caller_locks=True),
+    "clock": ChannelRule(one_waiting=False, exact_ply=False, trial="never", caller_locks=True),
 }
 
 
@@ -116,6 +119,9 @@ def accept_turn(
     not said). `author_id`: the person sending (None for a bot or the clock,
     which call this under the game's lock)."""
     rule = CHANNEL_RULES[channel]
+    if rule.caller_locks:
+        _refuse_unless_held(seat, author_id, channel)
+        return submit(session, seat, text, channel, author_id)
     tried_at = moves_stored(seat.game)
     if rule.exact_ply and seen is not None:
         _refuse_if_moved_on(seen, tried_at)

@@ -17,6 +17,7 @@ from pbem.leagues.seasons import shown_title
 from pbem.render.colours import css_colour
 from pbem.services.events import event_text
 from pbem.services.game_organisers import organises
+from pbem.services.names import shown_name
 from pbem.services.time_control import time_control_words
 from pbem.web import (
     auth,
@@ -71,6 +72,7 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(IntegrityError, _lost_race)
     app.jinja_env.filters["css_colour"] = css_colour  # seat dots in the pictures' colours
     app.jinja_env.filters["time_control"] = time_control_words
+    app.jinja_env.filters["shown_name"] = shown_name  # two Anns at one table differ
     app.jinja_env.globals["record_url"] = records.record_url
     app.jinja_env.globals["organises"] = organises
     clock.init_app(app)

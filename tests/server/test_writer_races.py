@@ -311,3 +311,27 @@ def test_a_race_lost_on_a_unique_constraint_answers_409_not_500(app, make_user):
     page = client.post("/same-row")
     assert page.status_code == 409 and "at the same moment" in page.get_data(as_text=True)
     site.extensions["pbem.db"].dispose()
+
+
+def test_a_refused_timeout_move_leaves_the_seat_due_for_the_next_sweep(app, session, make_user):
+    """Should the clock's move for a late seat be refused when judged (the
+    position moved on under it), the seat is not marked timed out for good:
+    the next sweep acts on the decision it still owes."""
+    ann, bob = make_user("Ann"), make_user("Bob")
+    game = taluva_game(session, ann, ann, bob, TimeControl(days_per_move=1))
+    seat = session.get_one(Seat, game.seats[0].id)
+    late = seat.timeout_at + timedelta(minutes=1)
+    seat.timed_out_at = late
+    refused = lost_submission(session, seat, "no such move", "clock")
+    refused.author_id = None
+    session.commit()
+    hand_on(app, refused.id)
+    assert judged(app, refused.id).status == SubmissionStatus.REJECTED
+    session.expire_all()
+    assert session.get_one(Seat, seat.id).timed_out_at is None
+    with app.extensions["pbem.db"].session() as own:
+        assert sweep(own, late).timeouts == 1
+    drain(app)
+    session.expire_all()
+    played = session.scalars(select(Move.channel).where(Move.game_id == game.id)).all()
+    assert played and set(played) == {"clock"}  # the late decision, by the clock's bot

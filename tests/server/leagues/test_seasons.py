@@ -156,3 +156,17 @@ def test_a_replaced_player_is_not_sent_the_season_mail_held_for_them(session, ma
     session.commit()
     assert session.scalar(held) is None
     assert session.scalar(select(Outbox).where(Outbox.recipient_id == ann.id)) is not None
+
+
+def test_a_place_goes_to_an_address_invited_to_the_league_but_not_yet_joined(session, make_user):
+    """The invitation's row becomes the newcomer's entry (one entry per address)."""
+    owner, league, (ann, _bob) = league_of(session, make_user, ["Ann", "Bob"])
+    season, _ = start_season(session, league)
+    invite_entrant(session, league, owner, "carl@example.org", "https://pbem.test/league")
+    session.commit()
+    place = next(p for p in season.entrants if p.user_id == ann.id)
+    replace(session, season, place, owner, "carl@example.org", lambda s, e: "https://pbem.test/i")
+    session.commit()
+    carl = [e for e in league.entrants if e.invited_email == "carl@example.org"]
+    assert len(carl) == 1 and carl[0].user_id == place.user_id
+    assert carl[0].left_at is None

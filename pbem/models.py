@@ -87,6 +87,7 @@ class OutboxStatus(enum.StrEnum):
     SENDING = "sending"  # handed to a sender under a lease (`claimed_until`)
     SENT = "sent"
     FAILED = "failed"
+    DROPPED = "dropped"  # held in quiet hours, then folded into a later mail or no longer news
 
 
 class User(Base):

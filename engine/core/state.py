@@ -18,6 +18,7 @@ from engine.core.message_texts import TURN_ORDER
 from engine.core.options import Option, resolve_options
 from engine.core.rng import seed_commitment
 from engine.core.textboard import TextBoard
+from engine.core.vocabulary import Vocabulary, said_in
 
 Move = Hashable
 T = TypeVar("T")
@@ -58,6 +59,8 @@ class State(ABC):
     # The most moves one seat can make in one go (one turn): servers refuse a
     # longer submission before judging it. None: the ruleset sets no bound.
     max_turn_moves: ClassVar[int | None] = None
+    # The words the ruleset reads in French and Czech besides English.
+    vocabularies: ClassVar[tuple[Vocabulary, ...]] = ()
 
     def __init__(self, players: int, seed: str, options: Mapping[str, Any]) -> None:
         self.players = players
@@ -111,6 +114,11 @@ class State(ABC):
     @abstractmethod
     def format_move(self, move: Any) -> str:
         """The canonical text of a move: parse_syntax(format_move(m)) == m."""
+
+    def said_move(self, text: str, language: str) -> str:
+        """A move's text (canonical, or as the history shows it) in the words
+        of `language` ("en", "fr", "cs"), as a player of it would type it."""
+        return said_in(text, self.vocabularies, language)
 
     @abstractmethod
     def result(self) -> Result | None:

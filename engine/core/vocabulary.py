@@ -8,11 +8,14 @@ portable whatever language their moves were typed in.
 
 from __future__ import annotations
 
+import re
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 LANGUAGES = ("en", "fr", "cs")
+# A word of a move's text: letters (and hyphens), then a number some carry ("helmet4").
+_WORD = re.compile(r"^([^\W\d](?:[^\W\d]|-)*)(\d*)$")
 
 
 def fold(word: str) -> str:
@@ -57,3 +60,26 @@ class Vocabulary:
         if language == "en":
             return (english,)
         return tuple(self.translations.get(english, {}).get(language, ()))
+
+
+def said_in(text: str, vocabularies: Sequence[Vocabulary], language: str) -> str:
+    """A move's canonical text in the words of `language`, the first listed
+    for each English word ("tile 0,0 0,-1 1,-1" -> "dílek 0,0 0,-1 1,-1"),
+    numbers kept ("helmet4" -> "přilba4") and "+"-joined words each
+    ("mask+drum" -> "maska+buben"): what a player of that language would type
+    for the same move. Whatever no vocabulary knows stays as it is."""
+    if language == "en":
+        return text
+
+    def said(part: str) -> str:
+        word = _WORD.match(part)
+        if word is None:  # a space, a number
+            return part
+        stem, number = word.groups()
+        for vocabulary in vocabularies:
+            words = vocabulary.words(stem, language)
+            if stem in vocabulary.translations and words:
+                return words[0] + number
+        return part
+
+    return " ".join("+".join(map(said, token.split("+"))) for token in text.split(" "))

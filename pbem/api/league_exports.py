@@ -30,8 +30,8 @@ class SeasonExportRowSchema(ma.Schema):
     place = ma.fields.String(metadata={"description": 'Rank, "2=" when tied'})
     player = ma.fields.String()
     played = ma.fields.Integer()
-    points = ma.fields.String(metadata={"description": 'League points, exact: "3/2"'})
-    score = ma.fields.String(metadata={"description": "Game score summed, exact"})
+    points = ma.fields.Float(metadata={"description": "League points: 4.5"})
+    score = ma.fields.Float(metadata={"description": "Game score summed"})
     rating = ma.fields.Float(allow_none=True)
     withdrawn = ma.fields.Boolean()
 

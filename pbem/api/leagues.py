@@ -29,7 +29,7 @@ from pbem.api.league_schemas import (
 from pbem.db import request_session
 from pbem.leagues import leagues as league_service
 from pbem.leagues.balance import division_balance
-from pbem.leagues.links import league_link
+from pbem.leagues.links import invitation_link
 from pbem.leagues.seasons import division_rounds, shown_title, start_season
 from pbem.leagues.tables import TableRow, division_table
 from pbem.leagues.withdrawal import leave_league, replace, withdraw
@@ -164,11 +164,15 @@ class Entrants(MethodView):
         },
     )
     def post(self, body: dict[str, str], league_id: str):  # type: ignore[no-untyped-def]
-        """Invite the person at an address; they are mailed the league's link and enter
-        when they join"""
+        """Invite the person at an address; they are mailed a link that signs them in,
+        once, to join"""
         league = _organised(league_id)
         league_service.invite_entrant(
-            request_session(), league, api_user(), body["email"], league_link(league)
+            request_session(),
+            league,
+            api_user(),
+            body["email"],
+            invitation_link(league, body["email"]),
         )
         return _league_answer(league)
 

@@ -674,7 +674,10 @@ class PlayerSchema(ma.Schema):
     leagues = ma.fields.List(
         ma.fields.Nested(PlayerLeagueSchema),
         required=True,
-        metadata={"description": "the leagues the player entered and has not left, by name"},
+        metadata={
+            "description": "each season the player played in the leagues they entered (by"
+            " league name, newest season first); a league entered with no season yet once"
+        },
     )
     active = ma.fields.Nested(PlayedGamePageSchema, required=True)
     finished = ma.fields.Nested(PlayedGamePageSchema, required=True)

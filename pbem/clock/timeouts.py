@@ -117,15 +117,19 @@ def time_out(session: Session, game: Game, seat: Seat, now: datetime) -> None:
         outcome=Phrase(to_others),  # one of OUTCOMES, in the catalogues
     )
     record_event(session, game, "timeout", said, seat_position=seat.position)
-    notifications.notify_timeout(session, game, seat, to_others, to_late)
+    # The late decision only: a seat may act again at once in a new
+    # decision (a Java player who passes in a festival auction begins
+    # their own turn), which has a clock of its own and is the player's.
+    moves = (
+        bot_turn(engine_game(game), seat.position, TIMEOUT_BOT, one_decision=True)
+        if rule == OnTimeout.BOT
+        else []
+    )
+    notifications.notify_timeout(session, game, seat, to_others, to_late, moves)
     signals.announce(
         session, signals.timed_out, game_id=game.id, position=seat.position, rule=rule.value
     )
     if rule == OnTimeout.BOT:
-        # The late decision only: a seat may act again at once in a new
-        # decision (a Java player who passes in a festival auction begins
-        # their own turn), which has a clock of its own and is the player's.
-        moves = bot_turn(engine_game(game), seat.position, TIMEOUT_BOT, one_decision=True)
         accept_turn(session, seat, None, "\n".join(moves), "clock", None)
     elif rule == OnTimeout.FORFEIT:
         leave_seat(session, game, seat, "forfeited")

@@ -17,7 +17,7 @@ from flask_babel import Babel, force_locale, get_locale
 
 from pbem.i18n.catalogues import AREAS, SOURCE, compile_catalogues
 from pbem.i18n.games import game_title
-from pbem.i18n.options import option_help
+from pbem.i18n.options import chosen_options, option_help
 from pbem.i18n.rules import translate_word
 from pbem.models import User
 
@@ -39,7 +39,10 @@ def init_app(app: Flask, reader: Callable[[], User | None]) -> None:
     Babel(app, locale_selector=page_language)
     app.context_processor(lambda: {"page_language": current_language()})
     app.jinja_env.globals.update(
-        game_title=game_title, option_help=option_help, game_word=game_word
+        game_title=game_title,
+        option_help=option_help,
+        chosen_options=chosen_options,
+        game_word=game_word,
     )
 
 

@@ -7,7 +7,7 @@ module's extractor fills from the rulesets, so no second list is kept.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from flask_babel import gettext
@@ -19,6 +19,20 @@ from engine.core.options import Option
 def option_help(option: Option) -> str:
     """What the option does, in the current language."""
     return gettext(option.help)
+
+
+def chosen_options(ruleset: str, options: Mapping[str, Any]) -> list[tuple[str, Any]]:
+    """A game's options as a reader would say them, in the current language:
+    (help, value) for a value, (help, None) for a variant switched on;
+    nothing for one switched off."""
+    said: list[tuple[str, Any]] = []
+    for option in engine.get_ruleset(ruleset).option_spec:
+        value = options.get(option.name, option.default)
+        if value is True:
+            said.append((option_help(option), None))
+        elif value is not False and value is not None:
+            said.append((option_help(option), value))
+    return said
 
 
 def extract_help(

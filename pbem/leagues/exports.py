@@ -1,8 +1,9 @@
 """A season's results to take away: each division's standings as CSV or JSON,
 and the records of its finished games as one zip, for the pages and the API.
 
-Points are written as exact fractions ("3/2"), as the tables count them; the
-zip holds only the records the requester may have (pbem.services.records)."""
+Points and scores are numbers (4.5), as the API gives them, never fractions
+a spreadsheet reads as dates; the CSV says "yes" or "no"; the zip holds only
+the records the requester may have (pbem.services.records)."""
 
 from __future__ import annotations
 
@@ -33,8 +34,8 @@ def standings_rows(session: Session, season: Season) -> list[dict[str, Any]]:
                     "place": line.row.place,
                     "player": line.place.name,
                     "played": line.row.played,
-                    "points": str(line.row.points),
-                    "score": str(line.row.score),
+                    "points": float(line.row.points),
+                    "score": float(line.row.score),
                     "rating": None if line.rating is None else round(line.rating, 1),
                     "withdrawn": line.withdrawn,
                 }
@@ -44,9 +45,18 @@ def standings_rows(session: Session, season: Season) -> list[dict[str, Any]]:
 
 def standings_csv(session: Session, season: Season) -> str:
     rows = standings_rows(session, season)
-    return csv_text(
-        COLUMNS, ({**row, "rating": "" if row["rating"] is None else row["rating"]} for row in rows)
-    )
+    return csv_text(COLUMNS, (_csv_cells(row) for row in rows))
+
+
+def _csv_cells(row: dict[str, Any]) -> dict[str, Any]:
+    """Numbers as a spreadsheet reads them (4.5), booleans as words."""
+    return {
+        **row,
+        "points": f"{row['points']:g}",
+        "score": f"{row['score']:g}",
+        "rating": "" if row["rating"] is None else row["rating"],
+        "withdrawn": "yes" if row["withdrawn"] else "no",
+    }
 
 
 def standings_json(session: Session, season: Season) -> dict[str, Any]:

@@ -1,6 +1,6 @@
 """The leagues a player entered, with where they stand, for their profile:
-the league's newest season they play in and their place in its division's
-table (pbem.leagues.tables, from stored results: no replay)."""
+each season of them they played and their place in its division's table
+(pbem.leagues.tables, from stored results: no replay)."""
 
 from __future__ import annotations
 
@@ -22,23 +22,29 @@ class LeagueStanding:
 
 
 def leagues_of(session: Session, user: User) -> list[LeagueStanding]:
-    """The leagues the player entered and has not left, by name."""
+    """Every season the player played in the leagues they entered, by league
+    name and newest season first, with their place in it (a league they left
+    keeps its seasons); a league entered with no season played yet once."""
     entrants = session.scalars(
         select(Entrant)
         .join(League)
-        .where(
-            Entrant.user_id == user.id, Entrant.joined_at.is_not(None), Entrant.left_at.is_(None)
-        )
+        .where(Entrant.user_id == user.id, Entrant.joined_at.is_not(None))
         .order_by(League.name, League.id)
     )
-    return [_standing(session, entrant) for entrant in entrants]
+    standings: list[LeagueStanding] = []
+    for entrant in entrants:
+        played = _seasons_played(session, entrant)
+        if played or entrant.left_at is None:
+            standings += played or [LeagueStanding(entrant.league, None, entrant.division, "")]
+    return standings
 
 
-def _standing(session: Session, entrant: Entrant) -> LeagueStanding:
+def _seasons_played(session: Session, entrant: Entrant) -> list[LeagueStanding]:
+    standings = []
     for season in sorted(entrant.league.seasons, key=lambda s: s.number, reverse=True):
         mine = next((p for p in season.entrants if p.entrant_id == entrant.id), None)
         if mine is not None:
             table = division_table(session, season, mine.division)
             row = next(r.row for r in table if r.place.id == mine.id)
-            return LeagueStanding(entrant.league, season, mine.division, row.place)
-    return LeagueStanding(entrant.league, None, entrant.division, "")
+            standings.append(LeagueStanding(entrant.league, season, mine.division, row.place))
+    return standings

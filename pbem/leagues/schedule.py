@@ -11,9 +11,10 @@ leg replays the first with the seats swapped.
 
 Three or four players per game (k): each entrant plays
 g = ceil(legs * (n-1) / (k-1)) games, the fewest that would let it meet every
-other entrant `legs` times. That needs n*g seats; when k does not divide n*g
-the last game's spare seats go to a few entrants who play g+1 (never more than
-k-1 of them). A round holds floor(n/k) games at most and there are as few
+other entrant `legs` times, or g+1 when k divides n*(g+1) but not n*g, so
+that everyone plays as many (`games_each`). That needs n*g seats; when k still
+does not divide n*g the last game's spare seats go to a few entrants who play
+g+1 (never more than k-1 of them). A round holds floor(n/k) games at most and there are as few
 rounds as that allows, the entrants with the most games left playing first.
 The groups are then improved by swapping entrants between games of a round,
 or between two rounds where each sits out, while that evens out the pair
@@ -25,7 +26,7 @@ as its games allow.
 
 What is guaranteed, and checked for 2 to 30 entrants by the tests:
 - games per entrant differ by at most 1 (equal for 2 players, and for 3-4
-  whenever k divides n*g), and are at least g;
+  whenever k divides n*g or n*(g+1)), and are at least g;
 - meetings per pair: exactly `legs` for 2 players; for 3-4 players the most
   and fewest are at most PAIR_SPREAD apart (2 for all sizes but one);
 - seats: each entrant's counts in any two positions differ by at most 1.
@@ -163,9 +164,18 @@ def _round_robin(n: int, legs: int) -> tuple[Round, ...]:
     return tuple(first_leg + second_leg[: len(first_leg) * (legs - 1)])
 
 
+def games_each(n: int, k: int, legs: int) -> int:
+    """g: the fewest games that let an entrant meet every other `legs` times,
+    or one more when that gives every entrant the same count and g does not
+    (4 entrants, 3 players: everyone plays the 4 triples' 3 games, rather
+    than one entrant 3 and the others 2)."""
+    need = ceil(legs * (n - 1) / (k - 1))
+    return need + 1 if n * need % k and n * (need + 1) % k == 0 else need
+
+
 @cache
 def _groups(n: int, k: int, legs: int) -> tuple[Round, ...]:
-    need = ceil(legs * (n - 1) / (k - 1))
+    need = games_each(n, k, legs)
     total = ceil(n * need / k)
     spare_seats = total * k - n * need
     targets = [need + (e < spare_seats) for e in range(n)]

@@ -28,6 +28,7 @@ import engine
 from pbem import signals
 from pbem.db import lock_league, lock_season
 from pbem.i18n import in_language
+from pbem.i18n.games import game_title as ruleset_title
 from pbem.leagues import notices
 from pbem.leagues.leagues import current_entrants, current_season, league_time_control
 from pbem.leagues.schedule import LEGS, schedule
@@ -240,6 +241,12 @@ def shown_title(game: Game) -> str:
     if game.season is None or None in (game.division, game.round, game.number):
         return game.title
     return game_title(game.season, game.division, game.round, game.number)
+
+
+def named(game: Game) -> str:
+    """How mails, digests and calendars name a game: its title for the reader;
+    games made before titles (migration 0011) by their game and id."""
+    return shown_title(game) or f"{ruleset_title(game.ruleset)} {game.public_id}"
 
 
 def season_title(season: Season) -> str:

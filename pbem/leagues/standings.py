@@ -177,8 +177,11 @@ def standings(
     entrants: Sequence[Hashable],
     outcomes: Sequence[GameOutcome],
     table: Sequence[Any] | None = None,
+    per_game: bool = False,
 ) -> list[Row]:
-    """The rows best first, every entrant in, those who have not played yet too."""
+    """The rows best first, every entrant in, those who have not played yet too.
+    `per_game`: ranked by points (then score) per game played, for a schedule
+    in which some entrants play more games than others."""
     rows = {entrant: Row(entrant) for entrant in entrants}
     for outcome in outcomes:
         points = league_points(outcome.ranking, len(outcome.entrants), table)
@@ -191,8 +194,13 @@ def standings(
             row.score += Fraction(outcome.scores[seat])
             row.games.append(outcome.game_id)
     ordered: list[Row] = []
-    by_totals = sorted(rows.values(), key=lambda row: (-row.points, -row.score))
-    for _totals, same in groupby(by_totals, key=lambda row: (row.points, row.score)):
+
+    def totals(row: Row) -> tuple[Fraction, Fraction]:
+        games = max(row.played, 1) if per_game else 1
+        return row.points / games, row.score / games
+
+    by_totals = sorted(rows.values(), key=lambda row: tuple(-value for value in totals(row)))
+    for _totals, same in groupby(by_totals, key=totals):
         for group in _head_to_head([row.entrant for row in same], outcomes):
             rank = len(ordered) + 1
             for entrant in group:

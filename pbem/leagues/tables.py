@@ -4,8 +4,10 @@ database and adds what the pages show (the player, their rating)."""
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
+from flask_babel import lazy_gettext
 from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
@@ -13,6 +15,11 @@ from pbem.leagues.standings import GameOutcome, Row, standings
 from pbem.models import Game, GameStatus, Rating, Season, SeasonEntrant
 from pbem.services.ratings import conservative
 from pbem.services.results import game_result
+
+PER_GAME = lazy_gettext(
+    "Some entrants play one game more than others: the table ranks by points per game,"
+    " then score per game."
+)
 
 
 @dataclass(frozen=True)
@@ -39,13 +46,26 @@ def division_table(session: Session, season: Season, division: int) -> list[Tabl
             entrants = [seat.entrant_id for seat in game.seats]
             outcomes.append(GameOutcome.of(game.id, entrants, result))
     table = season.league.points_table
-    rows = standings([p.id for p in places], outcomes, table)
+    rows = standings([p.id for p in places], outcomes, table, ranks_per_game(season, division))
     by_id = {p.id: p for p in places}
     ratings = _ratings(session, season, [p.user_id for p in places if p.user_id is not None])
     return [
         TableRow(by_id[row.entrant], row, ratings.get(by_id[row.entrant].user_id or 0))
         for row in rows
     ]
+
+
+def ranks_per_game(season: Season, division: int) -> bool:
+    """Whether the division's schedule gives some entrants more games than
+    others (the design allows no equal count): its table then ranks by points
+    per game, and says so."""
+    counts = Counter(
+        place
+        for round_ in season.schedule.get(str(division), [])
+        for seating in round_
+        for place in seating
+    )
+    return len(set(counts.values())) > 1
 
 
 def _finished_games(session: Session, season: Season, division: int) -> list[Game]:

@@ -167,8 +167,9 @@ def _legal(session: Session, seat: Seat, _argument: str, answer: Answer) -> None
     if seat.position not in played.state.to_act():
         answer.paragraphs.append(_("It is not your turn, so you have no legal move now."))
         return
-    legal = [played.state.format_move(m) for m in played.state.legal_moves(seat.position)]
-    shown = legal[:LEGAL_LIMIT]
+    state, language = played.state, current_language()
+    legal = [state.format_move(m) for m in state.legal_moves(seat.position)]
+    shown = [state.said_move(text, language) for text in legal[:LEGAL_LIMIT]]
     if len(legal) > LEGAL_LIMIT:
         title = _(
             "Your %(count)s legal moves (the first %(shown)s):", count=len(legal), shown=LEGAL_LIMIT

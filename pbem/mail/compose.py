@@ -17,9 +17,11 @@ from sqlalchemy.orm import Session
 from pbem.config import base_url
 from pbem.i18n import current_language, in_language
 from pbem.i18n.games import game_title
+from pbem.i18n.notation_pages import notation_path
 from pbem.i18n.phrases import written
 from pbem.i18n.rules import describe_refusal
 from pbem.i18n.times import local_time
+from pbem.leagues.seasons import named
 from pbem.mail import addresses
 from pbem.mail.clock_text import clock_text
 from pbem.mail.command_help import command_word, commands_line, short_help
@@ -27,12 +29,15 @@ from pbem.mail.game_text import SeatPicture, result_text, seed_text
 from pbem.mail.game_views import GameViews
 from pbem.mail.league_text import LEAGUE_KINDS, league_mail
 from pbem.mail.message import Mail
+from pbem.mail.page_language import INVITER_PAGE
+from pbem.mail.quiet_hours import SINCE, SINCE_YOU_HEARD, kind_now
 from pbem.models import Game, Outbox, Seat, User
 from pbem.services import notifications
 from pbem.services.game_lists import seats_to_act
+from pbem.services.links import picture_url
 from pbem.services.time_control import TIMEOUT_WORDS, time_control_words
 
-BOARD_KINDS = {"your_turn", "game_over", "submission_rejected"}
+BOARD_KINDS = {"your_turn", "game_over", "submission_rejected", SINCE_YOU_HEARD}
 # Mails about the account rather than a seat: an invitation names a game that
 # has not started, so it cannot be written from the game's board.
 ACCOUNT_KINDS = {
@@ -64,9 +69,16 @@ def compose(
 def recipient_language(row: Outbox) -> str | None:
     """The language the recipient chose; else the one of the page the mail
     was asked from (a sign-in, an invitation) or of the sender's own mail
-    (a refusal), kept in the payload; else none (English)."""
-    chosen = row.recipient.language if row.recipient is not None else None
-    return chosen or row.payload.get("language")
+    (a refusal), kept in the payload; else none (English). An invitation was
+    asked from the inviter's page: it speaks for an invitee who has never
+    signed in, not for one who reads their mail in English already."""
+    recipient = row.recipient
+    if recipient is not None and recipient.language:
+        return recipient.language
+    known = recipient is not None and recipient.signed_in_at is not None
+    if known and row.kind in INVITER_PAGE:
+        return None
+    return row.payload.get("language")
 
 
 def _composed(
@@ -134,15 +146,14 @@ def _account_mail(session: Session, row: Outbox, config: Mapping[str, Any]) -> E
                 "or abandon the game.",
                 name=payload["name"],
                 title=game_title(payload["ruleset"]),
-                game=payload["game"],
+                game=_game_named(session, row),
             )
         )
         mail.link(_("Game page"), f"{base_url(config)}/games/{payload['game']}")
-        return mail.message(_("Timeout in %(game)s: you decide", game=payload["game"]))
+        return mail.message(_("Timeout in %(game)s: you decide", game=_game_named(session, row)))
     if row.kind == notifications.ORGANISER_NOTICE:
         mail.para(written(payload["text"]))
-        title = game_title(payload["ruleset"])
-        return mail.message(f"{title} {payload['game']}: {written(payload['headline'])}")
+        return mail.message(f"{_game_named(session, row)}: {written(payload['headline'])}")
     if row.kind == "refusal":
         mail.para(
             _(
@@ -156,14 +167,20 @@ def _account_mail(session: Session, row: Outbox, config: Mapping[str, Any]) -> E
     raise ValueError(f"no mail for outbox kind {row.kind!r}")
 
 
+def _game_named(session: Session, row: Outbox) -> str:
+    """The game an account mail is about, by its name (rows from before kept only its id)."""
+    if row.game_id is None:
+        return f"{game_title(row.payload['ruleset'])} {row.payload['game']}"
+    return named(session.get_one(Game, row.game_id))
+
+
 def _digest(session: Session, mail: Mail, user: User, config: Mapping[str, Any]) -> EmailMessage:
     """Every game waiting for the user as it stands when the mail is written,
     the soonest deadline first, each with a link to its page."""
     seats = seats_to_act(session, user)
     for seat in seats:
         game = seat.game
-        title = game_title(game.ruleset)
-        mail.link(f"{title} {game.public_id}, {_due(seat, user)}", _game_url(config, game))
+        mail.link(f"{named(game)}, {_due(seat, user)}", _game_url(config, game))
     if not seats:
         mail.para(_("Nothing waits for you any more: you have moved in every game since."))
     mail.para(
@@ -201,23 +218,29 @@ def _game_mail(
         picture = dataclasses.replace(picture, to_act=[])  # a copy: others share the picture
         if row.kind != notifications.ORGANISER_EVENT:  # that one says so itself
             mail.para(str(ABANDONED))
-    phrase = _write_kind(mail, row, picture, seat)
+    kind = kind_now(row, picture)
+    phrase = _write_kind(mail, kind, row.payload, picture, seat)
     zone = row.recipient.time_zone if row.recipient is not None else "UTC"
-    clock = clock_text(seat, zone, deadline=row.kind != notifications.REMINDER)
+    clock = clock_text(seat, zone, deadline=kind != notifications.REMINDER)
     if clock:
         mail.para(clock)
-    if row.kind in BOARD_KINDS or row.payload.get("board"):
-        _board(mail, picture, views.png(session, game, picture))
-        mail.png_url = f"{_game_url(config, game)}/board.png?seat={seat.position}&ply={picture.ply}"
+    if kind in BOARD_KINDS or row.payload.get("board"):
+        news = kind != SINCE_YOU_HEARD  # that mail lists the news itself
+        _board(mail, picture, views.png(session, game, picture), news)
+        mail.png_url = picture_url(config, seat, picture.ply)
         mail.link(_("The board picture at full size"), mail.png_url)
-    mail.para(short_help() if row.kind in SHORT_KINDS else commands_line(base_url(config)))
+    # No moves to send any more: the game is over, or the reader resigned.
+    done = picture.result is not None or game.abandoned_at is not None or seat.resigned_at
+    mail.para(short_help() if kind in SHORT_KINDS or done else commands_line(base_url(config)))
     mail.link(_("Game page"), _game_url(config, game))
+    notation = notation_path(game.ruleset, current_language())
+    if notation is not None:
+        mail.link(_("How to write moves"), f"{base_url(config)}{notation}")
     if picture.result is not None:  # the seed is out: the record may go with it
         mail.link(_("Game record"), f"{_game_url(config, game)}/record.json")
-    if row.kind == notifications.MOVED:
+    if kind == notifications.MOVED:
         mail.link(_("Fewer mails? Change your settings"), f"{base_url(config)}/settings")
-    # Games made before titles (migration 0011) have none: the ruleset and id name them.
-    name = game.title or f"{game_title(game.ruleset)} {game.public_id}"
+    name = named(game)
     # A reply's subject names the move it answers (addresses.SUBJECT_MOVE reads the
     # word for "move" in every language), should its threading headers be lost.
     message = mail.message(
@@ -227,57 +250,64 @@ def _game_mail(
     return message
 
 
-def _write_kind(mail: Mail, row: Outbox, picture: SeatPicture, seat: Seat) -> str:
+def _write_kind(
+    mail: Mail, kind: str, payload: Mapping[str, Any], picture: SeatPicture, seat: Seat
+) -> str:
     """The kind's own opening paragraphs; returns the subject's phrase."""
-    payload = row.payload
-    if row.kind == "your_turn":
+    if kind == "your_turn":
         if picture.my_turn:
             return _("your turn")
-        return _("waiting for %(players)s", players=picture.waiting_for())
-    if row.kind == "game_over":  # the board part says who won and shows the seed
+        if picture.to_act and picture.result is None:
+            return _("waiting for %(players)s", players=picture.waiting_for())
+        return _("game over")  # while the mail waited: nobody is left to wait for
+    if kind == SINCE_YOU_HEARD:
+        return _since_you_heard(mail, payload[SINCE], picture)
+    if kind == "game_over":  # the board part says who won and shows the seed
         return _("game over")
-    if row.kind == "submission_rejected" and payload.get("played"):
+    if kind == "submission_rejected" and payload.get("played"):
         mail.para(_("Your turn was accepted in part: %(reason)s.", reason=_refusal(payload)))
         mail.para(_("The moves played stand; send the rest of your turn again if you like."))
         return _("accepted in part")
-    if row.kind == "submission_rejected":
+    if kind == "submission_rejected":
         mail.para(_("Your turn was not accepted: %(reason)s", reason=_refusal(payload)))
         mail.para(_("Nothing of it was applied. Please send the whole turn again."))
         return _("not accepted")
-    if row.kind == "submission_accepted":
-        mail.listing(_("Accepted and played:"), payload["moves"])
+    if kind == "submission_accepted":
+        mail.listing(_("Accepted and played:"), [picture.say(move) for move in payload["moves"]])
         return _("accepted")
-    if row.kind == "mail_answer":
+    if kind == "mail_answer":
         # Answers the mail pipeline wrote are in the language already; a text
         # the services stored in English is read through the catalogue.
         mail.pre(written(payload["text"]))
         subject = payload.get("subject") or "answer"
         return str(ANSWER_SUBJECTS.get(subject, subject))
-    if row.kind == notifications.CHAT:
+    if kind == notifications.CHAT:
         mail.para(_("%(name)s writes:", name=payload["from"]))
         mail.pre(payload["text"])
         return _("message from %(name)s", name=payload["from"])
-    if row.kind == notifications.MOVED:
+    if kind == notifications.MOVED:
         return _moved(mail, payload, picture)
-    if row.kind == notifications.REMINDER:
+    if kind == notifications.REMINDER:
         return _reminder(mail, payload, seat)
-    if row.kind == notifications.TIMEOUT:
+    if kind == notifications.TIMEOUT:
         late = picture.seats[payload["late"]]
         outcome = written(payload["outcome"])  # pbem.clock.timeouts.OUTCOMES
         if payload["late"] == picture.position:
             mail.para(_("Timeout: You ran out of time. %(outcome)s", outcome=outcome))
+            if payload.get("moves"):
+                mail.listing(_("The bot played:"), [picture.say(m) for m in payload["moves"]])
         else:
             mail.para(
                 _("Timeout: %(name)s ran out of time. %(outcome)s", name=late, outcome=outcome)
             )
         return _("timeout of %(name)s", name=late)
-    if row.kind == notifications.ORGANISER_EVENT:
+    if kind == notifications.ORGANISER_EVENT:
         mail.para(written(payload["text"]))
         return written(payload["headline"])
-    if row.kind == notifications.SEAT_RESIGNED:
+    if kind == notifications.SEAT_RESIGNED:
         mail.para(_("%(name)s resigned. A bot plays their seat to the end.", name=payload["name"]))
         return _("%(name)s resigned", name=payload["name"])
-    raise ValueError(f"no mail for outbox kind {row.kind!r}")
+    raise ValueError(f"no mail for outbox kind {kind!r}")
 
 
 def _refusal(payload: Mapping[str, Any]) -> str:
@@ -301,7 +331,7 @@ def _moved(mail: Mail, payload: Mapping[str, Any], picture: SeatPicture) -> str:
     mover = picture.seats[payload["mover"]]
     history = picture.view["history"]
     plies = range(payload["first_ply"], payload["last_ply"] + 1)
-    moves = [f"{ply}. {history[ply - 1]['move']}" for ply in plies]
+    moves = [f"{ply}. {picture.say(history[ply - 1]['move'])}" for ply in plies]
     mail.listing(_("%(name)s moved:", name=mover), moves)
     if picture.result is not None:
         mail.para(result_text(picture.result, picture.seats))
@@ -311,25 +341,47 @@ def _moved(mail: Mail, payload: Mapping[str, Any], picture: SeatPicture) -> str:
     return _("%(name)s moved", name=mover)
 
 
-def _board(mail: Mail, picture: SeatPicture, png: bytes) -> None:
+def _since_you_heard(mail: Mail, first_ply: int, picture: SeatPicture) -> str:
+    """The others' moves played while the reader's mail was held, as they may
+    see them, in one mail; the board and who must act follow."""
+    played = enumerate(picture.view["history"][first_ply - 1 :], start=first_ply)
+    moves = [
+        f"{ply}. {picture.seats[entry['seat']]}: {picture.say(entry['move'])}"
+        for ply, entry in played
+        if entry["seat"] != picture.position
+    ]
+    mail.listing(_("Since you last heard:"), moves, css_class="news")
+    return _("since you last heard")
+
+
+def _board(mail: Mail, picture: SeatPicture, png: bytes, news: bool = True) -> None:
     mail.png = png
     if picture.result is not None:
         mail.para(result_text(picture.result, picture.seats))
         mail.para(seed_text(picture.view))
-    if picture.news:
+    if news and picture.news:
         mail.listing(_("Since your last turn:"), picture.news, css_class="news")
     mail.pre(picture.picture)
     if picture.my_turn:
-        title = _(
-            "Your turn. Some of your legal moves (%(shown)s of %(total)s; reply %(legal)s for "
-            "all of them):",
-            shown=len(picture.legal_sample),
-            total=picture.legal_total,
-            legal=command_word("legal"),
-        )
-        mail.listing(title, picture.legal_sample)
+        mail.listing(_legal_title(picture), picture.legal_sample)
     elif picture.result is None and picture.to_act:
         mail.para(_("Waiting for %(players)s.", players=picture.waiting_for()))
+
+
+def _legal_title(picture: SeatPicture) -> str:
+    """The title of the legal moves listed: some of them, or all when they all fit."""
+    shown, total = len(picture.legal_sample), picture.legal_total
+    if shown == total:
+        return ngettext(
+            "Your turn. Your legal move:", "Your turn. Your %(num)d legal moves:", total
+        )
+    return _(
+        "Your turn. Some of your legal moves (%(shown)s of %(total)s; reply %(legal)s for "
+        "all of them):",
+        shown=shown,
+        total=total,
+        legal=command_word("legal"),
+    )
 
 
 def _thread_headers(

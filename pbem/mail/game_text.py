@@ -4,14 +4,14 @@ seat last moved, its private picture, its legal moves, the result."""
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from flask_babel import gettext as _
 
 import engine
-from pbem.i18n import game_word
+from pbem.i18n import current_language, game_word
 from pbem.i18n.boards import board_text
 from pbem.models import GameEvent
 from pbem.render.lastturn import moves_since
@@ -36,6 +36,7 @@ class SeatPicture:
     legal_total: int = 0
     legal_sample: list[str] = field(default_factory=list)
     result: dict[str, Any] | None = None
+    say: Callable[[str], str] = str  # a move's text in the reader's words
 
     @property
     def my_turn(self) -> bool:
@@ -49,30 +50,37 @@ def seat_picture(played: engine.Game, position: int, language: str) -> SeatPictu
     view = played.view(position)
     state = played.state
     result = played.result()
+
+    def say(text: str) -> str:
+        return state.said_move(text, language)
+
     picture = SeatPicture(
         ruleset=state.name,
         seats=list(played.seats),
         position=position,
         ply=len(played.log),
         to_act=sorted(state.to_act()),
-        news=news_since_last_turn(view["history"], played.seats, position),
+        news=news_since_last_turn(view["history"], played.seats, position, say),
         picture=board_text(state, position, language),
         view=view,
         result=result.to_json() if result else None,
+        say=say,
     )
     if picture.my_turn:
         legal = [state.format_move(m) for m in state.legal_moves(position)]
         picture.legal_total = len(legal)
-        picture.legal_sample = short_list(legal)
+        picture.legal_sample = [say(text) for text in short_list(legal)]
     return picture
 
 
 def news_since_last_turn(
-    history: list[dict[str, Any]], seats: tuple[str, ...], me: int
+    history: list[dict[str, Any]], seats: tuple[str, ...], me: int, say: Callable[[str], str]
 ) -> list[str]:
-    """The moves after the seat's own last move, as it may see them."""
+    """The moves after the seat's own last move, as it may see them, each
+    `say` puts in the reader's words."""
     return [
-        f"{ply}. {seats[entry['seat']]}: {entry['move']}" for ply, entry in moves_since(history, me)
+        f"{ply}. {seats[entry['seat']]}: {say(entry['move'])}"
+        for ply, entry in moves_since(history, me)
     ]
 
 
@@ -118,8 +126,10 @@ def history_lines(
 ) -> list[str]:
     """Every move as the seat may see it, each followed by the events (timeouts,
     organiser actions) that came after it."""
-    view = played.view(position)
-    moves = news_since_last_turn(view["history"], played.seats, me=-1)
+    view, language = played.view(position), current_language()
+    moves = news_since_last_turn(
+        view["history"], played.seats, -1, lambda text: played.state.said_move(text, language)
+    )
     lines = [f"   ({event_text(event)})" for event in events.get(0, ())]
     for ply, move in enumerate(moves, start=1):
         lines.append(move)

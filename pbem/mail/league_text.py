@@ -20,8 +20,8 @@ from pbem.leagues.balance import division_balance
 from pbem.leagues.digest import playing_now
 from pbem.leagues.leagues import find_league, league_time_control
 from pbem.leagues.links import season_link
-from pbem.leagues.seasons import division_rounds, rounds_in
-from pbem.leagues.tables import TableRow, division_table
+from pbem.leagues.seasons import division_rounds, rounds_in, shown_title
+from pbem.leagues.tables import PER_GAME, TableRow, division_table, ranks_per_game
 from pbem.mail.message import Mail
 from pbem.models import Game, GameStatus, League, Outbox, Season, SeasonEntrant, Seat, User
 from pbem.services.errors import NotFound
@@ -39,7 +39,6 @@ FRACTIONS = {
     Fraction(2, 3): "⅔",
     Fraction(3, 4): "¾",
 }
-DIGEST_TOP = 3  # table lines a digest shows above the player's own
 
 
 def league_mail(session: Session, mail: Mail, row: Outbox, config: Mapping[str, Any]) -> str:
@@ -132,7 +131,7 @@ def _game_line(game: Game, place: SeasonEntrant, config: Mapping[str, Any]) -> s
     others = ", ".join(s.name for s in game.seats if s is not seat)
     return _(
         "%(game)s: against %(others)s, you play seat %(seat)s: %(link)s",
-        game=game.title,
+        game=shown_title(game),
         others=others,
         seat=seat.position + 1,
         link=f"{base_url(config)}/games/{game.public_id}",
@@ -182,6 +181,7 @@ def _season_over(session: Session, mail: Mail, season: Season, place: SeasonEntr
     else:
         mail.para(_("%(season)s is over. The final table:", season=name))
     mail.pre(_table_text(table))
+    _per_game_note(mail, season, place.division)
     own = next(r for r in table if r.place.id == place.id)
     mail.para(_("You finished %(place)s of %(count)s.", place=own.row.place, count=len(table)))
     moved = place.entrant.division
@@ -191,6 +191,11 @@ def _season_over(session: Session, mail: Mail, season: Season, place: SeasonEntr
         mail.para(_("You go down to division %(division)s next season.", division=moved))
     mail.link(_("The season's tables"), season_link(season))
     return _("%(season)s: the final table", season=name)
+
+
+def _per_game_note(mail: Mail, season: Season, division: int) -> None:
+    if ranks_per_game(season, division):
+        mail.para(str(PER_GAME))
 
 
 def _table_text(rows: list[TableRow], marked: int | None = None) -> str:
@@ -214,8 +219,8 @@ def _table_text(rows: list[TableRow], marked: int | None = None) -> str:
 
 
 def _digest(session: Session, mail: Mail, user: User, config: Mapping[str, Any]) -> str:
-    """For each season the user plays in now: the top of their division's
-    table with their own line, and who must move in each of their games."""
+    """For each season the user plays in now: their division's whole table,
+    their own line marked, and who must move in each of their games."""
     places = playing_now(session, user)
     for place in places:
         season = place.season
@@ -227,8 +232,8 @@ def _digest(session: Session, mail: Mail, user: User, config: Mapping[str, Any])
             )
         )
         table = division_table(session, season, place.division)
-        shown = [r for i, r in enumerate(table) if i < DIGEST_TOP or r.place.id == place.id]
-        mail.pre(_table_text(shown, marked=place.id))
+        mail.pre(_table_text(table, marked=place.id))  # every row: each player is someone
+        _per_game_note(mail, season, place.division)
         games = [g for g in season.games if g.status == GameStatus.ACTIVE and _seat_of(g, place)]
         if games:
             mail.listing(_("Your games:"), [_turn_line(g, user, config) for g in games])
@@ -253,4 +258,4 @@ def _turn_line(game: Game, user: User, config: Mapping[str, Any]) -> str:
     turn = (
         _("waiting for %(players)s", players=", ".join(waiting)) if waiting else _("no one to move")
     )
-    return f"{game.title}: {turn}: {base_url(config)}/games/{game.public_id}"
+    return f"{shown_title(game)}: {turn}: {base_url(config)}/games/{game.public_id}"

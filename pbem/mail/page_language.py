@@ -1,7 +1,8 @@
 """The language of the page a mail was asked from, kept with the mail for a
 recipient who has chosen none: a sign-in link asked for on a French page
-comes in French, and so does an invitation sent from one (whoever invites
-in French most likely invites someone who reads it). Mails the recipient
+comes in French, and so does an invitation sent from one to someone who
+has never signed in (whoever invites in French most likely invites someone
+who reads it); an invitee who has, and chose no language, reads English. Mails the recipient
 did not ask for (a turn, a move) never take another player's page language.
 A language the recipient chose always wins (pbem.mail.compose)."""
 
@@ -16,7 +17,9 @@ from pbem.leagues import notices
 from pbem.models import Outbox
 from pbem.services import notifications
 
-ASKED_FROM_A_PAGE = {notifications.SIGN_IN, notifications.INVITE, notices.LEAGUE_INVITE}
+# Asked from another person's page: the invitee's own language comes first.
+INVITER_PAGE = {notifications.INVITE, notices.LEAGUE_INVITE}
+ASKED_FROM_A_PAGE = {notifications.SIGN_IN, *INVITER_PAGE}
 
 
 def remember_page_language(app: Flask) -> None:

@@ -62,14 +62,14 @@ def forget_inbound_raw(session: Session, received_before: datetime) -> int:
 
 
 def _finished_before(cutoff: datetime) -> ColumnElement[bool]:
-    """Sent before the cutoff, or failed and queued before it (no time of
+    """Sent before the cutoff, or failed or dropped and queued before it (no time of
     failure is kept; a row fails within PBEM_MAIL_MAX_ATTEMPTS tries of
     being queued). A row is sent after it is queued, so `created_at` bounds
     both and lets the (status, created_at) index find them."""
     return and_(
-        Outbox.status.in_((OutboxStatus.SENT, OutboxStatus.FAILED)),
+        Outbox.status.in_((OutboxStatus.SENT, OutboxStatus.FAILED, OutboxStatus.DROPPED)),
         Outbox.created_at < cutoff,
-        or_(Outbox.status == OutboxStatus.FAILED, Outbox.sent_at < cutoff),
+        or_(Outbox.status != OutboxStatus.SENT, Outbox.sent_at < cutoff),
     )
 
 

@@ -9,7 +9,8 @@ workers never send it at once; a server that is down makes the task retry
 with growing waits, and once those retries are spent the row goes back to
 pending and the beat sweep hands it on again after PBEM_MAIL_RETRY_SECONDS.
 A row queued in its recipient's quiet hours waits for their end
-(pbem.mail.quiet_hours), and the same sweep hands it on then.
+(pbem.mail.quiet_hours), and the same sweep hands it on then, one mail per
+game about where it stands: the copies it stands for are dropped.
 A row whose worker died while sending is handed on once its lease runs out,
 with the Message-ID it was first written with, so a copy that did go out
 before the death is a duplicate that mail clients recognise (SMTP itself
@@ -42,7 +43,7 @@ from pbem.dispatch import send_batches
 from pbem.logs import bind, log_context
 from pbem.mail.compose import compose
 from pbem.mail.game_views import GameViews
-from pbem.mail.quiet_hours import is_held
+from pbem.mail.quiet_hours import Stale, fold_released, is_held
 from pbem.mail.transport import Outgoing, PermanentFailure, ServerDown
 from pbem.metrics import events
 from pbem.models import Game, Outbox, OutboxStatus, utcnow
@@ -159,6 +160,9 @@ def written(
     time it was written; None (and the row failed) if it cannot be written."""
     try:
         message = compose(session, row, config, views)
+    except Stale as exc:
+        _finish(session, row, OutboxStatus.DROPPED, str(exc))
+        return None
     except SQLAlchemyError:
         raise  # the database's fault, not the mail's: the lease runs out, the row is tried again
     except Exception as exc:  # any fault in writing the mail is this row's alone
@@ -232,6 +236,8 @@ def due_rows(session: Session, older_than_seconds: int, max_attempts: int) -> li
     attempts fail here rather than being handed on."""
     give_up(session, max_attempts)
     now = utcnow()
+    fold_released(session, now)
+    session.commit()
     return list(
         session.scalars(
             select(Outbox.id)

@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 
 from pbem.i18n import LANGUAGES
 from pbem.models import ApiToken, MovedMail, User, seat_token, utcnow
+from pbem.services import notifications
 from pbem.services.calendar import in_quiet_hours, parse_clock_time
 from pbem.services.deadlines import MAX_REMINDER_HOURS, recompute_user
 from pbem.services.errors import Conflict, Invalid
@@ -139,6 +140,7 @@ def update_settings(
     user.league_digest_day, user.league_digest_hour = weekday, weekly_hour
     if moves_deadlines:
         recompute_user(session, user)
+        notifications.retime_held(session, user)
 
 
 def parse_quiet_hours(text: str | None) -> tuple[str, str] | tuple[None, None]:

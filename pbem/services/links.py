@@ -1,12 +1,15 @@
 """Signed links sent by mail: sign-in links (short-lived, single use),
-invitations (for one seat and one address) and invitations to take over a
-seat the organiser gave to someone else. Nothing secret is stored; the
+invitations (for one seat, or one league, and one address), invitations to take over a
+seat the organiser gave to someone else, and a mail's board picture at full
+size (that seat's view at that move, which the mail shows already). Nothing secret is stored; the
 signature and the state of the database decide whether a link still works."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
+from urllib.parse import urlencode
 
 from flask import current_app, has_request_context, request, url_for
 from flask_babel import gettext as _
@@ -18,7 +21,10 @@ from pbem.models import Seat, User
 SIGN_IN = "pbem.sign-in"
 INVITE = "pbem.invite"
 TAKE_OVER = "pbem.take-over"
+LEAGUE_INVITE = "pbem.league-invite"
+PICTURE = "pbem.picture"
 INVITE_DAYS = 60
+PICTURE_DAYS = 30
 
 
 class BadLink(Exception):
@@ -78,9 +84,38 @@ def take_over_url(seat: Seat, email: str) -> str:
     return absolute_url("lobby.take_over", token=token)
 
 
+def league_invite_token(league_id: str, email: str) -> str:
+    return _serializer(LEAGUE_INVITE).dumps({"league": league_id, "email": email})
+
+
+def read_league_invite_token(token: str) -> tuple[str, str]:
+    data = _load(LEAGUE_INVITE, token, INVITE_DAYS * 86400, *_invitation_refusals())
+    return data["league"], data["email"]
+
+
 def read_take_over_token(token: str) -> tuple[int, str]:
     data = _load(TAKE_OVER, token, INVITE_DAYS * 86400, *_invitation_refusals())
     return data["seat"], data["email"]
+
+
+def picture_url(config: Mapping[str, Any], seat: Seat, ply: int) -> str:
+    """The seat's board picture at move `ply`, for a reader of its mail who is
+    not signed in on this browser: the link itself is the permission. Written
+    by the worker, so from the config rather than a request."""
+    game = seat.game.public_id
+    signed = URLSafeTimedSerializer(config["SECRET_KEY"], salt=PICTURE)
+    key = signed.dumps({"game": game, "seat": seat.position, "ply": ply})
+    query = urlencode({"seat": seat.position, "ply": ply, "key": key})
+    return f"{base_url(config).rstrip('/')}/games/{game}/board.png?{query}"
+
+
+def picture_key_allows(key: str, game_id: str, position: int, ply: int | None) -> bool:
+    """Whether `key` (from picture_url) shows that seat's picture at that move."""
+    try:
+        data = _serializer(PICTURE).loads(key, max_age=PICTURE_DAYS * 86400)
+    except BadSignature:  # forged or expired (SignatureExpired is one)
+        return False
+    return data == {"game": game_id, "seat": position, "ply": ply}
 
 
 def _invitation_refusals() -> tuple[str, str]:

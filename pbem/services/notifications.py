@@ -6,11 +6,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 import engine
 from pbem.i18n.phrases import Phrase, phrase
-from pbem.models import Game, MovedMail, Outbox, Seat, Submission, User
+from pbem.models import Game, MovedMail, Outbox, OutboxStatus, Seat, Submission, User, utcnow
+from pbem.services.deadlines import out_of_quiet_hours
 from pbem.services.game_organisers import organiser_ids
 from pbem.services.seat_address import NEW_ADDRESS
 
@@ -172,12 +174,23 @@ def notify_reminder(session: Session, seat: Seat) -> None:
     _queue(session, seat, REMINDER, {"timeout_at": seat.timeout_at.isoformat()})
 
 
-def notify_timeout(session: Session, game: Game, late: Seat, outcome: str, to_late: str) -> None:
+def notify_timeout(
+    session: Session,
+    game: Game,
+    late: Seat,
+    outcome: str,
+    to_late: str,
+    moves: Sequence[str] = (),
+) -> None:
     """Everyone playing, the late player included, hears what the timeout did;
-    the late player in words of their own ("you keep your seat")."""
+    the late player in words of their own ("you keep your seat"), with the
+    moves a bot made for them (theirs to see; the others see them as the game
+    shows them, secret parts hidden, in their next mail)."""
     for seat in game.seats:
-        said = to_late if seat.id == late.id else outcome
-        _queue(session, seat, TIMEOUT, {"late": late.position, "outcome": said})
+        said = {"late": late.position, "outcome": outcome}
+        if seat.id == late.id:
+            said = {"late": late.position, "outcome": to_late, "moves": list(moves)}
+        _queue(session, seat, TIMEOUT, said)
 
 
 def notify_organiser_timeout(session: Session, game: Game, late: Seat) -> None:
@@ -244,3 +257,18 @@ def notify_organiser_notice(
 def notify_digest(session: Session, user: User) -> None:
     """The daily list of the user's games waiting for them, written when it is sent."""
     session.add(Outbox(recipient_id=user.id, kind=DIGEST, payload={}))
+
+
+def retime_held(session: Session, user: User) -> None:
+    """After the user's quiet hours or zone changed: what waits for them goes
+    at the end of the new quiet hours, or at once if they are not in them
+    (the outbox sweep hands it on; pbem.mail.quiet_hours)."""
+    now = utcnow()
+    for row in session.scalars(
+        select(Outbox).where(
+            Outbox.recipient_id == user.id,
+            Outbox.status == OutboxStatus.PENDING,
+            Outbox.not_before > now,
+        )
+    ):
+        row.not_before = out_of_quiet_hours(now, user)

@@ -12,6 +12,7 @@ from werkzeug.exceptions import Conflict
 
 from pbem.db import is_unique_violation, request_session
 from pbem.i18n.games import game_title
+from pbem.i18n.notation_pages import notation_path
 from pbem.leagues.seasons import shown_title
 from pbem.render.colours import css_colour
 from pbem.services.events import event_text
@@ -79,6 +80,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["shown_title"] = shown_title
     app.jinja_env.filters["event_text"] = event_text
     app.jinja_env.globals["game_title"] = game_title
+    app.jinja_env.globals["notation_path"] = notation_path
 
 
 def _lost_race(error: IntegrityError):  # type: ignore[no-untyped-def]

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, request
+from flask import Response, redirect, request, url_for
 from flask_babel import gettext as _
 
 from pbem.models import GameStatus
 from pbem.services import pictures
 from pbem.services.errors import NotFound
+from pbem.services.links import picture_key_allows
 from pbem.web.common import db, me, page_blueprint
 from pbem.web.positions import ply_argument, position_at, shown_ply
 from pbem.web.spectate import public_game
@@ -21,15 +22,18 @@ from pbem.web.spectate import public_game
 bp = page_blueprint("board")
 
 A_YEAR = 365 * 86400
+SIGN_IN_FIRST = -1  # not a seat: the reader must sign in to see one
 
 
 @bp.route("/games/<game_id>/board.png")
 def board_png(game_id: str) -> Response:
     game = public_game(game_id)
-    viewer = _viewer(game, request.args.get("seat"))
+    asked = ply_argument(request.args.get("ply"))
+    viewer = _viewer(game, request.args.get("seat"), asked)
+    if viewer == SIGN_IN_FIRST:
+        return redirect(url_for("auth.sign_in", next=request.full_path))
     if game.status == GameStatus.OPEN:
         raise NotFound(_("the game has no board yet"))
-    asked = ply_argument(request.args.get("ply"))
     ply = shown_ply(game, asked)
     key = pictures.picture_key(db(), game, ply, viewer)
     response = Response(mimetype="image/png")
@@ -52,12 +56,20 @@ def board_png(game_id: str) -> Response:
     return response
 
 
-def _viewer(game, raw_seat: str | None) -> int | None:  # type: ignore[no-untyped-def]
-    """None (spectator) without ?seat=; a seat only for the player sitting there."""
+def _viewer(game, raw_seat: str | None, ply: int | None) -> int | None:  # type: ignore[no-untyped-def]
+    """None (spectator) without ?seat=; a seat only for the player sitting
+    there, or with the mail's signed key for that seat and move. A reader who
+    is not signed in and has no such key is to sign in (SIGN_IN_FIRST)."""
     if raw_seat in (None, ""):
         return None
-    user = me()
+    user, key = me(), request.args.get("key", "")
     for seat in game.seats:
-        if str(seat.position) == raw_seat and user is not None and seat.user_id == user.id:
+        if str(seat.position) != raw_seat:
+            continue
+        if user is not None and seat.user_id == user.id:
             return seat.position
+        if key and picture_key_allows(key, game.public_id, seat.position, ply):
+            return seat.position
+    if user is None:
+        return SIGN_IN_FIRST
     raise NotFound(_("no such game"))

@@ -11,7 +11,7 @@ from icalendar import Calendar, Event
 from sqlalchemy import select
 
 from pbem.i18n import in_language
-from pbem.i18n.games import game_title
+from pbem.leagues.seasons import named
 from pbem.models import Seat, User, utcnow
 from pbem.services.game_lists import seats_to_act
 from pbem.services.links import absolute_url
@@ -43,13 +43,12 @@ def _event(seat: Seat) -> Event:
     """One decision owed; its UID stays the same while that decision is open,
     so a calendar moves the event when the deadline moves."""
     game = seat.game
-    title = game_title(game.ruleset)
     domain = current_app.config["PBEM_MAIL_DOMAIN"]
     event = Event()
     event.add("uid", f"pbem-seat-{seat.id}-{int(seat.asked_at.timestamp())}@{domain}")
     event.add("dtstamp", utcnow())
     event.add("dtstart", seat.timeout_at)
-    event.add("summary", _("Your move: %(game)s %(id)s", game=title, id=game.public_id))
+    event.add("summary", _("Your move: %(game)s", game=named(game)))
     event.add("url", absolute_url("play.game_page", game_id=game.public_id))
     then = str(TIMEOUT_WORDS[game.on_timeout])
     event.add("description", _("If you have not moved by then, %(then)s.", then=then))

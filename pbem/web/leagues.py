@@ -31,18 +31,19 @@ from pbem.leagues.leagues import (
     organised_league,
     set_division,
 )
-from pbem.leagues.links import league_link
+from pbem.leagues.links import invitation_link, league_link
 from pbem.leagues.seasons import division_rounds, round_start, start_season
-from pbem.leagues.tables import division_table
+from pbem.leagues.tables import PER_GAME, division_table, ranks_per_game
 from pbem.leagues.withdrawal import leave_league, replace, season_place, withdraw
 from pbem.models import Entrant, League, LeagueOrganiser, Season, SeasonEntrant, User
 from pbem.numbers import ID_CONVERTER, whole_number
+from pbem.services import accounts
 from pbem.services.errors import Conflict, Forbidden, Invalid, NotFound, ServiceError
-from pbem.services.links import take_over_url
+from pbem.services.links import BadLink, read_league_invite_token, take_over_url
 from pbem.web.clock_form import CLOCK_DEFAULTS, CLOCK_FIELDS, time_control_from_form
 from pbem.web.common import db, me, page_blueprint, signed_in
 from pbem.web.league_form import LeagueForm, season_settings
-from pbem.web.lobby import newest_rulesets, titles
+from pbem.web.lobby import enter_as_invitee, newest_rulesets, titles
 
 bp = page_blueprint("leagues")
 SEASON_URL = "/leagues/<league_id>/seasons/<int:number>"
@@ -163,6 +164,45 @@ def join(league_id: str):  # type: ignore[no-untyped-def]
     return _to_league(league_id)
 
 
+@bp.route("/leagues/invitation/<token>", methods=["GET", "POST"])
+def invitation(token: str):  # type: ignore[no-untyped-def]
+    """The link in a league invitation. It came to the invitee's mailbox, so
+    taking it signs them in too; it works while their place is kept."""
+    try:
+        league, invitee = _invited_place(token)
+    except BadLink as exc:
+        return render_template("bad_link.html", message=str(exc)), 400
+    user = me()
+    other = user if user is not None and user.id != invitee.id else None
+    if other is not None or request.method == "GET":
+        page = render_template(
+            "league_invitation.html", league=league, invitee=invitee, other=other
+        )
+        return page, 403 if other else 200
+    first = invitee.signed_in_at is None
+    if user is None:
+        accounts.claim_sign_in(db(), invitee.id, invitee.signed_in_at)
+    join_league(db(), league.public_id, invitee)
+    db().commit()
+    return enter_as_invitee(
+        invitee, user, first, url_for("leagues.league", league_id=league.public_id)
+    )
+
+
+def _invited_place(token: str) -> tuple[League, User]:
+    """The league and the invitee whose place in it is kept and not yet taken."""
+    league_id, email = read_league_invite_token(token)
+    league = db().scalar(select(League).where(League.public_id == league_id))
+    invitee = accounts.user_by_email(db(), email)
+    kept = league is not None and any(
+        e.invited_email == email and e.user_id is None and e.left_at is None
+        for e in league.entrants
+    )
+    if not kept or invitee is None:
+        raise BadLink(_("this invitation has been used or withdrawn"))
+    return league, invitee
+
+
 @bp.route("/leagues/<league_id>/leave", methods=["GET", "POST"])
 @signed_in
 def leave(league_id: str):  # type: ignore[no-untyped-def]
@@ -180,7 +220,8 @@ def leave(league_id: str):  # type: ignore[no-untyped-def]
 def invite(league_id: str):  # type: ignore[no-untyped-def]
     found = organised_league(db(), league_id, _me())
     try:
-        invite_entrant(db(), found, _me(), request.form.get("email", ""), league_link(found))
+        email = request.form.get("email", "")
+        invite_entrant(db(), found, _me(), email, invitation_link(found, email))
     except (Invalid, Conflict) as refusal:
         return _league_page(found, refusal)
     return _to_league(league_id)
@@ -250,6 +291,8 @@ def _division(season: Season, division: int) -> dict[str, Any]:
         "number": division,
         "balance": division_balance(season, division).describe(),
         "table": division_table(db(), season, division),
+        "per_game": ranks_per_game(season, division),
+        "per_game_note": PER_GAME,
         "rounds": rounds,
     }
 

@@ -293,12 +293,19 @@ def invitation(token: str):  # type: ignore[no-untyped-def]
 
 def _enter_game(seat: Seat, invitee: User, user: User | None, first: bool):  # type: ignore[no-untyped-def]
     """After an invitation was taken: the invitee is signed in and sees the game."""
+    game_page = url_for("play.game_page", game_id=seat.game.public_id)
+    return enter_as_invitee(invitee, user, first, game_page)
+
+
+def enter_as_invitee(invitee: User, user: User | None, first: bool, page: str):  # type: ignore[no-untyped-def]
+    """After an invitation (to a game or a league) was taken: the invitee is
+    signed in, unless they were already, and sees `page` (after the welcome,
+    the first time)."""
     if user is None:
         login_user(SignedIn(invitee), remember=True)
-    game_page = url_for("play.game_page", game_id=seat.game.public_id)
     if first:
-        return redirect(url_for("auth.welcome", next=game_page))
-    return redirect(game_page)
+        return redirect(url_for("auth.welcome", next=page))
+    return redirect(page)
 
 
 def _taken_over_seat(token: str) -> tuple[Seat, User]:

@@ -10,18 +10,13 @@ from pathlib import Path
 
 import pytest
 
+from engine.core.registry import get_ruleset
 from engine.games.java import notation as java_notation
 from engine.games.samurai import notation as samurai_notation
 from engine.games.samurai.board import board_for
-from engine.games.taluva import notation as taluva_notation
-from engine.games.taluva import tiles as taluva_tiles
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "notation"
-VOCABULARIES = {
-    "java": [java_notation.VERBS, java_notation.OTHER_WORDS, java_notation.CARD_WORDS],
-    "samurai": [samurai_notation.TYPE_WORDS, samurai_notation.COMMANDS],
-    "taluva": [taluva_notation.VERBS, taluva_tiles.TERRAIN_VOCABULARY],
-}
+VOCABULARIES = {game: get_ruleset(game).vocabularies for game in ("java", "samurai", "taluva")}
 
 
 @pytest.mark.parametrize("language", ["fr", "cs"])

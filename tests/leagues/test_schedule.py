@@ -43,6 +43,8 @@ def check_bounds(season: Schedule) -> None:
     counts = [games[e] for e in range(n)]
     pairs = [meetings[pair] for pair in combinations(range(n), 2)]
     need = ceil(legs * (n - 1) / (k - 1))
+    if k > 2 and n * need % k and n * (need + 1) % k == 0:
+        need += 1  # one game more for everyone, so that all play as many
     assert min(counts) >= need
     assert max(counts) - min(counts) <= 1
     if k == 2:
@@ -163,12 +165,27 @@ def test_seven_entrants_three_players_two_legs_meet_everyone_exactly_twice() -> 
     assert season.balance() == Balance(games=(6, 6), meetings=(2, 2), seats=(2, 2))
 
 
-def test_five_entrants_three_players_one_plays_an_extra_game() -> None:
-    """Two games each is 10 seats, not a multiple of 3: four games, so two
-    entrants play a third game."""
-    season = schedule(5, 3)
+def test_four_entrants_three_players_play_the_four_triples() -> None:
+    """Two games each is 8 seats, not a multiple of 3; three games each is 12:
+    the four triples, everyone playing three, not one entrant three and the
+    others two."""
+    season = schedule(4, 3)
     counts = Counter(e for game in season.games for e in game)
-    assert sorted(counts.values()) == [2, 2, 2, 3, 3]
+    assert sorted(counts.values()) == [3, 3, 3, 3]
+    assert sorted(tuple(sorted(game)) for game in season.games) == [
+        (0, 1, 2),
+        (0, 1, 3),
+        (0, 2, 3),
+        (1, 2, 3),
+    ]
+
+
+def test_eight_entrants_three_players_one_plays_an_extra_game() -> None:
+    """Four games each is 32 seats and five 40, neither a multiple of 3: eleven
+    games (33 seats), one entrant playing a fifth."""
+    season = schedule(8, 3)
+    counts = Counter(e for game in season.games for e in game)
+    assert sorted(counts.values()) == [4] * 7 + [5]
 
 
 def test_the_same_seed_gives_the_same_schedule_and_another_seed_only_renumbers() -> None:

@@ -225,3 +225,24 @@ def test_a_game_gives_out_exactly_its_table(data, players, custom) -> None:
     # A better place never gets fewer points.
     for better, worse in pairwise(ranking):
         assert min(points[s] for s in better) >= max(points[s] for s in worse)
+
+
+def test_per_game_ranks_by_points_then_score_per_game_played() -> None:
+    """When the schedule gives some entrants a game more: a has more points
+    in all (2 in 3 games), b more per game (1½ in 2)."""
+    games = [
+        two(1, "a", "c", "1-0"),
+        two(2, "a", "d", "1-0"),
+        two(3, "c", "a", "1-0"),
+        two(4, "b", "c", "1-0"),
+        two(5, "b", "d", "draw"),
+    ]
+    totals = standings(["a", "b", "c", "d"], games)
+    assert [row.entrant for row in totals] == ["a", "b", "c", "d"]
+    per_game = standings(["a", "b", "c", "d"], games, per_game=True)
+    assert table(per_game) == [
+        ("1", "b", 2, F(3, 2), 0),
+        ("2", "a", 3, 2, 0),
+        ("3", "c", 3, 1, 0),
+        ("4", "d", 2, F(1, 2), 0),
+    ]

@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 from pbem.mail import send
 from tests.mail.servers import ImapServer
 
-LEGAL_TITLE = re.compile(r"^Your turn\. Some of your legal moves")
+LEGAL_TITLE = re.compile(r"^Your turn\. (Some of your|Your( \d+)?) legal moves?\b")
 
 
 def text_of(message: EmailMessage) -> str:

@@ -5,13 +5,14 @@ through the real mail rig, and every answer comes in the reader's language."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from email.message import EmailMessage
 
 import pytest
 
 from engine.games.taluva.notation import VERBS
-from engine.games.taluva.tiles import TERRAIN_VOCABULARY, TERRAINS
+from engine.games.taluva.tiles import TERRAIN_VOCABULARY
 from pbem.models import Game, User
 from pbem.services.replay import verify_game
 from tests.mail.helpers import listed_under, reply, text_of
@@ -45,7 +46,7 @@ FRENCH = Speaker(
     your_turn=" : à vous de jouer",
     accepted=" : accepté",
     answer=" : réponse",
-    legal_title="À vous de jouer. Quelques-uns de vos coups légaux",
+    legal_title="À vous de jouer. ",
     board="plateau",
     legal="coups",
     history="historique",
@@ -60,7 +61,7 @@ CZECH = Speaker(
     your_turn=": jste na tahu",
     accepted=": přijato",
     answer=": odpověď",
-    legal_title="Jste na tahu. Některé z vašich možných tahů",
+    legal_title="Jste na tahu. ",
     board="deska",
     legal="tahy",
     history="historie",
@@ -72,16 +73,14 @@ CZECH = Speaker(
 )
 
 
-def in_words(move: str, language: str) -> str:
-    """A canonical move ('extend 1,-1 jungle') as the player types it ('étendre 1,-1 forêt')."""
-    verb, *rest = move.split()
-    words = [VERBS.words(verb, language)[0]]
-    words += [TERRAIN_VOCABULARY.words(w, language)[0] if w in TERRAINS else w for w in rest]
-    return " ".join(words)
+def canonical(move: str) -> str:
+    """A move as the player's mail lists it ('étendre 1,-1 forêt') in the
+    record's words ('extend 1,-1 jungle')."""
+    return " ".join(VERBS.english(w) or TERRAIN_VOCABULARY.english(w) or w for w in move.split())
 
 
 def listed(message: EmailMessage, title: str) -> list[str]:
-    """The legal moves a mail lists under its title, in canonical notation."""
+    """The legal moves a mail lists under its title, in the reader's words."""
     return listed_under(message, lambda line: line.startswith(title))
 
 
@@ -126,15 +125,18 @@ def play_a_turn(table: Table, user: User, speaker: Speaker, turn: int) -> list[s
     for command in commands:
         assert said[command] in answer, answer
     tile = listed(mail, speaker.legal_title)[0]
-    assert tile.startswith("tile ")
-    assert table.send(user, mail, in_words(tile, speaker.language)) == "submitted"
+    assert tile.startswith(VERBS.words("tile", speaker.language)[0] + " ")  # not "tile"
+    assert table.send(user, mail, tile) == "submitted"
     goes_on = table.mail(user, speaker.accepted)
+    assert not re.search(r"\((\d+) (sur|z) \1\b", text_of(goes_on))  # not "some: 2 of 2"
     builds = listed(goes_on, speaker.legal_title)
-    build = next((m for m in builds if m.startswith("extend ")), builds[0])
-    assert table.send(user, goes_on, in_words(build, speaker.language)) == "submitted"
+    extend = VERBS.words("extend", speaker.language)[0] + " "
+    build = next((m for m in builds if m.startswith(extend)), builds[0])
+    assert table.send(user, goes_on, build) == "submitted"
     done = text_of(table.mail(user, speaker.accepted))
     assert speaker.legal_title not in done  # the turn is over
-    return [tile, build]
+    assert f"  {build}" in done.splitlines()  # the answer lists it as it was typed
+    return [canonical(tile), canonical(build)]
 
 
 @pytest.mark.parametrize("rig", ["postgresql"], indirect=True)

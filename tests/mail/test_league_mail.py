@@ -13,6 +13,8 @@ from pbem.leagues.balance import division_balance
 from pbem.leagues.digest import send_league_digests
 from pbem.leagues.leagues import create_league, invite_entrant, join_league
 from pbem.leagues.seasons import start_season
+from pbem.mail.compose import compose
+from pbem.models import Outbox
 from pbem.services.time_control import TimeControl
 from tests.mail.helpers import text_of
 from tests.server.leagues.test_seasons import league_of, play_out
@@ -123,7 +125,7 @@ def test_the_weekly_digest_shows_the_table_and_whose_turn_with_local_deadlines(
     assert "Weekly – Season 1, division 1:" in text
     table = [line.split() for line in text.split("\n\n")[1].splitlines()[1:]]
     assert table[0][:4] == ["*", "1", "Ann", "1"]  # Ann's own line, marked: 1 game played
-    assert len(table) == 3  # the top three, Ann among them
+    assert len(table) == 5  # every player of the division, not only the top three
     for game in waiting:
         seat = next(s for s in game.seats if s.user_id == ann.id)
         due = local_time(seat.timeout_at, NEW_YORK).split(" (")[0]
@@ -131,4 +133,28 @@ def test_the_weekly_digest_shows_the_table_and_whose_turn_with_local_deadlines(
         assert f"/games/{game.public_id}" in text
     assert f"/leagues/{league.public_id}/seasons/1" in text
     eves = mail_to(rig, eve, "Your leagues this week").split("\n\n")[1].splitlines()[1:]
-    assert len(eves) == 4 and eves[-1].startswith("*") and "Eve" in eves[-1].split()
+    assert len(eves) == 5 and eves[-1].startswith("*") and "Eve" in eves[-1].split()
+
+
+def test_league_game_titles_in_mail_are_in_the_readers_language(rig, session, make_user):
+    owner, jana = make_user("Camille"), make_user("Jana")
+    jana.language = "cs"
+    league = create_league(session, owner, "Club", "taluva", 2, {})
+    for player in (owner, jana):
+        invite_entrant(session, league, owner, player.email, "https://pbem.test/league")
+        join_league(session, league.public_id, player)
+    session.commit()
+    season = start_season(session, league)
+    session.commit()
+    (game,) = season.games
+    czech = "Club – Sezóna 1 – Kolo 1 – Hra 1"
+    assert game.title == "Club – Season 1 – Round 1 – Game 1"  # kept in English
+    started = mail_to(rig, jana, "Club – Sezóna 1 začala")
+    assert f"  {czech}: " in started and game.title not in started
+    seat = next(s for s in game.seats if s.user_id == jana.id)
+    turn = Outbox(
+        recipient=jana, game_id=game.id, kind="your_turn", payload={"seat": seat.position}
+    )
+    with rig.app.app_context():
+        subject = str(compose(session, turn, rig.app.config)["Subject"])
+    assert subject.startswith(f"{czech}, tah 1: ")

@@ -11,6 +11,7 @@ import time_machine
 from sqlalchemy import select
 
 from pbem.clock.sweep import sweep
+from pbem.leagues.leagues import create_league
 from pbem.mail.compose import compose
 from pbem.models import Outbox, User
 from pbem.services import notifications
@@ -49,6 +50,16 @@ def test_the_turn_mail_and_its_subject_in_french_and_in_czech(rig, session, make
     assert "Jste na tahu. Některé z vašich možných tahů" in czech
     assert "deska/board (deska teď)" in czech
     assert "dílky zbývající" in czech
+
+
+def test_game_mails_link_how_to_write_moves_in_the_readers_language(rig, session, make_user):
+    jana, ann = speaking(make_user("Jana"), "cs"), make_user("Ann")
+    session.commit()
+    game = start_game(rig.app, session, "samurai", [jana, ann])
+    czech = text_of(turn_mail(rig, game, jana, "jste na tahu"))
+    assert "Jak zapisovat tahy: http://127.0.0.1:5000/help/samurai?lang=cs" in czech
+    english = text_of(turn_mail(rig, game, ann, "your turn"))
+    assert "How to write moves: http://127.0.0.1:5000/help/samurai?lang=en" in english
 
 
 def test_a_refused_turn_in_french(rig, session, make_user):
@@ -158,14 +169,19 @@ def test_a_chosen_language_wins_over_the_page_and_none_means_english(rig, sessio
     assert "Your turn. Some of your legal moves" in text_of(turn_mail(rig, game, bob))
 
 
+def signed_in(rig, user: User) -> Browser:  # type: ignore[no-untyped-def]
+    """A browser of the mail rig's web app, signed in as `user`."""
+    client = rig.app.test_client()
+    with client.session_transaction() as flask_session:
+        flask_session["_user_id"] = str(user.id)
+        flask_session["_fresh"] = True
+    return Browser(client)
+
+
 def test_an_invitation_sent_from_a_french_page_comes_in_french(rig, session, make_user):
     ann = speaking(make_user("Ann"), "fr")
     session.commit()
-    client = rig.app.test_client()
-    with client.session_transaction() as flask_session:
-        flask_session["_user_id"] = str(ann.id)
-        flask_session["_fresh"] = True
-    browser = Browser(client)
+    browser = signed_in(rig, ann)
     browser.get("/games/new/taluva")
     friend = "ami-de-anne@example.org"
     form = {"seat-0": "me", "seat-1": "invite", "invite-1": friend}
@@ -174,3 +190,24 @@ def test_an_invitation_sent_from_a_french_page_comes_in_french(rig, session, mak
     assert (
         "Ann vous invite à une partie sur pbem." in text and "Rejoindre la partie : http://" in text
     )
+
+
+def test_an_invitation_comes_in_the_invitees_language_when_they_have_one(rig, session, make_user):
+    """From a French page: Jana chose Czech; Bob has played here and chose
+    nothing, so reads English; only a newcomer gets the inviter's French."""
+    camille = speaking(make_user("Camille"), "fr")
+    jana, bob = speaking(make_user("Jana"), "cs"), make_user("Bob")
+    bob.signed_in_at = datetime.now(UTC)
+    league = create_league(session, camille, "Club", "taluva", 2, {})
+    session.commit()
+    browser = signed_in(rig, camille)
+    browser.get(f"/leagues/{league.public_id}")
+    for invitee in (jana.email, bob.email, "nouveau@example.org"):
+        invited = browser.post(f"/leagues/{league.public_id}/invite", {"email": invitee})
+        assert invited.status_code == 302
+    czech = text_of(mail_to(rig, jana, "Camille vás zve do ligy Club"))
+    assert "Camille vás zve do ligy Club na pbem." in czech
+    english = text_of(mail_to(rig, bob, "Camille invites you to the league Club"))
+    assert "Camille invites you to the league Club on pbem." in english
+    french = text_of(mail_to(rig, "nouveau@example.org", "Camille vous invite à la ligue Club"))
+    assert "Camille vous invite à la ligue Club sur pbem." in french

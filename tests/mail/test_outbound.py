@@ -67,8 +67,9 @@ def test_your_turn_mail_holds_board_news_private_info_moves_and_link(rig, sessio
     # The picture at most 600 px wide, linking to itself at full size, also
     # named in the text part beside the text board.
     full_size = f"{base_url(rig.app.config)}/games/{game.public_id}/board.png?seat=0&amp;ply=0"
-    assert f'<a href="{full_size}"><img' in html and "max-width:600px" in html
-    assert full_size.replace("&amp;", "&") in text
+    linked = re.search(r'<a href="([^"]+)"><img', html)[1]  # with its signed key
+    assert linked.startswith(f"{full_size}&amp;key=") and "max-width:600px" in html
+    assert linked.replace("&amp;", "&") in text
 
 
 def test_news_since_the_last_turn_lists_the_others_moves(rig, session, make_user):

@@ -1,10 +1,12 @@
 """Quiet hours over real SMTP: game mail queued at 23:00 in Prague waits in
 the outbox and the beat's outbox sweep sends it once they end at 08:00, on
 the night the clocks go forward; a sign-in link, and mail to a player
-without quiet hours, go out at once."""
+without quiet hours, go out at once. At their end the player gets one mail
+per game as it stands then, and new quiet hours re-time what waits at once."""
 
 from __future__ import annotations
 
+import time
 from datetime import UTC, datetime
 
 import time_machine
@@ -12,11 +14,14 @@ from sqlalchemy import select
 
 from pbem.mail import send
 from pbem.mail.tasks import requeue_outbox
-from pbem.models import Outbox, OutboxStatus
-from pbem.services import chat, notifications
-from tests.mail.helpers import sent_now, text_of
+from pbem.models import Game, MovedMail, Outbox, OutboxStatus
+from pbem.services import accounts, chat, notifications, organiser
+from pbem.services.replay import engine_game
+from tests.mail.conftest import DOMAIN
+from tests.mail.helpers import board_png, listed_under, sent_now, text_of
 from tests.server.conftest import wait_for
-from tests.server.pipeline_helpers import start_game
+from tests.server.pipeline_helpers import judged, start_game
+from tests.server.pipeline_helpers import send as send_turn
 
 # Saturday 27 March 2027, 23:00 in Prague (UTC+1). That night Prague moves to
 # summer time, so the quiet hours end at 08:00 UTC+2: 06:00 UTC, not 07:00.
@@ -61,3 +66,107 @@ def test_game_mail_in_quiet_hours_waits_for_their_end_across_the_clock_change(
             return turn if turn.status == OutboxStatus.SENT else None
 
         assert wait_for(sent, what="the row marked sent").sent_at >= QUIET_END
+
+
+# (ply, who) of the moves Ann has not heard of when her quiet hours end.
+FOLDED_NEWS = [(3, "Bob"), (4, "Bob"), (5, "Cy"), (6, "Cy"), (9, "Bob"), (10, "Bob")]
+
+
+def held_for(session, user, game) -> list[Outbox]:  # type: ignore[no-untyped-def]
+    session.expire_all()
+    rows = select(Outbox).where(Outbox.recipient_id == user.id, Outbox.game_id == game.id)
+    return list(session.scalars(rows.order_by(Outbox.id)))
+
+
+def play_turn(rig, session, game, position: int) -> None:  # type: ignore[no-untyped-def]
+    """A whole Taluva turn (a tile, then a build), each sent alone from the page."""
+    while True:
+        session.expire_all()
+        state = engine_game(session.get(Game, game.id)).state
+        if position not in state.to_act():
+            return
+        move = state.format_move(state.legal_moves(position)[0])
+        submission = send_turn(rig.app, session, game, position, move)
+        assert judged(rig.app, submission.id).status == "accepted"
+
+
+def release(rig) -> None:  # type: ignore[no-untyped-def]
+    with rig.app.app_context():
+        requeue_outbox()
+
+
+def test_held_turns_and_moves_fold_into_one_mail_about_the_game_as_it_stands(
+    rig, session, make_user
+):
+    ann = make_user("Ann", quiet_hours="22:00-08:00")
+    bob, cy = make_user("Bob"), make_user("Cy")
+    ann.time_zone, ann.moved_mail = "Europe/Prague", MovedMail.EACH
+    session.commit()
+    with time_machine.travel(LATE, tick=True):
+        game = start_game(rig.app, session, "taluva", [ann, bob, cy])
+        for position in (0, 1, 2, 0, 1):  # Ann plays on the page in her quiet hours
+            play_turn(rig, session, game, position)
+        held = held_for(session, ann, game)
+        kinds = [row.kind for row in held]
+        assert kinds.count("your_turn") == 2 and "moved" in kinds and len(held) >= 4
+        assert all(row.not_before == QUIET_END for row in held)
+    with time_machine.travel(QUIET_END.replace(minute=1), tick=True):
+        release(rig)
+        mail = rig.capture.take(to(ann))
+        assert str(mail["Subject"]) == "Taluva, Ann's game, move 11: since you last heard"
+        news = listed_under(mail, lambda line: line == "Since you last heard:")
+        movers = [line.split(":")[0].split(". ") for line in news]
+        plies = [[str(ply), name] for ply, name in FOLDED_NEWS]
+        assert movers == plies  # the others' moves since her last mail, hers left out
+        assert "Waiting for Cy." in text_of(mail) and board_png(mail) is not None
+        wait_for(lambda: held_for(session, ann, game)[-1].status == OutboxStatus.SENT)
+        statuses = [row.status for row in held_for(session, ann, game)]
+        assert statuses == [OutboxStatus.DROPPED] * (len(held) - 1) + [OutboxStatus.SENT]
+        time.sleep(1)
+    assert not [m for m in rig.capture.messages if ann.email in str(m["To"])]
+
+
+def test_a_turn_mail_written_after_the_game_ended_names_no_empty_wait(rig, session, make_user):
+    ann, bob = make_user("Ann", quiet_hours="22:00-08:00"), make_user("Bob")
+    ann.time_zone = "Europe/Prague"
+    session.commit()
+    with time_machine.travel(LATE, tick=True):
+        game = start_game(rig.app, session, "taluva", [bob, ann])
+        play_turn(rig, session, game, 0)  # Ann's turn now, told while her mail is held
+        organiser.abandon(session, bob, game.public_id)
+        session.commit()
+        late_turn = Outbox(
+            recipient_id=bob.id,
+            game_id=game.id,
+            kind=notifications.YOUR_TURN,
+            payload={"game": game.public_id, "seat": 0, "ply": 2},
+        )
+        session.add(late_turn)
+        session.commit()
+        ending = f".{late_turn.id}@{DOMAIN}>"
+        late = rig.capture.take(lambda m: str(m["Message-ID"]).endswith(ending))
+        assert str(late["Subject"]) == "Taluva, Bob's game, move 3: game over"
+    with time_machine.travel(QUIET_END.replace(minute=1), tick=True):
+        release(rig)
+        turn = rig.capture.take(to(ann, "game over"))  # her held 'your turn', as it stands
+        assert "abandoned" in text_of(turn) and "with your moves" not in text_of(turn)
+
+
+def test_changing_or_ending_quiet_hours_re_times_what_is_held_at_once(rig, session, make_user):
+    ann, bob = make_user("Ann", quiet_hours="22:00-08:00"), make_user("Bob")
+    ann.time_zone = "Europe/Prague"
+    session.commit()
+    with time_machine.travel(LATE, tick=True):  # 23:00 in Prague
+        game = start_game(rig.app, session, "taluva", [ann, bob])
+        (turn,) = held_for(session, ann, game)
+        assert turn.not_before == QUIET_END
+        accounts.update_settings(session, ann, quiet_hours="22:00-23:30")
+        session.commit()
+        session.refresh(turn)
+        assert turn.not_before == datetime(2027, 3, 27, 22, 30, tzinfo=UTC)
+        accounts.update_settings(session, ann, quiet_hours=None)
+        session.commit()
+        session.refresh(turn)
+        assert turn.not_before <= datetime.now(UTC)
+        release(rig)
+        assert str(rig.capture.take(to(ann))["Subject"]).endswith("your turn")

@@ -22,7 +22,7 @@ def api(app) -> OpenApiClient:
 
 
 def test_standings_and_records_of_a_season(api, session, make_user):
-    _, league, (ann, bob) = league_of(session, make_user, ["Ann", "Bob"])
+    _, league, (ann, bob) = league_of(session, make_user, ["Ann", "Bob"], points=["3/2", "0"])
     season = start_season(session, league)
     session.commit()
     play_out(session, season.games[0], bob.id)
@@ -31,15 +31,16 @@ def test_standings_and_records_of_a_season(api, session, make_user):
     where = {"league_id": league.public_id, "season": 1}
     shown = api.call("getSeasonStandings", token, **where).get_json()
     assert [(r["player"], r["points"], r["played"]) for r in shown["standings"]] == [
-        ("Bob", "1", 1),
-        ("Ann", "0", 1),
+        ("Bob", 1.5, 1),  # a number, as the API's tables give it, not "3/2"
+        ("Ann", 0, 1),
     ]
     assert shown["finished"] is True
     table = api.call("getSeasonStandingsCsv", token, **where)
     assert table.mimetype == "text/csv"
-    assert [r["player"] for r in csv.DictReader(io.StringIO(table.get_data(as_text=True)))] == [
-        "Bob",
-        "Ann",
+    rows = list(csv.DictReader(io.StringIO(table.get_data(as_text=True))))
+    assert [(r["player"], r["points"], r["withdrawn"]) for r in rows] == [
+        ("Bob", "1.5", "no"),  # not "3/2", which a spreadsheet reads as a date, nor "False"
+        ("Ann", "0", "no"),
     ]
     archive = api.call("getSeasonRecords", token, **where)
     assert archive.mimetype == "application/zip"

@@ -19,6 +19,8 @@ from engine.games.samurai import notation, placement, scoring, setup
 from engine.games.samurai.board import FIGURES_PER_TYPE, Board, board_for
 from engine.games.samurai.influence import resolve, surrounded
 from engine.games.samurai.notation import (
+    COMMANDS,
+    TYPE_WORDS,
     ChooseTiles,
     EndTurn,
     FigureExchange,
@@ -60,6 +62,7 @@ class SamuraiState(State):
     min_players = 2
     max_players = 4
     max_turn_moves = HAND_SIZE + 1  # every tile in hand, then `end`
+    vocabularies = (TYPE_WORDS, COMMANDS)
 
     def __init__(self, players: int, seed: str, options: dict[str, Any]) -> None:
         super().__init__(players, seed, options)

@@ -17,6 +17,7 @@ from engine.games.taluva.builds import Builder
 from engine.games.taluva.island import HUT, Island
 from engine.games.taluva.messages import TILE_THEN_BUILD
 from engine.games.taluva.notation import (
+    VERBS,
     BuildAction,
     Extend,
     Move,
@@ -24,7 +25,7 @@ from engine.games.taluva.notation import (
     format_move,
     parse_move,
 )
-from engine.games.taluva.tiles import UNKNOWN, Tile, full_set
+from engine.games.taluva.tiles import TERRAIN_VOCABULARY, UNKNOWN, Tile, full_set
 
 TILES_BY_PLAYERS = {3: 36, 4: 48}
 LAY_TILE, BUILD, OVER = "tile", "build", "over"
@@ -43,6 +44,7 @@ class TaluvaState(State):
     min_players = 2
     max_players = 4
     max_turn_moves = 2  # the tile, then one build
+    vocabularies = (VERBS, TERRAIN_VOCABULARY)
     option_spec = (
         Option("tiles", 24, "tiles used with 2 players (24 or 36)", choices=(24, 36)),
         Option("ranking", False, "ranking variant: play on to rank every player"),

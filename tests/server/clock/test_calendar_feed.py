@@ -40,7 +40,8 @@ def test_the_feed_holds_one_event_per_deadline_owed(app, session, make_user):
     calendar = feed_of(client, ann)
     (event,) = calendar.walk("VEVENT")  # the game without a clock has no deadline
     assert event.decoded("dtstart") == seat.timeout_at == datetime(2026, 12, 4, 10, tzinfo=UTC)
-    assert str(event["summary"]) == f"Your move: Toy Pick {clocked.public_id}"
+    assert clocked.title and clocked.public_id not in clocked.title
+    assert str(event["summary"]) == f"Your move: {clocked.title}"  # its title, not its id
     assert str(event["url"]).endswith(f"/games/{clocked.public_id}")
     assert "a bot plays that move" in str(event["description"])
     again = feed_of(client, ann).walk("VEVENT")[0]

@@ -6,10 +6,11 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import time_machine
+from sqlalchemy import select
 
 from pbem.clock.sweep import sweep
 from pbem.mail.compose import compose
-from pbem.models import OnTimeout, Outbox
+from pbem.models import OnTimeout, Outbox, Submission
 from pbem.services import notifications
 from pbem.services.time_control import TimeControl
 from tests.mail.helpers import text_of
@@ -82,6 +83,11 @@ def test_the_timeout_mail_to_the_late_player_and_to_the_others(app, session, mak
         "Timeout: Ann ran out of time. A bot made this move for them; they keep their seat."
         in to_other
     )
+    # Ann reads which move the bot made for her (Bob sees it in the game as usual).
+    made = session.scalar(select(Submission.raw_text).where(Submission.game_id == game.id))
+    listed = to_late.split("The bot played:\n", 1)[1].split("\n\n", 1)[0]
+    assert made and listed.splitlines() == [f"  {move}" for move in made.splitlines()]
+    assert "The bot played" not in to_other
 
 
 def test_the_forfeit_and_the_organisers_mails(app, session, make_user):
@@ -103,8 +109,8 @@ def test_the_forfeit_and_the_organisers_mails(app, session, make_user):
         sweep(session)
     [row] = outbox_rows(session, waiting, notifications.ORGANISER_TIMEOUT)
     subject, text = mail_text(app, session, row)
-    assert subject == f"Timeout in {waiting.public_id}: you decide"
-    assert f"Ann ran out of time in your Taluva game {waiting.public_id}." in text
+    assert subject == f"Timeout in {waiting.title}: you decide"  # its title, not its id
+    assert f"Ann ran out of time in your Taluva game {waiting.title}." in text
 
 
 def test_a_reminder_due_in_quiet_hours_waits_for_their_end(app, session, make_user):

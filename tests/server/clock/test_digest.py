@@ -69,10 +69,12 @@ def test_a_digest_player_gets_one_list_a_day_at_their_hour_and_no_turn_mails(
         # Due on Thursday at 07:00 in Prague, in the quiet hours: moved to their end.
         assert local_time(clocked.timeout_at, PRAGUE) == "Thu 3 Dec, 08:00 (in 47 hours)"
         first, second, *_ = text.split("\n\n")
-        clocked_id, friendly_id = clocked.game.public_id, friendly.game.public_id
-        assert first.startswith(f"Toy Pick {clocked_id}, due Thu 3 Dec, 08:00 (in 47 hours): http")
+        clocked_id, friendly_title = clocked.game.public_id, friendly.game.title
+        clocked_title = clocked.game.title
+        assert clocked_title and clocked_id not in clocked_title  # named by title, not id
+        assert first.startswith(f"{clocked_title}, due Thu 3 Dec, 08:00 (in 47 hours): http")
         assert first.endswith(f"/games/{clocked_id}")
-        assert second.startswith(f"Toy Pick {friendly_id}, no deadline: http")
+        assert second.startswith(f"{friendly_title}, no deadline: http")
         assert "/settings" in text
     with time_machine.travel(DIGEST_TIME + timedelta(days=1), tick=False):
         assert sweep(session).digests == 1  # the next day's

@@ -37,3 +37,22 @@ def test_the_profile_shows_leagues_places_and_league_games(app, session, make_us
     season_page = f'href="/leagues/{league.public_id}/seasons/1"'
     assert ann_vs_bob.title in page and page.count(season_page) >= 2  # the game and the league
     assert 'class="league-place">place 2=<' in page
+
+
+def test_the_profile_lists_every_season_played_not_only_the_newest(
+    app,
+    session,
+    make_user,
+    api,  # noqa: F811
+):
+    _, league, (ann, bob) = league_of(session, make_user, ["Ann", "Bob"])
+    first = start_season(session, league)
+    session.commit()
+    for game in first.games:
+        play_out(session, game, ann.id)
+    session.refresh(first)
+    assert first.finished_at is not None
+    start_season(session, league)
+    session.commit()
+    body = api.call("getPlayer", token(session, bob), user_id=ann.id).get_json()
+    assert [(entry["season"], entry["place"]) for entry in body["leagues"]] == [(2, "1="), (1, "1")]

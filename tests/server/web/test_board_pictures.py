@@ -6,6 +6,7 @@ Runs on both stores (a folder beside SQLite, the table on PostgreSQL)."""
 from __future__ import annotations
 
 import logging
+import re
 import shutil
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from sqlalchemy import func, select
 import engine
 import pbem.render
 from pbem import create_app, migrate
+from pbem.config import base_url
 from pbem.db import get_db
 from pbem.mail.compose import compose
 from pbem.models import BoardPicture, Game, Outbox
@@ -24,7 +26,7 @@ from pbem.services.picture_store import FolderStore, PictureKey, TableStore, sto
 from pbem.services.pictures import draw, picture_key
 from pbem.services.replay import engine_game
 from pbem.task_names import PRUNE_PICTURES
-from tests.mail.helpers import board_png
+from tests.mail.helpers import board_png, text_of
 from tests.server.conftest import drain
 from tests.server.pipeline_helpers import start_game
 from worker.celery_app import beat_schedule
@@ -80,7 +82,30 @@ def test_each_viewer_has_a_picture_of_its_own(app, session, make_user, signed_in
     assert len({r.headers["ETag"] for r in (seat_0, seat_1, watcher)}) == 3
     # Kept or not, another seat's picture is 404 to anyone but its player.
     assert signed_in_as(bob).get(f"/games/{game.public_id}/board.png?seat=0").status_code == 404
-    assert app.test_client().get(f"/games/{game.public_id}/board.png?seat=0").status_code == 404
+    unsigned = app.test_client().get(f"/games/{game.public_id}/board.png?seat=0")
+    assert unsigned.status_code == 302 and "/sign-in?next=" in unsigned.headers["Location"]
+
+
+def test_a_mails_picture_link_shows_that_seat_at_that_move_to_a_reader_not_signed_in(
+    app, session, make_user
+):
+    game, ann, _ = samurai_game(app, session, make_user)
+    row = session.scalar(
+        select(Outbox).where(
+            Outbox.game_id == game.id, Outbox.recipient_id == ann.id, Outbox.kind == "your_turn"
+        )
+    )
+    message = compose(session, row, app.config)
+    url = re.search(r"board picture at full size: (\S+)", text_of(message))[1]
+    path = url.removeprefix(base_url(app.config).rstrip("/"))
+    assert path.startswith(f"/games/{game.public_id}/board.png?")
+    reader = app.test_client()  # the mail opened on a phone, say: no one signed in
+    shown = reader.get(path)
+    assert shown.status_code == 200 and shown.data == board_png(message)
+    # The key is for that seat at that move: not another seat, nor the board now.
+    for other in (path.replace("seat=0", "seat=1"), path.replace("ply=0", "ply=")):
+        refused = reader.get(other)
+        assert refused.status_code == 302 and "/sign-in?next=" in refused.headers["Location"]
 
 
 def test_a_known_picture_is_answered_with_304(app, session, make_user, signed_in_as, draws):

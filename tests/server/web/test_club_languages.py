@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from pbem.leagues.leagues import create_league
 from pbem.leagues.seasons import start_season
 from pbem.models import User
 from tests.server.leagues.test_seasons import league_of, play_out
@@ -135,3 +136,37 @@ def test_a_league_api_refusal_follows_accept_language(
     )
     assert answer.status_code == 404
     assert answer.get_json()["message"] == refusal
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "(tiles used with 2 players (24 or 36): 36)"),
+        ("fr", "(tuiles utilisées à 2 joueurs (24 ou 36) : 36)"),
+        ("cs", "(počet dílků při hře 2 hráčů (24 nebo 36): 36)"),
+    ],
+)
+def test_the_league_page_says_its_options_in_words(
+    session, make_user, signed_in_as, language, said
+):
+    owner = speaks(language, make_user("Org"), session)
+    league = create_league(session, owner, "Club", "taluva", 2, {"tiles": 36, "ranking": False})
+    session.commit()
+    shown = page(signed_in_as(owner), f"/leagues/{league.public_id}")
+    assert "tiles: 36" not in shown and "ranking: False" not in shown  # not the raw options
+    assert said in shown
+
+
+def test_the_season_page_says_how_a_game_ended_in_the_readers_words(
+    session, make_user, signed_in_as
+):
+    _owner, league, (ann, _bob) = league_of(session, make_user, ["Ann", "Bob"])
+    season = start_season(session, league)
+    session.commit()
+    game = season.games[0]
+    play_out(session, game, ann.id)
+    # As a Taluva game keeps the engine's result when its tiles run out.
+    game.result = {**game.result, "reason": "no tiles left"}
+    session.commit()
+    shown = page(signed_in_as(speaks("cs", ann, session)), f"/leagues/{league.public_id}/seasons/1")
+    assert "nezbyly žádné dílky" in shown and "no tiles left" not in shown

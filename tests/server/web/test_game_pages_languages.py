@@ -55,6 +55,17 @@ def test_the_game_page_in_french_and_czech(app, session, make_user, french, sign
     assert "<dt>dílek v ruce</dt>" in page
 
 
+def test_the_game_and_watch_pages_link_how_to_write_moves(app, session, french, signed_in_as):
+    game = taluva_against(app, session, french)
+    page = text(signed_in_as(french).get(f"/games/{game.public_id}"))
+    link = '<a href="/help/taluva?lang=fr" id="notation-link">Comment écrire les coups</a>'
+    assert link in page
+    watch = app.test_client().get(
+        f"/games/{game.public_id}/watch", headers={"Accept-Language": "cs"}
+    )
+    assert '<a href="/help/taluva?lang=cs" id="notation-link">Jak zapisovat tahy</a>' in text(watch)
+
+
 def test_an_illegal_move_is_refused_on_a_page_in_the_readers_language(
     app, session, make_user, french, signed_in_as
 ):

@@ -12,6 +12,7 @@ from pbem.i18n.command_words import COMMAND_WORDS, command_named
 
 ROOT = Path(__file__).resolve().parents[3]
 TITLES = {"en": "How to play by mail", "fr": "Jouer par courriel", "cs": "Jak hrát e-mailem"}
+NOTATIONS = ROOT / "pbem" / "help" / "notation"
 COMMAND_ROW = re.compile(r"<tr>\s*<td>(.*?)</td>\s*<td><code>(\w+)</code></td>", re.S)
 
 
@@ -55,3 +56,44 @@ def test_the_docs_are_the_page_text(language):
     """docs/mail/ and the packaged help are one file, not two copies."""
     doc = ROOT / "docs" / "mail" / f"{language}.md"
     assert doc.resolve() == (ROOT / "pbem" / "help" / f"{language}.md").resolve()
+
+
+@pytest.mark.parametrize("game", ["java", "taluva", "samurai"])
+@pytest.mark.parametrize("language", ["en", "fr", "cs"])
+def test_each_game_has_its_notation_page_in_each_language(app, game, language):
+    response = app.test_client().get(f"/help/{game}?lang={language}")
+    page = response.get_data(as_text=True)
+    assert response.status_code == 200 and f'<html lang="{language}">' in page
+    source = NOTATIONS / (f"{game}.md" if language == "en" else f"{game}.{language}.md")
+    heading = source.read_text(encoding="utf-8").splitlines()[0].removeprefix("# ")
+    heading = re.sub(r"`(.*?)`", r"<code>\1</code>", heading)
+    assert f"<h1>{heading}</h1>" in page
+    assert not re.search(r'href="[^"]*\.md', page)  # links go to pages, not files
+    if language != "en":  # the canonical notation is a page too
+        assert f'href="/help/{game}?lang=en"' in page
+    for other in ("en", "fr", "cs"):
+        if other != language:
+            assert f'href="/help/{game}?lang={other}"' in page
+
+
+def test_the_czech_notation_page_reads_in_czech(app):
+    page = app.test_client().get("/help/taluva?lang=cs").get_data(as_text=True)
+    assert "<h1>Zápis tahů: Taluva</h1>" in page and "<title>Jak zapsat tah: Taluva" in page
+
+
+def test_the_help_links_every_notation_page_and_names_no_source_path(app):
+    for language in ("en", "fr", "cs"):
+        page = app.test_client().get(f"/help?lang={language}").get_data(as_text=True)
+        assert "docs/notation" not in page
+        for game in ("java", "taluva", "samurai"):
+            assert f'href="/help/{game}?lang={language}"' in page
+
+
+def test_a_game_without_notation_is_not_found(app):
+    assert app.test_client().get("/help/chess").status_code == 404
+
+
+@pytest.mark.parametrize("game", ["java", "taluva", "samurai"])
+def test_the_notation_docs_are_the_page_text(game):
+    for name in (f"{game}.md", f"{game}.fr.md", f"{game}.cs.md"):
+        assert (ROOT / "docs" / "notation" / name).resolve() == (NOTATIONS / name).resolve()

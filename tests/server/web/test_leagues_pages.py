@@ -9,6 +9,7 @@ import io
 import re
 import zipfile
 from fractions import Fraction
+from urllib.parse import unquote
 
 import pytest
 from sqlalchemy import select
@@ -16,10 +17,11 @@ from sqlalchemy import select
 import engine
 from pbem.leagues.leagues import create_league, find_league, invite_entrant, join_league
 from pbem.leagues.seasons import start_season
-from pbem.models import Entrant, Game, League, Season, SeasonEntrant
+from pbem.models import Entrant, Game, League, Outbox, Season, SeasonEntrant
 from pbem.services.replay import engine_game
 from pbem.web.locale_format import points_words
 from tests.server.leagues.test_seasons import league_of, play_out
+from tests.server.web.conftest import Browser
 
 LEAGUE_URL = re.compile(r"/leagues/([\w-]+)$")
 
@@ -33,6 +35,8 @@ def test_a_league_is_made_through_the_form(session, make_user, signed_in_as):
     assert "Toy Pick" in text(org.get("/leagues/new"))
     form = text(org.get("/leagues/new?game=toy-pick"))
     assert 'name="option-target"' in form and 'name="days-per-move"' in form
+    # The default scoring, for 2 players and for 3 (toy-pick allows both).
+    assert "a win 1, a draw ½ each with 2 players; with 3 or 4, one point per player" in form
     asked = {
         "game": "toy-pick",
         "name": "Club",
@@ -92,6 +96,54 @@ def test_invite_join_organise_and_start_a_season(session, make_user, signed_in_a
     assert f"/games/{game.public_id}" in page and game.title in page
     assert "Bob, Cem" in page or "Cem, Bob" in page  # round 2's pairing, not started yet
     assert "starts when round 1 is over, or on" in page
+
+
+def test_the_invitation_link_signs_the_invitee_in_and_joins_in_one_step(
+    app, session, make_user, signed_in_as
+):
+    owner = make_user("Org")
+    league = create_league(session, owner, "Club", "toy-pick", 2, {"target": 3})
+    session.commit()
+    url = f"/leagues/{league.public_id}"
+    assert (
+        signed_in_as(owner).post(f"{url}/invite", {"email": "Jana@Example.org"}).status_code == 302
+    )
+    row = session.scalar(
+        select(Outbox).where(Outbox.kind == "league_invite").order_by(Outbox.id.desc())
+    )
+    link = row.payload["link"]
+    path = link[link.index("/leagues/invitation/") :]
+    stranger = signed_in_as(make_user("Eve"))
+    assert stranger.get(path).status_code == 403  # for the invitee only
+    jana = Browser(app.test_client())  # the mail opened where no one is signed in
+    assert "Join the league" in text(jana.get(path))
+    joined = jana.post(path)
+    assert joined.status_code == 302 and joined.location.startswith("/welcome")
+    assert url in unquote(joined.location)
+    session.expire_all()
+    (entrant,) = session.scalars(select(Entrant).where(Entrant.league_id == league.id))
+    assert entrant.user.email == "jana@example.org" and entrant.joined_at is not None
+    assert "Leave the league" in text(jana.get(url))  # signed in as Jana, an entrant
+    assert jana.get(path).status_code == 400  # used up
+    assert Browser(app.test_client()).post(path).status_code == 400
+
+
+def test_a_season_whose_entrants_play_unequal_counts_ranks_by_points_per_game(
+    session, make_user, signed_in_as
+):
+    owner = make_user("Org")
+    for entrants, unequal in ((8, True), (4, False)):  # 4 entrants play the 4 triples
+        league = create_league(session, owner, "Club", "toy-pick", 3, {"target": 3})
+        for number in range(entrants):
+            player = make_user(f"P{number}")
+            invite_entrant(session, league, owner, player.email, "https://pbem.test/league")
+            join_league(session, league.public_id, player)
+        session.commit()
+        start_season(session, league)
+        session.commit()
+        page = text(signed_in_as(owner).get(f"/leagues/{league.public_id}/seasons/1"))
+        note = "the table ranks by points per game, then score per game"
+        assert (note in page) is unequal, entrants
 
 
 def test_the_table_shows_points_exactly_and_links_each_game(session, make_user, signed_in_as):
@@ -161,7 +213,7 @@ def test_exports_give_the_table_and_replayable_records(session, make_user, signe
     rows = list(csv.DictReader(io.StringIO(text(table))))
     assert next(r["player"] for r in rows) == "Ann"
     assert (rows[0]["place"], rows[0]["played"], rows[0]["points"]) == ("1", "1", "1")
-    assert [r["withdrawn"] for r in rows] == ["False"] * 3
+    assert [r["withdrawn"] for r in rows] == ["no"] * 3  # not Python's "False"
     shown = browser.get(f"{url}/standings.json").get_json()
     assert shown["season"] == 1 and shown["standings"][0]["player"] == "Ann"
     outsider = next(p for p in (bob, cem) if p.id not in {s.user_id for s in finished.seats})

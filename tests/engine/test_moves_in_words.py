@@ -1,0 +1,50 @@
+"""Mails list moves in their reader's words: every legal move, said in
+French or Czech, reads back as the same move, and its words are that
+language's ("dílek", not "tile")."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import engine  # noqa: F401  (registers the rulesets)
+from engine.core.registry import get_ruleset
+
+PLIES = 30
+EVERY = 7  # of a position's legal moves, every 7th is tried (Java has thousands)
+
+
+@pytest.mark.parametrize("language", ["fr", "cs"])
+@pytest.mark.parametrize("game", ["java", "taluva", "samurai"])
+def test_every_legal_move_said_in_a_language_reads_back_as_itself(game, language):
+    state = get_ruleset(game).new(3, "words-seed")
+    chance = random.Random(7)
+    changed = 0
+    for _ in range(PLIES):
+        if state.is_over():
+            break
+        seat = min(state.to_act())
+        legal = state.legal_moves(seat)
+        for move in legal[::EVERY]:
+            text = state.format_move(move)
+            said = state.said_move(text, language)
+            changed += said != text
+            assert state.parse_syntax(seat, said) == state.parse_syntax(seat, text), (text, said)
+        state.push(seat, chance.choice(legal))
+    assert changed > 0  # words of the language, not English
+
+
+@pytest.mark.parametrize(
+    ("game", "canonical", "language", "said"),
+    [
+        ("taluva", "tile 0,0 0,-1 1,-1", "cs", "dílek 0,0 0,-1 1,-1"),
+        ("taluva", "extend 1,-1 jungle", "fr", "étendre 1,-1 forêt"),
+        ("samurai", "choose helmet4 buddha3", "cs", "vybrat přilba4 buddha3"),
+        ("java", "festival mask+drum", "fr", "fête masque+tambour"),
+        ("taluva", "tile 0,0 0,-1 1,-1", "en", "tile 0,0 0,-1 1,-1"),
+    ],
+)
+def test_a_move_in_a_readers_words(game, canonical, language, said):
+    state = get_ruleset(game).new(3, "words-seed")
+    assert state.said_move(canonical, language) == said

@@ -70,9 +70,7 @@ def lock_game(session: Session, game_id: int) -> Game:
         # FOR NO KEY UPDATE: writers wait for each other, but not for rows
         # that merely refer to the game (a mail queued, a turn stored), nor
         # those for them, which takes a cycle of waits out of reach.
-        session.execute(
-            select(Game.id).where(Game.id == game_id).with_for_update(key_share=True)
-        )
+        session.execute(select(Game.id).where(Game.id == game_id).with_for_update(key_share=True))
     session.execute(
         update(Game).where(Game.id == game_id).values(lock_version=Game.lock_version + 1)
     )

@@ -165,7 +165,9 @@ def test_a_place_goes_to_an_address_invited_to_the_league_but_not_yet_joined(ses
     invite_entrant(session, league, owner, "carl@example.org", "https://pbem.test/league")
     session.commit()
     place = next(p for p in season.entrants if p.user_id == ann.id)
-    replace(session, season, place.id, owner, "carl@example.org", lambda s, e: "https://pbem.test/i")
+    replace(
+        session, season, place.id, owner, "carl@example.org", lambda s, e: "https://pbem.test/i"
+    )
     session.commit()
     carl = [e for e in league.entrants if e.invited_email == "carl@example.org"]
     assert len(carl) == 1 and carl[0].user_id == place.user_id

@@ -353,7 +353,8 @@ def _events_twice(session: Session) -> list[str]:
 
 
 def _league_places(session: Session) -> list[str]:
-    """A place of a season is played by its holder, or by bots once withdrawn;
+    """A place of a season is played by its holder (or by whoever the
+    organiser last gave that one game's seat to), or by bots once withdrawn;
     one person holds it, an active entrant of the league."""
     found = []
     for place in session.scalars(select(SeasonEntrant)):
@@ -366,9 +367,25 @@ def _league_places(session: Session) -> list[str]:
                 continue
             if place.withdrawn_at is not None and seat.bot is None:
                 found.append(f"withdrawn place {place.id} still plays game {seat.game_id}")
-            if place.withdrawn_at is None and seat.user_id != place.user_id:
+            given = _last_given_to(session, seat)
+            if place.withdrawn_at is None and seat.user_id != place.user_id and given != seat.name:
                 found.append(f"place {place.id}'s seat in game {seat.game_id} has another player")
     return found
+
+
+def _last_given_to(session: Session, seat: Seat) -> str | None:
+    """The name of whoever the last replacement in the seat's game gave it to."""
+    event = session.scalar(
+        select(GameEvent)
+        .where(
+            GameEvent.game_id == seat.game_id,
+            GameEvent.kind == "replace",
+            GameEvent.seat_position == seat.position,
+        )
+        .order_by(GameEvent.id.desc())
+        .limit(1)
+    )
+    return None if event is None or event.phrase is None else event.phrase["params"]["new"]
 
 
 def harness_app(database_url: str) -> Flask:

@@ -127,8 +127,8 @@ def accept_turn(
         _refuse_if_moved_on(seen, tried_at)
     if rule.trial != "never":
         try_turn(seat, text, seen, only_when_behind=rule.trial == "behind")
-    game = lock_game(session, seat.game_id)
-    seat = session.get_one(Seat, seat.id, populate_existing=True)
+    game = lock_game(session, seat.game_id)  # reads the game's seats again, as they are now
+    seat = next(s for s in game.seats if s.id == seat.id)
     _refuse_unless_held(seat, author_id, channel)
     now = _moves_now(session, game)
     if rule.once_per_page and seen is not None:

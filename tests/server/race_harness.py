@@ -416,11 +416,12 @@ def race(seconds: float, seed: int, clients: int = 6) -> dict[str, Any]:
                 drain(app, timeout=300)
                 found = violations(rig)
                 with app.extensions["pbem.db"].session() as session:
-                    applied = dict(
-                        session.execute(select(Move.channel, func.count()).group_by(Move.channel))
-                        .tuples()
-                        .all()
-                    )
+                    applied = {
+                        channel: count
+                        for channel, count in session.execute(
+                            select(Move.channel, func.count()).group_by(Move.channel)
+                        )
+                    }
         finally:
             app.extensions["pbem.db"].dispose()
             forget_queue(app.config["PBEM_TASK_QUEUE"])

@@ -62,15 +62,12 @@ def lock_game(session: Session, game_id: int) -> Game:
     moves, organiser actions, timeouts, vacations, withdrawals. Each writer
     re-checks what it relies on after taking it.
 
-    PostgreSQL: a row lock. SQLite has no SELECT ... FOR UPDATE, so the
-    version bump below, issued first, takes SQLite's write lock instead.
-    Both databases bump the version, which tells readers the game changed.
+    The version bump takes the lock on both databases: on PostgreSQL the
+    update's own row lock (FOR NO KEY UPDATE: writers wait for each other,
+    but not for rows that merely refer to the game, a mail queued or a turn
+    stored, which takes a cycle of waits out of reach), on SQLite its write
+    lock. The new version also tells readers the game changed.
     """
-    if not _is_sqlite(session):
-        # FOR NO KEY UPDATE: writers wait for each other, but not for rows
-        # that merely refer to the game (a mail queued, a turn stored), nor
-        # those for them, which takes a cycle of waits out of reach.
-        session.execute(select(Game.id).where(Game.id == game_id).with_for_update(key_share=True))
     session.execute(
         update(Game).where(Game.id == game_id).values(lock_version=Game.lock_version + 1)
     )

@@ -53,25 +53,25 @@ class ChannelRule:
     position (a double click, a reload, two tabs) lead to the first ones.
     caller_locks: the caller already holds the game's lock and has read the
     seat under it (the worker's bots, the sweep's timeouts).
-    trial: "always" to answer at once; "behind" only to explain why a reply
-    to an older position no longer fits (mail: the worker's judgement is
-    mailed with the board); "never" for moves made from the legal moves
-    under the game's lock, which the worker judges next anyway.
+    tried_in_full: try the turn to answer at once; else only to explain why
+    a reply to an older position no longer fits (mail: the worker's
+    judgement is mailed with the board). Turns of callers that lock are made
+    from the legal moves and judged by the worker next, so not tried.
     """
 
-    one_waiting: bool
-    exact_ply: bool
-    trial: str
+    one_waiting: bool = False
+    exact_ply: bool = False
+    tried_in_full: bool = True
     once_per_page: bool = False
     caller_locks: bool = False
 
 
 CHANNEL_RULES = {
-    "api": ChannelRule(one_waiting=True, exact_ply=True, trial="always"),
-    "web": ChannelRule(one_waiting=True, exact_ply=False, trial="always", once_per_page=True),
-    "mail": ChannelRule(one_waiting=False, exact_ply=False, trial="behind"),
-    "bot": ChannelRule(one_waiting=False, exact_ply=False, trial="never", caller_locks=True),
-    "clock": ChannelRule(one_waiting=False, exact_ply=False, trial="never", caller_locks=True),
+    "api": ChannelRule(one_waiting=True, exact_ply=True),
+    "web": ChannelRule(one_waiting=True, once_per_page=True),
+    "mail": ChannelRule(tried_in_full=False),
+    "bot": ChannelRule(caller_locks=True),
+    "clock": ChannelRule(caller_locks=True),
 }
 
 
@@ -125,8 +125,7 @@ def accept_turn(
     tried_at = moves_stored(seat.game)
     if rule.exact_ply and seen is not None:
         _refuse_if_moved_on(seen, tried_at)
-    if rule.trial != "never":
-        try_turn(seat, text, seen, only_when_behind=rule.trial == "behind")
+    try_turn(seat, text, seen, only_when_behind=not rule.tried_in_full)
     game = lock_game(session, seat.game_id)  # reads the game's seats again, as they are now
     seat = next(s for s in game.seats if s.id == seat.id)
     _refuse_unless_held(seat, author_id, channel)
@@ -139,7 +138,7 @@ def accept_turn(
         _refuse_if_moved_on(seen, now)  # again: a turn applied while this one was tried
     if rule.one_waiting:
         _refuse_while_waiting(session, seat)
-    if rule.trial == "always" and now != tried_at:
+    if rule.tried_in_full and now != tried_at:
         try_turn(seat, text, seen)  # a turn was applied meanwhile: try it on the game as it is
     return submit(session, seat, text, channel, author_id)
 

@@ -85,7 +85,7 @@ from aiosmtpd.controller import Controller
 from sqlalchemy import func, select
 
 import engine
-from engine.core.bot import RandomBot
+from engine.bots.random_play import RandomBot
 from pbem.db import Database, lock_game
 from pbem.models import Game, Move, Outbox, OutboxStatus, Submission, SubmissionStatus
 from pbem.services import accounts

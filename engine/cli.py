@@ -7,7 +7,9 @@ import json
 import sys
 from pathlib import Path
 
-from engine.core.bot import BOTS
+from engine.bots.levels import LEVELS
+from engine.bots.match import play_match_game
+from engine.bots.random_play import SELFPLAY_BOTS
 from engine.core.errors import EngineError
 from engine.core.game import Game
 from engine.core.record import Record
@@ -130,6 +132,23 @@ def cmd_selfplay(args: argparse.Namespace) -> None:
     print(f"games={args.games} moves={total_moves} ms_per_game={total_ms / max(args.games, 1):.1f}")
 
 
+def cmd_match(args: argparse.Namespace) -> None:
+    """Bot games at chosen levels: one JSON line each, records in --out."""
+    out = Path(args.out) if args.out else None
+    if out:
+        out.mkdir(parents=True, exist_ok=True)
+    for number in range(1, args.games + 1):
+        played = play_match_game(
+            args.ruleset, args.bots, f"{args.seed}-{number}", _options(args.option)
+        )
+        line = {"game": number, **played.summary()}
+        if out:
+            path = out / f"{args.ruleset}-{'-'.join(args.bots)}-{number:03d}.json"
+            played.game.to_record().save(path)
+            line["record"] = str(path)
+        print(json.dumps(line), flush=True)
+
+
 def cmd_demo(args: argparse.Namespace) -> None:
     """A bot game move by move, for a first look at the engine."""
 
@@ -185,11 +204,22 @@ def build_parser() -> argparse.ArgumentParser:
     selfplay.add_argument("--save", metavar="DIR")
     selfplay.add_argument(
         "--bot",
-        choices=sorted(BOTS),
+        choices=sorted(SELFPLAY_BOTS),
         default="uniform",
         help="uniform over legal moves, or uniform over kinds of move first",
     )
     selfplay.set_defaults(func=cmd_selfplay)
+
+    match = sub.add_parser("match", help="bots of chosen levels play each other")
+    match.add_argument("ruleset")
+    match.add_argument(
+        "bots", nargs="+", choices=LEVELS, metavar="BOT", help=f"one per seat: {', '.join(LEVELS)}"
+    )
+    match.add_argument("--games", type=int, default=1)
+    match.add_argument("--seed", required=True)
+    match.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+    match.add_argument("--out", metavar="DIR", help="write each game's record here")
+    match.set_defaults(func=cmd_match)
 
     demo = sub.add_parser("demo", help="watch one bot game")
     demo.add_argument("game")

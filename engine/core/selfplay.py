@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core.bot import BOTS
+from engine.bots.random_play import SELFPLAY_BOTS
 from engine.core.game import Game
 
 MAX_MOVES = 20_000
@@ -28,13 +28,13 @@ def play_bot_game(
     on_move: Callable[[Game, int, Any], None] | None = None,
     bot: str = "uniform",
 ) -> SelfplayGame:
-    """Every seat a random bot (`bot` names which, see `BOTS`); the lowest
+    """Every seat a random bot (`bot` names which, see `SELFPLAY_BOTS`); the lowest
     acting seat moves first, so the result depends only on the seed.
     `on_move(game, seat, move)` follows along."""
     seats = [f"bot{i + 1}" for i in range(players)]
     started = time.perf_counter()
     game = Game.new(name, seats, seed, options)
-    player = BOTS[bot](seed)
+    player = SELFPLAY_BOTS[bot](seed)
     while not game.state.is_over():
         if len(game.log) >= MAX_MOVES:
             raise RuntimeError(f"{name} game with seed {seed!r} did not end in {MAX_MOVES} moves")

@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Self, TypeVar
 from engine.core.errors import EngineError, IllegalMove
 from engine.core.message_texts import TURN_ORDER
 from engine.core.options import Option, resolve_options
-from engine.core.rng import seed_commitment
+from engine.core.rng import SeededRandom, seed_commitment
 from engine.core.textboard import TextBoard
 from engine.core.vocabulary import Vocabulary, said_in
 
@@ -151,6 +151,14 @@ class State(ABC):
         """The action points a legal `move` spends (negative: it gives some);
         None in rulesets without them."""
         return None
+
+    def redeal_unseen(self, seat: int, rng: SeededRandom) -> None:
+        """Re-deal in place everything `seat` cannot see: face-down piles and
+        decks, other seats' hands and secret picks, and the chance still to
+        come. The unseen items are pooled in a fixed order before `rng`
+        shuffles them, so the result depends only on what `seat` has seen and
+        on `rng`: bots search such re-dealt copies (`engine.bots.hidden`)."""
+        raise NotImplementedError(f"{self.name} does not say what a seat cannot see")
 
     # -- shared behaviour -------------------------------------------------
 

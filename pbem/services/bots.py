@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import engine
-from engine.core.bot import KindsBot, RandomBot
+from engine.bots.random_play import KindsBot, RandomBot
 
 MAX_BOT_MOVES = 50  # one turn of any game is far shorter
 # A seat's bot: "random" picks among the legal moves; "kinds" first picks a

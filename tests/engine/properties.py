@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import Game, Record, State, Trial
-from engine.core.bot import KindsBot, RandomBot
+from engine.bots.random_play import KindsBot, RandomBot
 from engine.core.rng import SeededRandom
 
 Scramble = Callable[[State, int | None], None]

@@ -2,7 +2,7 @@
 
 from collections import Counter
 
-from engine.core.bot import KindsBot, RandomBot
+from engine.bots.random_play import KindsBot, RandomBot
 from engine.games.java.notation import TakeToken
 from engine.games.java.state import JavaState
 

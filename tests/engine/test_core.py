@@ -5,7 +5,7 @@ import json
 import pytest
 
 from engine import EngineError, Game, IllegalMove, LoggedMove, Record, RecordError, ReplayError
-from engine.core.bot import RandomBot
+from engine.bots.random_play import RandomBot
 from engine.core.hexgrid import distance, from_offset, neighbors, to_offset
 from engine.core.options import Option, resolve_options
 from engine.core.rng import SeededRandom, seed_commitment

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import Game
-from engine.core.bot import RandomBot
+from engine.bots.random_play import RandomBot
 from engine.core.errors import IllegalMove
 from engine.core.vocabulary import Vocabulary, fold
 from engine.games.java import notation as java

@@ -1,18 +1,15 @@
-"""Random bots, each drawing from its own seeded stream."""
+"""Random bots: the `random` level, and the engine's own load and end-to-end players."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from engine.core.rng import SeededRandom
+from engine.bots.base import Bot
 from engine.core.state import State
 
 
-class RandomBot:
+class RandomBot(Bot):
     """A uniform pick among the legal moves."""
-
-    def __init__(self, seed: str) -> None:
-        self.rng = SeededRandom(seed, "bot")
 
     def choose(self, state: State, seat: int) -> Any:
         return self.rng.choice(self.candidates(state, seat))
@@ -36,4 +33,5 @@ class KindsBot(RandomBot):
         return self.rng.choice(self.rng.choice(list(kinds.values())))
 
 
-BOTS: dict[str, type[RandomBot]] = {"uniform": RandomBot, "kinds": KindsBot}
+# The engine's self-play bots (`python -m engine selfplay --bot`).
+SELFPLAY_BOTS: dict[str, type[RandomBot]] = {"uniform": RandomBot, "kinds": KindsBot}

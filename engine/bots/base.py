@@ -1,0 +1,26 @@
+"""What every bot is: a seeded chooser of one move for one seat."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any
+
+from engine.core.rng import SeededRandom
+from engine.core.state import State
+
+
+class Bot(ABC):
+    """Chooses a move for a seat that may act.
+
+    `key` seeds the bot's own randomness (a server uses the game's seed, the
+    seat and the ply), so the same position always gets the same move and a
+    bot's play can be checked after the game. Budgets count iterations or
+    evaluations, never seconds, for the same reason.
+    """
+
+    def __init__(self, key: str) -> None:
+        self.rng = SeededRandom(key, "bot")
+
+    @abstractmethod
+    def choose(self, state: State, seat: int) -> Any:
+        """A legal move of `seat` in `state`; `state` is left unchanged."""

@@ -66,7 +66,7 @@ class SearchBot(Bot):
     def _iterate(self, root: Node, sample: State, seat: int) -> None:
         node, path = root, [root]
         actor = seat
-        while not sample.is_over():
+        while True:
             moves = self.strategy.candidates(sample, actor)
             untried = [m for m in moves if m not in node.children]
             for move in moves:
@@ -85,6 +85,8 @@ class SearchBot(Bot):
             node = children[move]
             sample.apply(actor, move)
             path.append(node)
+            if sample.is_over():
+                break
             actor = acting_seat(sample)
         values = self._rollout(sample)
         for visited in path:

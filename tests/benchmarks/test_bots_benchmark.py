@@ -1,0 +1,31 @@
+"""The bot benchmark's statistics: Wilson intervals and the Elo ladder."""
+
+import pytest
+
+from benchmarks.bots import elo_ladder, first_place_share, wilson
+
+
+def test_wilson_interval_of_a_known_proportion():
+    low, high = wilson(81, 100)
+    assert low == pytest.approx(0.7222, abs=1e-3)
+    assert high == pytest.approx(0.8749, abs=1e-3)
+
+
+def test_a_clean_sweep_still_has_an_interval_below_one():
+    low, high = wilson(200, 200)
+    assert 0.98 < low < 1.0 and high == pytest.approx(1.0)
+
+
+def test_the_ladder_puts_random_at_zero_and_orders_the_levels():
+    games = [("easy", "random", 1.0)] * 75 + [("easy", "random", 0.0)] * 25
+    games += [("medium", "easy", 1.0)] * 75 + [("medium", "easy", 0.0)] * 25
+    ladder = elo_ladder(games)
+    assert ladder["random"] == 0
+    # 75% is about 191 Elo points per step.
+    assert ladder["easy"] == pytest.approx(191, abs=10)
+    assert ladder["medium"] == pytest.approx(382, abs=20)
+
+
+def test_a_shared_first_place_counts_its_share():
+    assert first_place_share([[0, 2], [1]], 2) == 0.5
+    assert first_place_share([[1], [0]], 0) == 0.0

@@ -33,11 +33,30 @@ def counts(numbers: Mapping[str, int]) -> tuple[Message, ...]:
     return tuple(Message("board.count", {"kind": k, "count": n}) for k, n in numbers.items())
 
 
+# A mail reader's line: wider boards are drawn in strips of columns, west to
+# east, one under the other (every hex names its space, so a strip needs no
+# heading).
+MAX_LINE = 80
+
+
 def render_hexes(cells: Mapping[Hex, tuple[str, str]], width: int = 7) -> str:
     """Draw each hex's two lines (cut to `width`) at its place on the board."""
     if not cells:
         return "(empty board)"
     placed = {to_offset(h): lines for h, lines in cells.items()}
+    columns = sorted({c for c, _ in placed})
+    per_strip = max(MAX_LINE // (width + 1), 1)
+    strips = -(-len(columns) // per_strip)
+    size = -(-len(columns) // strips)
+    drawn = []
+    for start in range(0, len(columns), size):
+        chosen = set(columns[start : start + size])
+        drawn.append(_draw({k: v for k, v in placed.items() if k[0] in chosen}, width))
+    return "\n\n".join(drawn)
+
+
+def _draw(placed: Mapping[tuple[int, int], tuple[str, str]], width: int) -> str:
+    """One strip: offset (column, row) cells, odd columns half a block lower."""
     cols = [c for c, _ in placed]
     rows = [r for _, r in placed]
     left, top = min(cols), min(rows)
@@ -48,4 +67,7 @@ def render_hexes(cells: Mapping[Hex, tuple[str, str]], width: int = 7) -> str:
         x = (col - left) * (width + 1)
         for dy, text in enumerate(lines):
             canvas[y + dy][x : x + width] = list(text[:width].ljust(width))
-    return "\n".join("".join(line).rstrip() for line in canvas).rstrip("\n")
+    lines = ["".join(line).rstrip() for line in canvas]
+    while lines and not lines[0]:
+        lines.pop(0)
+    return "\n".join(lines).rstrip("\n")

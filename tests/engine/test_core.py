@@ -9,6 +9,7 @@ from engine.bots.random_play import RandomBot
 from engine.core.hexgrid import distance, from_offset, neighbors, to_offset
 from engine.core.options import Option, resolve_options
 from engine.core.rng import SeededRandom, seed_commitment
+from engine.core.selfplay import play_bot_game
 
 
 def test_rng_stream_is_pinned_forever():
@@ -177,3 +178,18 @@ def test_seats_that_left_rank_last_and_the_record_keeps_them(tmp_path):
     assert again.view(None)["result"]["winners"] == [stayed]
     assert again.state.result() == rules  # the rules' own result is untouched
     assert Game.from_record(played.to_record()).result() == rules  # nobody left
+
+
+@pytest.mark.parametrize(
+    ("name", "players", "options"),
+    [("java", 4, None), ("samurai", 4, None), ("taluva", 2, {"tiles": 36})],
+)
+def test_a_long_games_text_board_fits_a_mail_line(name, players, options):
+    """Wide boards come in strips of columns, every hex still named."""
+    game = play_bot_game(name, players, "wide", options).game
+    drawing = game.state.text_board(0).drawing
+    assert max(len(line) for line in drawing.splitlines()) <= 80
+    assert "\n\n" in drawing  # more than one strip
+    if name == "taluva":
+        named = set(drawing.split())
+        assert all(f"{q},{r}" in named for q, r in game.state.island.cells)

@@ -11,6 +11,8 @@ from email.utils import make_msgid
 import css_inline
 from flask_babel import gettext as _
 
+from pbem.render import board_and_panel
+
 STYLE = """
 body { font-family: sans-serif; color: #222; }
 pre { font-family: monospace; font-size: 12px; background: #f6f6f6; padding: 8px; }
@@ -45,25 +47,37 @@ class Mail:
         self.text.append(_("%(title)s: %(url)s", title=title, url=url))
         self.html.append(f"<p><a href='{html.escape(url)}'>{html.escape(title)}</a></p>")
 
+    def _pictures(self) -> list[tuple[str, tuple[str, str], bytes]]:
+        """The board and its side panel as two inline pictures, each a link
+        to the whole picture at full size: the board fills the reader's
+        column (at most 600 px), the panel keeps its own size so that its
+        words stay readable."""
+        if not self.png:
+            return []
+        board, panel = board_and_panel(self.png)
+        link = html.escape(self.png_url)
+        shown = []
+        for png, name, alt, style in (
+            (board, "board.png", _("the board"), "max-width:600px;width:100%;height:auto"),
+            (panel, "panel.png", _("the players, the score and the last turn"), "max-width:100%"),
+        ):
+            cid = make_msgid(name.removesuffix(".png"))
+            tag = (
+                f"<p><a href='{link}'><img src='cid:{cid[1:-1]}'"
+                f" alt='{html.escape(alt, quote=True)}' style='{style}'></a></p>"
+            )
+            shown.append((tag, (cid, name), png))
+        return shown
+
     def message(self, subject: str) -> EmailMessage:
         message = EmailMessage()
         message["Subject"] = subject
         message.set_content("\n\n".join(self.text) + "\n")
-        cid = make_msgid("board")
-        alt = html.escape(_("the board"), quote=True)
-        image = ""
-        if self.png:
-            # At most 600 px wide, as mail readers lay out; a click gives it at full size.
-            image = (
-                f"<p><a href='{html.escape(self.png_url)}'><img src='cid:{cid[1:-1]}' alt='{alt}'"
-                " style='max-width:600px;width:100%;height:auto'></a></p>"
-            )
-        body = image + "".join(self.html)
+        pictures = self._pictures()
+        body = "".join(picture[0] for picture in pictures) + "".join(self.html)
         page = f"<html><head><style>{STYLE}</style></head><body>{body}</body></html>"
         message.add_alternative(css_inline.inline(page), subtype="html")
-        if self.png:
-            html_part = message.get_payload()[1]
-            html_part.add_related(
-                self.png, "image", "png", cid=cid, filename="board.png", disposition="inline"
-            )
+        html_part = message.get_payload()[1]
+        for _tag, (cid, name), png in pictures:
+            html_part.add_related(png, "image", "png", cid=cid, filename=name, disposition="inline")
         return message

@@ -16,8 +16,8 @@ from markupsafe import Markup
 from pbem.render import java, samurai, taluva
 from pbem.render.colours import BACKGROUND, seat_colours
 from pbem.render.hexdraw import Colour, HexLayout, Picture, Point
-from pbem.render.palette import palette_png
-from pbem.render.panel import HtmlPanel, PanelWriter, PngPanel, compose
+from pbem.render.palette import palette_png, split_board_and_panel
+from pbem.render.panel import WIDTH, HtmlPanel, PanelWriter, PngPanel, compose
 from pbem.render.surface import Surface
 from pbem.render.svgdraw import SvgCanvas
 from pbem.render.words import Words
@@ -89,6 +89,11 @@ def render_png(
     defaults; its words in `language` (en, fr or cs)."""
     seats = seat_colours(len(view["seats"]), colours)
     return palette_png(render_picture(view, seats, language).image, seats)
+
+
+def board_and_panel(png: bytes) -> tuple[bytes, bytes]:
+    """A picture from `render_png` as two: its board, and its side panel."""
+    return split_board_and_panel(png, WIDTH)
 
 
 def render_svg(

@@ -71,3 +71,34 @@ def _near(colour: Sequence[int], others: Sequence[Colour]) -> bool:
         abs(r - x) < KEEP_APART and abs(g - y) < KEEP_APART and abs(b - z) < KEEP_APART
         for x, y, z in others
     )
+
+
+def split_board_and_panel(png: bytes, panel_width: int) -> tuple[bytes, bytes]:
+    """A picture cut into its board and its side panel (the right-hand
+    `panel_width` pixels), each trimmed of the empty background below it.
+
+    A mail reader scales a wide picture down to its column (about 600
+    pixels), which leaves the panel's words too small to read; shown as a
+    picture of its own, the panel keeps its size."""
+    image = Image.open(io.BytesIO(png))
+    board_width = image.width - panel_width
+    boxes = ((0, 0, board_width, image.height), (board_width + 1, 0, image.width, image.height))
+    board, panel = (_without_empty_foot(image.crop(box)) for box in boxes)
+    return board, panel
+
+
+def _without_empty_foot(part: Image.Image) -> bytes:
+    """`part` as PNG, cut above the rows at its foot that are all background
+    (the colour of its bottom-right pixel)."""
+    background = part.getpixel((part.width - 1, part.height - 1))
+    height = part.height
+    while height > 1 and part.crop((0, height - 1, part.width, height)).getextrema() == (
+        background,
+        background,
+    ):
+        height -= 1
+    out = io.BytesIO()
+    part.crop((0, 0, part.width, min(height + 8, part.height))).save(
+        out, format="PNG", compress_level=4
+    )
+    return out.getvalue()

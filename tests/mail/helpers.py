@@ -28,14 +28,22 @@ def sent_now(session: Session, outbox_id: int, config: Mapping[str, Any]) -> boo
     return send.send_rows(session, [outbox_id], config) == 1
 
 
-def board_png(message: EmailMessage) -> bytes | None:
-    """The inline PNG the HTML part shows, if the mail has one."""
+def mail_pictures(message: EmailMessage) -> list[bytes]:
+    """The inline PNGs the HTML part shows, in its order (the board, then its panel)."""
     html = message.get_body(("html",))
     cids = re.findall(r"cid:([^'\"]+)", html.get_content()) if html else []
-    for part in message.walk():
-        if part.get_content_type() == "image/png" and str(part["Content-ID"]).strip("<>") in cids:
-            return part.get_content()
-    return None
+    parts = {
+        str(part["Content-ID"]).strip("<>"): part.get_content()
+        for part in message.walk()
+        if part.get_content_type() == "image/png"
+    }
+    return [parts[cid] for cid in cids if cid in parts]
+
+
+def board_png(message: EmailMessage) -> bytes | None:
+    """The board's picture the HTML part shows, if the mail has one."""
+    pictures = mail_pictures(message)
+    return pictures[0] if pictures else None
 
 
 def listed_moves(message: EmailMessage) -> list[str]:

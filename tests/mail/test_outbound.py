@@ -4,6 +4,7 @@ and a server that is down delaying mail without losing any."""
 from __future__ import annotations
 
 import hashlib
+import io
 import logging
 import re
 import time
@@ -12,6 +13,7 @@ from email import policy
 from email.parser import BytesParser
 
 import pytest
+from PIL import Image
 from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
 
@@ -29,11 +31,15 @@ from pbem.services.games import SeatSpec, create_game
 from pbem.services.pipeline import after_change
 from pbem.services.replay import engine_game
 from tests.mail.conftest import DOMAIN
-from tests.mail.helpers import board_png, listed_moves, sent_now, text_of
+from tests.mail.helpers import board_png, listed_moves, mail_pictures, sent_now, text_of
 from tests.mail.servers import REFUSED_DOMAIN, capture_controller
 from tests.server.conftest import wait_for
 from tests.server.pipeline_helpers import start_game
 from tests.server.test_moved_mail import first_legal, play_first_legal
+
+
+def image_size(png: bytes) -> tuple[int, int]:
+    return Image.open(io.BytesIO(png)).size
 
 
 def first_mail(rig, game, user, ending: str = ""):  # type: ignore[no-untyped-def]
@@ -70,6 +76,11 @@ def test_your_turn_mail_holds_board_news_private_info_moves_and_link(rig, sessio
     linked = re.search(r'<a href="([^"]+)"><img', html)[1]  # with its signed key
     assert linked.startswith(f"{full_size}&amp;key=") and "max-width:600px" in html
     assert linked.replace("&amp;", "&") in text
+    # The side panel is a picture of its own at its own size, so that a
+    # reader's column does not shrink its words with the board.
+    board, panel = mail_pictures(mail)
+    assert image_size(panel)[0] < 600 <= image_size(board)[0]
+    assert html.count(f'<a href="{linked}"><img') == 2
 
 
 def test_news_since_the_last_turn_lists_the_others_moves(rig, session, make_user):

@@ -7,7 +7,7 @@ Run it from the checkout's root (`-m`: it reuses the tests' helpers). It needs
 PostgreSQL and Redis as the tests do (deploy/test-services.sh starts them;
 PBEM_TEST_POSTGRES_URL and PBEM_TEST_REDIS_URL point it at others).
 
-What it does, as an administrator would run the site (docs/configuration.md):
+What it does, as an administrator would run the site (docs/deployment.md):
   - makes a scratch PostgreSQL database and claims an empty Redis database
     number (not the tests') as the broker; the first is dropped and the
     second flushed at the end, also after Ctrl-C, SIGTERM or a failure;

@@ -14,7 +14,7 @@ game about where it stands: the copies it stands for are dropped.
 A row whose worker died while sending is handed on once its lease runs out,
 with the Message-ID it was first written with, so a copy that did go out
 before the death is a duplicate that mail clients recognise (SMTP itself
-cannot be made exactly-once; see docs/configuration.md).
+cannot be made exactly-once; see docs/durability.md).
 
 A mail that cannot be written at all fails at once with the reason; any row
 tried PBEM_MAIL_MAX_ATTEMPTS times fails with its last error: neither blocks

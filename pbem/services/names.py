@@ -94,12 +94,24 @@ def name_key(name: str) -> str:
     return " ".join("".join(c for c in folded if unicodedata.category(c) != "Cf").split())
 
 
+# A deleted account's name, stored in English and shown in the reader's language.
+FORMER_PLAYER = "former player %(number)s"
+
+
+def former_player(user_id: int) -> str:
+    """The name a deleted account leaves in records: it identifies nobody."""
+    return FORMER_PLAYER % {"number": user_id}
+
+
 def shown_name(seat: Seat) -> str:
     """The seat's name as pages and the API show it: when another player at the
     table goes by a name that looks the same, each gets their player number
-    (the one in their profile's address, /players/N), so two Anns differ."""
+    (the one in their profile's address, /players/N), so two Anns differ; a
+    deleted account's seat is a former player, in the reader's language."""
     if seat.user_id is None or not seat.name:
         return seat.name or ""
+    if seat.user is not None and seat.user.deleted_at is not None:
+        return gettext(FORMER_PLAYER, number=seat.user_id)
     key = name_key(seat.name)
     players = {
         other.user_id

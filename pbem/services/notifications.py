@@ -20,6 +20,7 @@ YOUR_TURN = "your_turn"
 GAME_OVER = "game_over"
 REJECTED = "submission_rejected"
 SIGN_IN = "sign_in"
+DELETE_ACCOUNT = "delete_account"
 INVITE = "invite"
 ACCEPTED = "submission_accepted"
 MOVED = "moved"
@@ -138,6 +139,11 @@ def notify_resigned(session: Session, game: Game, leaver: Seat) -> None:
 
 def notify_sign_in(session: Session, user: User, link: str) -> None:
     session.add(Outbox(recipient_id=user.id, kind=SIGN_IN, payload={"link": link}))
+
+
+def notify_delete_account(session: Session, user: User, link: str) -> None:
+    """The link that confirms the player asked to delete their account."""
+    session.add(Outbox(recipient_id=user.id, kind=DELETE_ACCOUNT, payload={"link": link}))
 
 
 def notify_invite(

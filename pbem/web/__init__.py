@@ -20,6 +20,7 @@ from pbem.services.game_organisers import organises
 from pbem.services.names import shown_name
 from pbem.services.time_control import time_control_words
 from pbem.web import (
+    account,
     auth,
     board,
     calendar_feed,
@@ -54,6 +55,7 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(site)
     for module in (
         auth,
+        account,
         lobby,
         play,
         chat,

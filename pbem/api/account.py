@@ -17,7 +17,7 @@ blp = Blueprint("api_account", __name__, description="Your account and your data
 
 
 class AccountExportSchema(ma.Schema):
-    """Each kind of data under its own key (see docs/privacy.md)."""
+    """Each kind of data under its own key, as the privacy page (/privacy) lists them."""
 
     format = ma.fields.String()
     version = ma.fields.Integer()

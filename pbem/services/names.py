@@ -111,7 +111,7 @@ def shown_name(seat: Seat) -> str:
     if seat.user_id is None or not seat.name:
         return seat.name or ""
     if seat.user is not None and seat.user.deleted_at is not None:
-        return gettext(FORMER_PLAYER, number=seat.user_id)
+        return gettext("former player %(number)s", number=seat.user_id)  # FORMER_PLAYER
     key = name_key(seat.name)
     players = {
         other.user_id

@@ -10,6 +10,7 @@ from datetime import timedelta
 
 from sqlalchemy import select
 
+from pbem.accounts.deletion import delete_account
 from pbem.cli import main
 from pbem.mail import inbound
 from pbem.models import ChatMessage, Outbox, Submission, User, utcnow
@@ -184,3 +185,23 @@ def test_the_privacy_page_lists_what_is_kept_in_three_languages(app, monkeypatch
     assert "Ce que pbem garde sur vous" in french
     assert "Co o vás pbem uchovává" in czech
     assert 'href="/privacy"' in client.get("/sign-in").get_data(as_text=True)
+
+
+def test_a_deleted_players_seat_shows_as_a_former_player_in_each_language(
+    app, session, make_user, signed_in_as
+):
+    ann, bob = make_user("Ann"), make_user("Bob")
+    _done, game = rivals(session, ann, bob)
+    with app.app_context():
+        delete_account(session, session.get(User, ann.id))
+    session.commit()
+    browser = signed_in_as(bob)
+    for language, words in (
+        ("en", "former player"),
+        ("fr", "ancien joueur"),
+        ("cs", "bývalý hráč"),
+    ):
+        bob.language = language
+        session.commit()
+        page = browser.get(f"/games/{game.public_id}").get_data(as_text=True)
+        assert f"{words} {ann.id}" in page

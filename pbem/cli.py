@@ -277,21 +277,6 @@ def user_create(email: str, name: str, time_zone: str, language: str | None) -> 
         click.echo(f"user {created.id}: {created.name} <{created.email}>")
 
 
-@user.command("token")
-@click.argument("email")
-@click.option("--label", default="", help="what the token is for")
-@with_appcontext
-def user_token(email: str, label: str) -> None:
-    """Issue an API token (shown once; keep it)."""
-    with get_db().session() as session:
-        found = accounts.user_by_email(session, email)
-        if found is None:
-            raise click.ClickException(f"no user {email}")
-        token = accounts.issue_api_token(session, found, label)
-        session.commit()
-    click.echo(token)
-
-
 def _account(session: Session, email: str) -> User:
     try:
         found = accounts.user_by_email(session, email)
@@ -300,6 +285,18 @@ def _account(session: Session, email: str) -> User:
     if found is None or found.deleted_at is not None:
         raise click.ClickException(f"no user {email}")
     return found
+
+
+@user.command("token")
+@click.argument("email")
+@click.option("--label", default="", help="what the token is for")
+@with_appcontext
+def user_token(email: str, label: str) -> None:
+    """Issue an API token (shown once; keep it)."""
+    with get_db().session() as session:
+        token = accounts.issue_api_token(session, _account(session, email), label)
+        session.commit()
+    click.echo(token)
 
 
 def _account_change(email: str, change: Callable[[Session, User], None], done: str) -> None:

@@ -30,6 +30,7 @@ from pbem.models import (
     GameEvent,
     GameStatus,
     InboundMessage,
+    League,
     LeagueOrganiser,
     Outbox,
     SeasonEntrant,
@@ -58,6 +59,12 @@ def delete_account(session: Session, user: User) -> None:
     _erase_own_rows(session, user, email)
     _rename(session, user, label)
     _scrub_mentions(session, user, (email, name), label)
+    # Nobody organises what they made any more: no organiser's mail goes to
+    # an address that no longer exists.
+    session.execute(update(Game).where(Game.created_by_id == user.id).values(created_by_id=None))
+    session.execute(
+        update(League).where(League.created_by_id == user.id).values(created_by_id=None)
+    )
     _empty_user(user, label)
     session.flush()
 

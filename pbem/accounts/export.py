@@ -136,11 +136,8 @@ def _game(session: Session, seat: Seat) -> dict[str, Any]:
 def _turns_sent(session: Session, user: User) -> list[dict[str, Any]]:
     """Every turn the user sent, or that was sent for their seat (the clock's),
     judged or not, with why one was refused."""
-    rows = session.execute(
-        select(Submission, Game.public_id)
-        .join(Game, Game.id == Submission.game_id)
-        .where(or_(Submission.author_id == user.id, Submission.sent_for_id == user.id))
-        .order_by(Submission.id)
+    rows = _with_game(
+        session, Submission, or_(Submission.author_id == user.id, Submission.sent_for_id == user.id)
     )
     return [
         {
@@ -156,11 +153,8 @@ def _turns_sent(session: Session, user: User) -> list[dict[str, Any]]:
 
 
 def _mails_to(session: Session, user: User) -> list[dict[str, Any]]:
-    rows = session.execute(
-        select(Outbox, Game.public_id)
-        .outerjoin(Game, Game.id == Outbox.game_id)
-        .where(or_(Outbox.recipient_id == user.id, Outbox.to_address == user.email))
-        .order_by(Outbox.id)
+    rows = _with_game(
+        session, Outbox, or_(Outbox.recipient_id == user.id, Outbox.to_address == user.email)
     )
     return [
         {
@@ -173,6 +167,16 @@ def _mails_to(session: Session, user: User) -> list[dict[str, Any]]:
         }
         for mail, public_id in rows
     ]
+
+
+def _with_game(session: Session, model: Any, condition: Any) -> Any:
+    """The rows, oldest first, each with its game's public id (None: no game)."""
+    return session.execute(
+        select(model, Game.public_id)
+        .outerjoin(Game, Game.id == model.game_id)
+        .where(condition)
+        .order_by(model.id)
+    )
 
 
 def _mails_from(session: Session, user: User) -> list[dict[str, Any]]:

@@ -102,9 +102,11 @@ def _leave_games(session: Session, user: User) -> None:
 def _erase_mail(session: Session, user: User, email: str) -> None:
     """Mail to the user and mail from them, kept or waiting, raw or read."""
     session.execute(
-        delete(Outbox).where(or_(Outbox.recipient_id == user.id, Outbox.to_address == email))
+        delete(Outbox).where(
+            or_(Outbox.recipient_id == user.id, func.lower(Outbox.to_address) == email)
+        )
     )
-    session.execute(delete(InboundMessage).where(InboundMessage.envelope_from == email))
+    session.execute(delete(InboundMessage).where(func.lower(InboundMessage.envelope_from) == email))
     needle = email.encode()
     kept = session.execute(
         select(InboundMessage.id, InboundMessage.raw).where(InboundMessage.raw.is_not(None))

@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import or_, select
+from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 from pbem.models import (
@@ -154,7 +154,9 @@ def _turns_sent(session: Session, user: User) -> list[dict[str, Any]]:
 
 def _mails_to(session: Session, user: User) -> list[dict[str, Any]]:
     rows = _with_game(
-        session, Outbox, or_(Outbox.recipient_id == user.id, Outbox.to_address == user.email)
+        session,
+        Outbox,
+        or_(Outbox.recipient_id == user.id, func.lower(Outbox.to_address) == user.email),
     )
     return [
         {
@@ -183,7 +185,7 @@ def _mails_from(session: Session, user: User) -> list[dict[str, Any]]:
     """Mail the user sent in, with the mail itself while it is kept."""
     rows = session.scalars(
         select(InboundMessage)
-        .where(InboundMessage.envelope_from == user.email)
+        .where(func.lower(InboundMessage.envelope_from) == user.email)
         .order_by(InboundMessage.id)
     )
     return [

@@ -50,7 +50,7 @@ def mail_from(session, user: User, marker: str) -> None:
         f"From: {user.email}\r\nTo: play@localhost\r\nSubject: hello\r\n"
         f"Message-ID: <{uuid.uuid4().hex}@example.org>\r\n\r\n{marker}\r\n"
     ).encode()
-    inbound.store(session, raw, "http", envelope_from=user.email)
+    inbound.store(session, raw, "http", envelope_from=user.email.upper())  # as a client wrote it
 
 
 def a_players_world(session, make_user):
@@ -154,6 +154,14 @@ def test_after_deletion_no_table_holds_the_address_or_name_and_the_games_go_on(
     for game in (done, going_on, league_game):
         assert f"{game.public_id}: ok" in verified.output
     assert runner.invoke(main, ["user", "delete", email, "--yes"]).exit_code == 1
+
+
+def test_the_command_deletes_only_when_told_yes(session, make_user, app):
+    ann = make_user(unique("Ann"))
+    asked = app.test_cli_runner().invoke(main, ["user", "delete", ann.email], input="n\n")
+    assert asked.exit_code == 1 and "Delete this account for good?" in asked.output
+    session.expire_all()
+    assert session.get(User, ann.id).deleted_at is None
 
 
 def test_a_deleted_account_leaves_no_bytes_in_the_sqlite_file(session, make_user, app):

@@ -20,7 +20,7 @@ from pbem.services.links import sign_in_token
 from pbem.services.notifications import DELETE_ACCOUNT
 from tests import toy_game  # noqa: F401  (registers the toy ruleset)
 from tests.server.pipeline_helpers import rivals, stored_first_tile
-from tests.server.test_accounts import KINDS
+from tests.server.test_accounts import KINDS, a_players_world
 
 
 def test_the_settings_page_downloads_everything_as_one_file(make_user, signed_in_as):
@@ -160,10 +160,14 @@ def test_the_administrators_page_is_for_administrators(app, session, make_user, 
     stuck = stored_first_tile(session)
     stuck.created_at = utcnow() - timedelta(hours=1)
     session.commit()
+    with app.app_context():
+        stranger = inbound.store(session, seat_mail(ann, "no-such-seat", "pick 1"), "http")
+        inbound.process(session, stranger.id, app.config)
     assert signed_in_as(ann).get("/admin").status_code == 403
     page = signed_in_as(root).get("/admin").get_data(as_text=True)
     assert f"#{failed.id} sign_in" in page and "boom" in page
     assert f"#{stuck.id} " in page.split('id="stuck-submissions"')[1]
+    assert "no seat for this address and sender" in page.split('id="refusals"')[1]
     assert "Administration" in signed_in_as(root).get("/settings").get_data(as_text=True)
 
 
@@ -205,3 +209,17 @@ def test_a_deleted_players_seat_shows_as_a_former_player_in_each_language(
         session.commit()
         page = browser.get(f"/games/{game.public_id}").get_data(as_text=True)
         assert f"{words} {ann.id}" in page
+
+
+def test_a_league_organiser_removes_a_line_in_a_league_game(session, make_user, token_for, api):
+    _ann, bob, cem, _done, _going_on, season = a_players_world(session, make_user)
+    game = season.games[0]  # Ann against Cem; Bob organises the league, not the game
+    seat = next(s for s in game.seats if s.user_id == cem.id)
+    line = chat.post(session, seat, "off-topic", "api", 500).message
+    session.commit()
+    where = {"game_id": game.public_id, "message_id": line.id}
+    assert api.call("removeChatLine", token_for(cem), **where).status_code == 403
+    removed = api.call("removeChatLine", token_for(bob), **where)
+    assert removed.status_code == 200 and removed.get_json()["removed_at"]
+    listed = api.call("listChat", token_for(cem), game_id=game.public_id).get_json()
+    assert [(m["text"], bool(m["removed_at"])) for m in listed] == [("", True)]

@@ -36,7 +36,9 @@ DIGEST = "digest"
 
 
 def _queue(session: Session, seat: Seat, kind: str, payload: dict[str, Any]) -> None:
-    if seat.user_id is None or seat.resigned_at is not None:
+    """To the seat's player, unless they left it or a bot stands in for them
+    (a suspended account's seat)."""
+    if seat.user_id is None or seat.resigned_at is not None or seat.bot is not None:
         return
     payload = {"game": seat.game.public_id, "seat": seat.position, **payload}
     session.add(Outbox(recipient_id=seat.user_id, game_id=seat.game_id, kind=kind, payload=payload))

@@ -18,6 +18,8 @@ from pbem.services import chat
 from pbem.services.games import SeatSpec, create_game
 from pbem.services.links import sign_in_token
 from pbem.services.notifications import DELETE_ACCOUNT
+from pbem.services.pipeline import process_submission
+from pbem.services.submissions import submit
 from tests import toy_game  # noqa: F401  (registers the toy ruleset)
 from tests.server.pipeline_helpers import rivals, stored_first_tile
 from tests.server.test_accounts import KINDS, a_players_world
@@ -94,6 +96,14 @@ def test_a_suspended_user_is_refused_on_every_channel_and_a_bot_plays(
     assert seat.user_id == ann.id and seat.bot is not None and seat.resigned_at is None
     sent = session.scalars(select(Submission).where(Submission.seat_id == seat.id)).all()
     assert [s.channel for s in sent] == ["bot"]
+    bob_moves = submit(session, game.seats[1], "pick 1", "api")
+    session.commit()
+    process_submission(session, sent[0].id)
+    process_submission(session, bob_moves.id)
+    session.expire_all()
+    assert len(game.moves) >= 2  # the round was played, the bot's pick with Bob's
+    mails = select(Outbox.kind).where(Outbox.recipient_id == ann.id, Outbox.game_id == game.id)
+    assert session.scalars(mails).all() == ["your_turn"]  # the first round's: none since
     # Restored: Ann plays her seat again.
     assert app.test_cli_runner().invoke(main, ["user", "restore", ann.email]).exit_code == 0
     session.refresh(seat)

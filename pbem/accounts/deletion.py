@@ -55,8 +55,9 @@ def delete_account(session: Session, user: User) -> None:
     email, name, label = user.email, user.name, former_player(user.id)
     _leave_leagues(session, user)
     _leave_games(session, user)
+    _lock_games(session, user)
     _erase_mail(session, user, email)
-    _erase_own_rows(session, user, email)
+    _erase_own_rows(session, user)
     _rename(session, user, label)
     _scrub_mentions(session, user, (email, name), label)
     # Nobody organises what they made any more: no organiser's mail goes to
@@ -99,6 +100,17 @@ def _leave_games(session: Session, user: User) -> None:
     session.execute(update(Seat).where(Seat.invited_email == user.email).values(invited_email=None))
 
 
+def _lock_games(session: Session, user: User) -> None:
+    """Every game the user sat at or made, finished ones too, whose seats,
+    chat, history or title change below: through the game's lock, as every
+    change of a game (its new version also tells open pages to reload).
+    In the order of their ids, so two deletions at once cannot wait on each other."""
+    sat = select(Seat.game_id).where(Seat.user_id == user.id)
+    made = select(Game.id).where(Game.created_by_id == user.id)
+    for game_id in sorted(set(session.scalars(sat)) | set(session.scalars(made))):
+        lock_game(session, game_id)
+
+
 def _erase_mail(session: Session, user: User, email: str) -> None:
     """Mail to the user and mail from them, kept or waiting, raw or read."""
     session.execute(
@@ -116,7 +128,7 @@ def _erase_mail(session: Session, user: User, email: str) -> None:
         session.execute(delete(InboundMessage).where(InboundMessage.id.in_(quoting)))
 
 
-def _erase_own_rows(session: Session, user: User, email: str) -> None:
+def _erase_own_rows(session: Session, user: User) -> None:
     """Tokens, vacations and chat lines: nobody else needs them. A chat line
     stays in its place, shown as removed, so the talk around it still reads."""
     session.execute(delete(ApiToken).where(ApiToken.user_id == user.id))

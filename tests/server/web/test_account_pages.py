@@ -83,6 +83,7 @@ def test_a_suspended_user_is_refused_on_every_channel_and_a_bot_plays(
     asked = browser.post("/sign-in", {"email": ann.email})
     assert asked.status_code == 403 and "suspended" in asked.get_data(as_text=True)
     assert browser.get(f"/sign-in/{stale_link}").status_code == 400
+    assert browser.get(f"/calendar/{ann.calendar_token}.ics").status_code == 404
     # The API.
     assert api.call("exportAccount", token).status_code == 401
     # Mail to the seat's address.

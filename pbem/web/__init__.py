@@ -18,7 +18,7 @@ from pbem.render.colours import css_colour
 from pbem.services.chat import may_remove as may_remove_chat
 from pbem.services.events import event_text
 from pbem.services.game_organisers import organises
-from pbem.services.names import shown_name
+from pbem.services.names import player_name, shown_name
 from pbem.services.time_control import time_control_words
 from pbem.web import (
     account,
@@ -78,6 +78,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["css_colour"] = css_colour  # seat dots in the pictures' colours
     app.jinja_env.filters["time_control"] = time_control_words
     app.jinja_env.filters["shown_name"] = shown_name  # two Anns at one table differ
+    app.jinja_env.filters["player_name"] = player_name  # a deleted account: a former player
     app.jinja_env.globals["record_url"] = records.record_url
     app.jinja_env.globals["organises"] = organises
     app.jinja_env.globals["may_remove_chat"] = may_remove_chat

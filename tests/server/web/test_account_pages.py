@@ -234,3 +234,16 @@ def test_a_league_organiser_removes_a_line_in_a_league_game(session, make_user, 
     assert removed.status_code == 200 and removed.get_json()["removed_at"]
     listed = api.call("listChat", token_for(cem), game_id=game.public_id).get_json()
     assert [(m["text"], bool(m["removed_at"])) for m in listed] == [("", True)]
+
+
+def test_a_deleted_players_league_place_shows_as_a_former_player(
+    app, session, make_user, signed_in_as
+):
+    ann, bob, _cem, _done, _going_on, season = a_players_world(session, make_user)
+    with app.app_context():
+        delete_account(session, session.get(User, ann.id))
+    session.commit()
+    bob.language = "cs"
+    session.commit()
+    page = signed_in_as(bob).get(f"/leagues/{season.league.public_id}/seasons/1")
+    assert f"bývalý hráč {ann.id}" in page.get_data(as_text=True)

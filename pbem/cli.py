@@ -8,6 +8,7 @@ import json
 import os
 import signal
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,8 +16,11 @@ import click
 from flask import Flask, current_app
 from flask.cli import FlaskGroup, ScriptInfo, pass_script_info, with_appcontext
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from pbem import create_app, migrate
+from pbem.accounts.deletion import delete_account
+from pbem.accounts.suspension import restore, suspend
 from pbem.beat_lease import BEAT, HeldLease
 from pbem.clock.sweep import sweep as sweep_clocks
 from pbem.db import EXTENSION, Database, get_db
@@ -25,7 +29,7 @@ from pbem.i18n import catalogues
 from pbem.logs import gunicorn_json_logging
 from pbem.mail.smtpd import controller
 from pbem.metrics.processes import process_ended, use_multiprocess_dir
-from pbem.models import Game, GameStatus
+from pbem.models import Game, GameStatus, User
 from pbem.render.__main__ import main as render_main
 from pbem.services import accounts
 from pbem.services.bots import BOTS
@@ -273,6 +277,16 @@ def user_create(email: str, name: str, time_zone: str, language: str | None) -> 
         click.echo(f"user {created.id}: {created.name} <{created.email}>")
 
 
+def _account(session: Session, email: str) -> User:
+    try:
+        found = accounts.user_by_email(session, email)
+    except ServiceError as exc:
+        raise click.ClickException(str(exc)) from None
+    if found is None or found.deleted_at is not None:
+        raise click.ClickException(f"no user {email}")
+    return found
+
+
 @user.command("token")
 @click.argument("email")
 @click.option("--label", default="", help="what the token is for")
@@ -280,12 +294,62 @@ def user_create(email: str, name: str, time_zone: str, language: str | None) -> 
 def user_token(email: str, label: str) -> None:
     """Issue an API token (shown once; keep it)."""
     with get_db().session() as session:
-        found = accounts.user_by_email(session, email)
-        if found is None:
-            raise click.ClickException(f"no user {email}")
-        token = accounts.issue_api_token(session, found, label)
+        token = accounts.issue_api_token(session, _account(session, email), label)
         session.commit()
     click.echo(token)
+
+
+def _account_change(email: str, change: Callable[[Session, User], None], done: str) -> None:
+    """Apply an administrator's change to one account, in one transaction."""
+    with get_db().session() as session:
+        found = _account(session, email)
+        try:
+            change(session, found)
+        except ServiceError as exc:
+            raise click.ClickException(str(exc)) from None
+        session.commit()
+    click.echo(f"{email}: {done}")
+
+
+@user.command("delete")
+@click.argument("email")
+@click.confirmation_option(prompt="Delete this account for good?")
+@with_appcontext
+def user_delete(email: str) -> None:
+    """Delete an account for good: address, name, tokens, settings and mail are
+    erased; finished games keep their records under "former player N"; a bot
+    plays on in games under way; league places are withdrawn."""
+    _account_change(email, delete_account, "deleted")
+    get_db().forget_old_pages()
+
+
+@user.command("suspend")
+@click.argument("email")
+@with_appcontext
+def user_suspend(email: str) -> None:
+    """Keep an account out (pages, API, mail); the stand-in bot plays its seats."""
+    _account_change(email, suspend, "suspended")
+
+
+@user.command("restore")
+@click.argument("email")
+@with_appcontext
+def user_restore(email: str) -> None:
+    """Let a suspended account back in; its seats are its own to play again."""
+    _account_change(email, restore, "restored")
+
+
+@user.command("admin")
+@click.argument("email")
+@click.option("--revoke", is_flag=True, help="take the role away instead")
+@with_appcontext
+def user_admin(email: str, revoke: bool) -> None:
+    """Make the account an administrator (the administrators' page, removing any chat line)."""
+
+    def set_role(_session: Session, found: User) -> None:
+        found.is_admin = not revoke
+
+    _account_change(email, set_role, "not an administrator" if revoke else "administrator")
 
 
 @main.group()

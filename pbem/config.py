@@ -68,6 +68,10 @@ class Config:
             "PBEM_VACATION_DAYS": _days("VACATION_DAYS", 30),
             "PBEM_SNAPSHOT_CHECK_PERCENT": _percent("SNAPSHOT_CHECK_PERCENT", 2),
             "PBEM_PICTURE_KEEP_DAYS": _days("PICTURE_KEEP_DAYS", 7),
+            # The privacy page (/privacy): whom to write to about personal
+            # data, and the administrator's own words shown above the list.
+            "PBEM_PRIVACY_CONTACT": _env("PRIVACY_CONTACT"),
+            "PBEM_PRIVACY_TEXT": _env("PRIVACY_TEXT"),
         }
 
     def default_secret_key(self, instance: Path) -> str:

@@ -46,6 +46,14 @@ class Database:
         finally:
             session.close()
 
+    def forget_old_pages(self) -> None:
+        """SQLite: fold the write-ahead log into the file and empty it, so rows
+        just erased (with secure_delete) leave no older copy of their pages in
+        the log either. Nothing to do on PostgreSQL, whose vacuum does it."""
+        if self.is_sqlite:
+            with self.engine.connect() as connection:
+                connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+
     def dispose(self) -> None:
         """Close every pooled connection."""
         self.engine.dispose()
@@ -144,6 +152,9 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:  # type: ignore[no-untyp
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA journal_mode=WAL")
+    # Erased rows (a deleted account, forgotten mail) are overwritten, not
+    # left readable in the file's free pages.
+    cursor.execute("PRAGMA secure_delete=ON")
     cursor.close()
 
 

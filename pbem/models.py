@@ -122,8 +122,23 @@ class User(Base):
     league_digest_sent_on: Mapped[date | None]  # the local day the last one went out
     # The secret of the player's iCalendar feed of deadlines.
     calendar_token: Mapped[str] = mapped_column(String(40), unique=True, default=seat_token)
+    # Administrators see the server's failed mail, stuck turns and refusals
+    # and may remove any chat line (`pbem user admin EMAIL`).
+    is_admin: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
+    # Set while an administrator has suspended the account: no channel lets
+    # it in, and the stand-in bot plays its seats (pbem.services.suspension).
+    suspended_at: Mapped[datetime | None]
+    # Set once the account is deleted (pbem.services.account_deletion): the
+    # row stays, with nothing personal, so finished games and ratings keep a
+    # "former player N" to point at.
+    deleted_at: Mapped[datetime | None]
 
     seats: Mapped[list[Seat]] = relationship(back_populates="user")
+
+    @property
+    def locked_out(self) -> bool:
+        """Suspended or deleted: every channel turns the account away."""
+        return self.suspended_at is not None or self.deleted_at is not None
 
     @property
     def quiet_hours(self) -> str | None:
@@ -367,6 +382,9 @@ class ChatMessage(Base):
     text: Mapped[str] = mapped_column(Text)
     channel: Mapped[str] = mapped_column(String(16))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # Set when a moderator removed the line, or its writer deleted their
+    # account; its text is then erased and pages show it as removed.
+    removed_at: Mapped[datetime | None]
 
     seat: Mapped[Seat] = relationship()
 

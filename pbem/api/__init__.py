@@ -11,6 +11,7 @@ from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
 from pbem.api import auth, bodies
+from pbem.api.account import blp as account_blp
 from pbem.api.events import blp as events_blp
 from pbem.api.games import blp as games_blp
 from pbem.api.league_exports import blp as league_exports_blp
@@ -41,6 +42,7 @@ BLUEPRINTS = (
     (events_blp, "games"),
     (records_blp, "games"),
     (settings_blp, "settings"),
+    (account_blp, "account"),
     (vacation_blp, "vacation"),
     (players_blp, "players"),
     (leagues_blp, "leagues"),

@@ -346,6 +346,23 @@ class Chat(MethodView):
         return {"message": sent.message, "readers": sent.readers, "summary": sent.summary}
 
 
+@blp.route(f"/<game_id>/chat/<{ID_CONVERTER}:message_id>")
+class ChatLine(MethodView):
+    @authenticated
+    @blp.doc(operationId="removeChatLine")
+    @blp.response(200, ChatMessageSchema)
+    @errors(403, "Not an organiser of the game nor an administrator")
+    @errors(404, "No such game or chat line")
+    def delete(self, game_id: str, message_id: int):  # type: ignore[no-untyped-def]
+        """Remove a chat line (the game's organisers, administrators): its text is erased"""
+        session = request_session()
+        line = chat.remove(
+            session, game_service.find_game(session, game_id), message_id, api_user()
+        )
+        session.commit()
+        return line
+
+
 @blp.route(f"{SEAT_URL}/submissions/<{ID_CONVERTER}:submission_id>")
 class SubmissionResource(MethodView):
     @authenticated

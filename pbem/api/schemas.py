@@ -485,6 +485,10 @@ class ChatMessageSchema(ma.Schema):
     text = ma.fields.String(required=True)
     channel = ma.fields.String(required=True, metadata={"description": "web, api or mail"})
     created_at = ma.fields.DateTime(required=True)
+    removed_at = ma.fields.DateTime(
+        allow_none=True,
+        metadata={"description": "set when a moderator removed the line (its text is then empty)"},
+    )
 
 
 class ChatPostSchema(ma.Schema):

@@ -42,6 +42,7 @@ BOARD_KINDS = {"your_turn", "game_over", "submission_rejected", SINCE_YOU_HEARD}
 # has not started, so it cannot be written from the game's board.
 ACCOUNT_KINDS = {
     notifications.SIGN_IN,
+    notifications.DELETE_ACCOUNT,
     notifications.INVITE,
     notifications.ORGANISER_TIMEOUT,
     notifications.ORGANISER_NOTICE,
@@ -118,6 +119,18 @@ def _account_mail(session: Session, row: Outbox, config: Mapping[str, Any]) -> E
         mail.link(_("Sign in"), payload["link"])
         mail.para(_("If you did not ask to sign in, ignore this mail."))
         return mail.message(_("Sign in to pbem"))
+    if row.kind == notifications.DELETE_ACCOUNT:
+        mail.para(
+            _(
+                "You asked to delete your pbem account. Your address, name, settings, tokens,"
+                " chat lines and mail will be erased; games under way go on with a bot in your"
+                " seat, and finished games keep their records under the name of a former player."
+                " This cannot be undone."
+            )
+        )
+        mail.link(_("Delete my account"), payload["link"])
+        mail.para(_("If you did not ask for this, ignore this mail: nothing changes."))
+        return mail.message(_("Delete your pbem account?"))
     if row.kind == notifications.INVITE and payload.get("replaces"):
         mail.para(
             _(

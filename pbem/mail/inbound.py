@@ -54,6 +54,9 @@ SENDER_CHECK_FAILED = lazy_gettext(
     "from that address, not through a forwarding service."
 )
 TOO_LARGE = lazy_gettext("Your message is too large. Send only text.")
+SUSPENDED = lazy_gettext(
+    "Your account is suspended: nothing you send is played. Ask the server's administrator."
+)
 RECIPIENT_HEADERS = ("Delivered-To", "X-Original-To", "To", "Cc")
 
 
@@ -174,6 +177,9 @@ def _read(session: Session, row: InboundMessage, config: Mapping[str, Any]) -> R
         _refuse(session, sender, message)
         return Result("refused", "no seat for this address and sender")
     row.seat_id = seat.id
+    if seat.user.locked_out:
+        _refuse(session, sender, message, SUSPENDED)
+        return Result("refused", "account suspended")
     with in_language(seat.user.language if seat.user else None):  # the answer's
         return _read_seat_mail(session, row, message, seat, config)
 

@@ -25,6 +25,7 @@ from pbem.leagues.tables import PER_GAME, TableRow, division_table, ranks_per_ga
 from pbem.mail.message import Mail
 from pbem.models import Game, GameStatus, League, Outbox, Season, SeasonEntrant, Seat, User
 from pbem.services.errors import NotFound
+from pbem.services.names import player_name
 
 LEAGUE_KINDS = {
     notices.LEAGUE_INVITE,
@@ -200,8 +201,10 @@ def _per_game_note(mail: Mail, season: Season, division: int) -> None:
 
 def _table_text(rows: list[TableRow], marked: int | None = None) -> str:
     """A plain-text table, one row a line; `marked`: the reader's place id."""
+    shown = [player_name(r.place.name, r.place.user) for r in rows]
     names = [
-        _("%(name)s (withdrew)", name=r.place.name) if r.withdrawn else r.place.name for r in rows
+        _("%(name)s (withdrew)", name=name) if r.withdrawn else name
+        for r, name in zip(rows, shown, strict=True)
     ]
     heads = [_("Name"), _("Played"), _("Points"), _("Score")]
     width = max([len(name) for name in names] + [len(heads[0])])

@@ -252,7 +252,7 @@ def issue_api_token(session: Session, user: User, label: str = "") -> str:
 
 def user_for_token(session: Session, token: str) -> User | None:
     row = session.scalar(select(ApiToken).where(ApiToken.token_hash == _hash(token)))
-    if row is None:
+    if row is None or row.user.locked_out:
         return None
     row.last_used_at = utcnow()
     return row.user

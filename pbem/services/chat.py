@@ -11,9 +11,11 @@ from flask_babel import ngettext
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from pbem.models import ChatMessage, Game, Seat
+from pbem.db import lock_game
+from pbem.models import ChatMessage, Game, Seat, User, utcnow
 from pbem.services import notifications
-from pbem.services.errors import Invalid
+from pbem.services.errors import Forbidden, Invalid, NotFound
+from pbem.services.game_organisers import organises
 
 
 @dataclass(frozen=True)
@@ -70,3 +72,24 @@ def messages(session: Session, game: Game) -> list[ChatMessage]:
             select(ChatMessage).where(ChatMessage.game_id == game.id).order_by(ChatMessage.id)
         )
     )
+
+
+def may_remove(game: Game, user: User | None) -> bool:
+    """A game's organisers (its creator, a league game's league organisers)
+    and the server's administrators moderate its chat."""
+    return user is not None and (user.is_admin or organises(game, user))
+
+
+def remove(session: Session, game: Game, message_id: int, by: User) -> ChatMessage:
+    """Erase a chat line's text; the line stays in its place, shown as
+    removed, so the talk around it still reads. Under the game's lock, as
+    every change of a game. The caller commits."""
+    game = lock_game(session, game.id)
+    if not may_remove(game, by):
+        raise Forbidden(_("only the game's organisers or an administrator may remove a chat line"))
+    message = session.get(ChatMessage, message_id)
+    if message is None or message.game_id != game.id:
+        raise NotFound(_("no such chat line in this game"))
+    if message.removed_at is None:
+        message.text, message.removed_at = "", utcnow()
+    return message

@@ -23,6 +23,8 @@ INVITE = "pbem.invite"
 TAKE_OVER = "pbem.take-over"
 LEAGUE_INVITE = "pbem.league-invite"
 PICTURE = "pbem.picture"
+DELETE_ACCOUNT = "pbem.delete-account"
+DELETE_ACCOUNT_HOURS = 24
 INVITE_DAYS = 60
 PICTURE_DAYS = 30
 
@@ -66,6 +68,25 @@ def read_sign_in_token(token: str) -> tuple[int, datetime | None]:
         _("this sign-in link is not valid"),
     )
     return data["user"], datetime.fromisoformat(data["last"]) if data["last"] else None
+
+
+def delete_account_url(user: User) -> str:
+    """The link that confirms deleting the account, for its address only: once
+    the account is gone, the address is too, and the link does nothing."""
+    token = _serializer(DELETE_ACCOUNT).dumps({"user": user.id, "email": user.email})
+    return absolute_url("account.confirm_deletion", token=token)
+
+
+def read_delete_account_token(token: str) -> tuple[int, str]:
+    """(user id, the address the link was sent to)."""
+    data = _load(
+        DELETE_ACCOUNT,
+        token,
+        DELETE_ACCOUNT_HOURS * 3600,
+        _("this link to delete an account has expired"),
+        _("this link to delete an account is not valid"),
+    )
+    return data["user"], data["email"]
 
 
 def invite_token(seat_id: int, email: str) -> str:

@@ -94,12 +94,32 @@ def name_key(name: str) -> str:
     return " ".join("".join(c for c in folded if unicodedata.category(c) != "Cf").split())
 
 
+# A deleted account's name, stored in English and shown in the reader's language.
+FORMER_PLAYER = "former player %(number)s"
+
+
+def former_player(user_id: int) -> str:
+    """The name a deleted account leaves in records: it identifies nobody."""
+    return FORMER_PLAYER % {"number": user_id}
+
+
+def player_name(name: str, user: User | None) -> str:
+    """A name stored for a player (a seat's, a league place's) as a reader
+    sees it: a deleted account's is a former player, in the reader's language."""
+    if user is not None and user.deleted_at is not None:
+        return gettext("former player %(number)s", number=user.id)  # FORMER_PLAYER
+    return name
+
+
 def shown_name(seat: Seat) -> str:
     """The seat's name as pages and the API show it: when another player at the
     table goes by a name that looks the same, each gets their player number
-    (the one in their profile's address, /players/N), so two Anns differ."""
+    (the one in their profile's address, /players/N), so two Anns differ; a
+    deleted account's seat is a former player, in the reader's language."""
     if seat.user_id is None or not seat.name:
         return seat.name or ""
+    if seat.user is not None and seat.user.deleted_at is not None:
+        return player_name(seat.name, seat.user)
     key = name_key(seat.name)
     players = {
         other.user_id

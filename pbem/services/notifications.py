@@ -20,6 +20,7 @@ YOUR_TURN = "your_turn"
 GAME_OVER = "game_over"
 REJECTED = "submission_rejected"
 SIGN_IN = "sign_in"
+DELETE_ACCOUNT = "delete_account"
 INVITE = "invite"
 ACCEPTED = "submission_accepted"
 MOVED = "moved"
@@ -35,7 +36,9 @@ DIGEST = "digest"
 
 
 def _queue(session: Session, seat: Seat, kind: str, payload: dict[str, Any]) -> None:
-    if seat.user_id is None or seat.resigned_at is not None:
+    """To the seat's player, unless they left it or a bot stands in for them
+    (a suspended account's seat)."""
+    if seat.user_id is None or seat.resigned_at is not None or seat.bot is not None:
         return
     payload = {"game": seat.game.public_id, "seat": seat.position, **payload}
     session.add(Outbox(recipient_id=seat.user_id, game_id=seat.game_id, kind=kind, payload=payload))
@@ -138,6 +141,11 @@ def notify_resigned(session: Session, game: Game, leaver: Seat) -> None:
 
 def notify_sign_in(session: Session, user: User, link: str) -> None:
     session.add(Outbox(recipient_id=user.id, kind=SIGN_IN, payload={"link": link}))
+
+
+def notify_delete_account(session: Session, user: User, link: str) -> None:
+    """The link that confirms the player asked to delete their account."""
+    session.add(Outbox(recipient_id=user.id, kind=DELETE_ACCOUNT, payload={"link": link}))
 
 
 def notify_invite(

@@ -37,10 +37,8 @@ def resign(session: Session, seat: Seat) -> None:
 
 def leave_seat(session: Session, game: Game, seat: Seat, why: str) -> None:
     """The player is out (resigned, forfeited on time, handed to a bot by an
-    organiser): a bot plays the seat on."""
-    seat.resigned_at, seat.bot = utcnow(), RESIGN_BOT
-    seat.asked_at = seat.deadline = seat.timeout_at = None
-    session.flush()
+    organiser, the account deleted): a bot plays the seat on."""
+    seat.resigned_at = utcnow()
     signals.announce(
         session,
         signals.seat_changed_hands,
@@ -50,4 +48,14 @@ def leave_seat(session: Session, game: Game, seat: Seat, why: str) -> None:
         new_user_id=None,
         why=why,
     )
+    stand_in(session, game, seat)
+
+
+def stand_in(session: Session, game: Game, seat: Seat) -> None:
+    """The stand-in bot plays the seat from now on, its player keeping it (a
+    suspended account's, until it is restored) or not (one who left). The
+    caller holds the game's lock."""
+    seat.bot = RESIGN_BOT
+    seat.asked_at = seat.deadline = seat.timeout_at = None
+    session.flush()
     queue_bot_submissions(session, game, engine_game(game))

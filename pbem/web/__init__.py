@@ -15,11 +15,14 @@ from pbem.i18n.games import game_title
 from pbem.i18n.notation_pages import notation_path
 from pbem.leagues.seasons import shown_title
 from pbem.render.colours import css_colour
+from pbem.services.chat import may_remove as may_remove_chat
 from pbem.services.events import event_text
 from pbem.services.game_organisers import organises
-from pbem.services.names import shown_name
+from pbem.services.names import player_name, shown_name
 from pbem.services.time_control import time_control_words
 from pbem.web import (
+    account,
+    admin,
     auth,
     board,
     calendar_feed,
@@ -54,6 +57,8 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(site)
     for module in (
         auth,
+        account,
+        admin,
         lobby,
         play,
         chat,
@@ -73,8 +78,10 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["css_colour"] = css_colour  # seat dots in the pictures' colours
     app.jinja_env.filters["time_control"] = time_control_words
     app.jinja_env.filters["shown_name"] = shown_name  # two Anns at one table differ
+    app.jinja_env.filters["player_name"] = player_name  # a deleted account: a former player
     app.jinja_env.globals["record_url"] = records.record_url
     app.jinja_env.globals["organises"] = organises
+    app.jinja_env.globals["may_remove_chat"] = may_remove_chat
     clock.init_app(app)
     locale_format.init_app(app)
     app.jinja_env.filters["shown_title"] = shown_title

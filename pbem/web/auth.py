@@ -32,6 +32,7 @@ from pbem.web.common import SignedIn, db, me, page_blueprint, signed_in
 log = logging.getLogger(__name__)
 bp = page_blueprint("auth")
 login_manager = LoginManager()
+SUSPENDED = lazy_gettext("this account is suspended: ask the server's administrator")
 MOVED_CHOICES = {
     MovedMail.EACH: lazy_gettext("after every turn of another player"),
     MovedMail.NEVER: lazy_gettext("never: only when it is my turn and when the game ends"),
@@ -46,7 +47,7 @@ def init_app(app: Flask) -> None:
 @login_manager.user_loader
 def _load_user(user_id: str) -> SignedIn | None:
     user = db().get(User, int(user_id))
-    return SignedIn(user) if user is not None else None
+    return SignedIn(user) if user is not None and not user.locked_out else None
 
 
 def safe_next(target: str | None) -> str:
@@ -83,6 +84,8 @@ def sign_in():  # type: ignore[no-untyped-def]
         user = accounts.user_for_sign_in(db(), email)
     except Invalid as exc:
         return render_template("sign_in.html", next=next_page, email=email, error=str(exc)), 422
+    if user.locked_out:
+        return render_template("sign_in.html", next=next_page, email=email, error=SUSPENDED), 403
     link = absolute_url(
         "auth.follow_link", token=sign_in_token(user.id, user.signed_in_at), next=next_page
     )
@@ -101,6 +104,8 @@ def _linked_user(token: str) -> tuple[User, bool]:
     user = db().get(User, user_id)
     if user is None or _stamp(user.signed_in_at) != _stamp(last_sign_in):
         raise BadLink(_("this sign-in link was used already; ask for a new one"))
+    if user.locked_out:
+        raise BadLink(str(SUSPENDED))
     return user, last_sign_in is None
 
 

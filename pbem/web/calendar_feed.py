@@ -24,7 +24,7 @@ bp = page_blueprint("calendar")
 @bp.route("/calendar/<token>.ics")
 def feed(token: str) -> Response:
     user = db().scalar(select(User).where(User.calendar_token == token))
-    if user is None:
+    if user is None or user.locked_out:  # a suspended account's feed is shut too
         abort(404)
     calendar = Calendar()
     calendar.add("prodid", "-//pbem//deadlines//EN")

@@ -1,5 +1,6 @@
 """Chat on the game page: the players' messages to each other, kept with the
-game and mailed to the other players (pbem.services.chat)."""
+game and mailed to the other players (pbem.services.chat), and a
+moderator's removal of a line."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from flask import current_app, redirect, request, url_for
 
 from pbem.services import chat
 from pbem.services.errors import Invalid
-from pbem.services.games import seat_of
+from pbem.services.games import find_game, seat_of
 from pbem.web.common import db, me, page_blueprint, signed_in
 from pbem.web.play import render_game_page
 
@@ -26,3 +27,14 @@ def post(game_id: str):  # type: ignore[no-untyped-def]
         return render_game_page(seat, None, chat_error=str(exc), chat_text=text, status=422)
     db().commit()
     return redirect(url_for("play.game_page", game_id=game_id, chat=sent.readers, _anchor="chat"))
+
+
+@bp.route("/games/<game_id>/chat/<int:message_id>/remove", methods=["POST"])
+@signed_in
+def remove(game_id: str, message_id: int):  # type: ignore[no-untyped-def]
+    """A moderator's removal: the line stays, shown as removed."""
+    user = me()
+    assert user is not None
+    chat.remove(db(), find_game(db(), game_id), message_id, user)
+    db().commit()
+    return redirect(url_for("play.game_page", game_id=game_id, _anchor="chat"))

@@ -1,0 +1,178 @@
+"""Accounts people can leave: everything pbem holds about a player comes out
+as one file, and a deleted account leaves no trace of the person while the
+games, leagues and ratings it was part of stay whole."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+from sqlalchemy.engine import make_url
+
+from pbem.cli import main
+from pbem.leagues.leagues import create_league, invite_entrant, join_league
+from pbem.leagues.seasons import start_season
+from pbem.leagues.tables import division_table
+from pbem.mail import inbound
+from pbem.models import Base, ChatMessage, GameStatus, Rating, User
+from pbem.services import accounts, chat
+from pbem.services.names import former_player
+from tests import toy_game  # noqa: F401  (registers the toy ruleset)
+from tests.server.leagues.test_seasons import play_out
+from tests.server.pipeline_helpers import rivals
+
+KINDS = (
+    "account",
+    "settings",
+    "api_tokens",
+    "vacations",
+    "games",
+    "games_organised",
+    "turns_sent",
+    "mails_to_you",
+    "mails_from_you",
+    "ratings",
+    "rating_changes",
+    "leagues",
+)
+
+
+def unique(word: str) -> str:
+    """A name no other test's rows hold, so a search for it finds only this test's."""
+    return f"{word}{uuid.uuid4().hex[:6]}"
+
+
+def mail_from(session, user: User, marker: str) -> None:
+    raw = (
+        f"From: {user.email}\r\nTo: play@localhost\r\nSubject: hello\r\n"
+        f"Message-ID: <{uuid.uuid4().hex}@example.org>\r\n\r\n{marker}\r\n"
+    ).encode()
+    inbound.store(session, raw, "http", envelope_from=user.email.upper())  # as a client wrote it
+
+
+def a_players_world(session, make_user):
+    """Ann and Bob: a finished game and one going on, chat, tokens, mail in,
+    and a league season Ann plays against Cem."""
+    ann, bob, cem = make_user(unique("Ann")), make_user(unique("Bob")), make_user(unique("Cem"))
+    done, going_on = rivals(session, ann, bob)
+    for game, line in ((done, "ann-line"), (done, "bob-line"), (going_on, "ann-too")):
+        writer = ann if line.startswith("ann") else bob
+        seat = next(s for s in game.seats if s.user_id == writer.id)
+        chat.post(session, seat, f"{line} {writer.name}", "web", 500)
+    accounts.issue_api_token(session, ann, "ann-laptop")
+    accounts.issue_api_token(session, bob, "bob-phone")
+    session.commit()
+    mail_from(session, ann, "ann-raw-marker")
+    mail_from(session, bob, "bob-raw-marker")
+    league = create_league(session, bob, unique("Club"), "toy-pick", 2, {"target": 3})
+    for player in (ann, cem):
+        invite_entrant(session, league, bob, player.email, "https://pbem.test/league")
+        join_league(session, league.public_id, player)
+    season = start_season(session, league)
+    session.commit()
+    return ann, bob, cem, done, going_on, season
+
+
+def test_an_export_holds_every_kind_and_nothing_of_another_user(
+    session, make_user, api, token_for, app
+):
+    ann, bob, _cem, done, going_on, _season = a_players_world(session, make_user)
+    answer = api.call("exportAccount", token_for(ann))
+    assert answer.status_code == 200
+    export = answer.get_json()
+    empty = [kind for kind in KINDS if not export[kind]]
+    assert empty == ["vacations"]
+    assert export["account"]["email"] == ann.email
+    assert {g["game"] for g in export["games"]} >= {done.public_id, going_on.public_id}
+    assert export["games_organised"] == [done.public_id]
+    assert {t["label"] for t in export["api_tokens"]} == {"ann-laptop", "tests"}
+    chats = [line["text"] for g in export["games"] for line in g["chat"]]
+    assert sorted(chats) == sorted([f"ann-line {ann.name}", f"ann-too {ann.name}"])
+    assert all(m["text"] == "pick 3" for g in export["games"][:1] for m in g["moves"])
+    assert "ann-raw-marker" in export["mails_from_you"][0]["raw"]
+    assert export["ratings"][0]["ruleset"] == "toy-pick"
+    assert len(export["leagues"]["entries"]) == 1 and export["leagues"]["season_places"]
+    written = json.dumps(export, ensure_ascii=False)
+    for bobs in (bob.email, bob.name, "bob-line", "bob-phone", "bob-raw-marker"):
+        assert bobs not in written
+    assert api.call("exportAccount", None).status_code == 401
+
+
+def every_value(session) -> list[str]:
+    """Every value of every column of every table, as text."""
+    values = []
+    for table in Base.metadata.sorted_tables:
+        for row in session.execute(select(table)):
+            for value in row:
+                if isinstance(value, bytes):
+                    value = value.decode("utf-8", "replace")
+                values.append(json.dumps(value, default=str, ensure_ascii=False))
+    return values
+
+
+def test_after_deletion_no_table_holds_the_address_or_name_and_the_games_go_on(
+    session, make_user, app
+):
+    ann, bob, cem, done, going_on, season = a_players_world(session, make_user)
+    email, name = ann.email, ann.name
+    runner = app.test_cli_runner()
+    deleted = runner.invoke(main, ["user", "delete", email, "--yes"])
+    assert deleted.exit_code == 0, deleted.output
+    session.expire_all()
+    found = [v for v in every_value(session) if email in v.lower() or name.lower() in v.lower()]
+    assert found == []
+    label = former_player(ann.id)
+    assert session.get(User, ann.id).name == label
+    assert session.get(User, ann.id).deleted_at is not None
+    assert [s.name for s in done.seats if s.user_id == ann.id] == [label]
+    assert session.scalar(select(Rating).where(Rating.user_id == ann.id)) is not None
+    lines = session.scalars(select(ChatMessage).where(ChatMessage.game_id == done.id)).all()
+    assert [(line.text, line.removed_at is not None) for line in lines] == [
+        ("", True),
+        (f"bob-line {bob.name}", False),
+    ]
+    # Games under way go on with the stand-in bot, and end.
+    ann_seat = next(s for s in going_on.seats if s.user_id == ann.id)
+    assert ann_seat.bot is not None and ann_seat.resigned_at is not None
+    play_out(session, going_on, bob.id)
+    league_game = season.games[0]
+    play_out(session, league_game, cem.id)
+    session.expire_all()
+    assert going_on.status == league_game.status == GameStatus.FINISHED
+    # The league table still adds up: one point for the one game, to Cem.
+    table = division_table(session, season, 1)
+    assert [(row.place.name, row.row.points, row.row.played) for row in table] == [
+        (cem.name, 1, 1),
+        (label, 0, 1),
+    ]
+    # Every finished game still replays.
+    verified = runner.invoke(main, ["verify", "--all"])
+    assert verified.exit_code == 0, verified.output
+    for game in (done, going_on, league_game):
+        assert f"{game.public_id}: ok" in verified.output
+    assert runner.invoke(main, ["user", "delete", email, "--yes"]).exit_code == 1
+
+
+def test_the_command_deletes_only_when_told_yes(session, make_user, app):
+    ann = make_user(unique("Ann"))
+    asked = app.test_cli_runner().invoke(main, ["user", "delete", ann.email], input="n\n")
+    assert asked.exit_code == 1 and "Delete this account for good?" in asked.output
+    session.expire_all()
+    assert session.get(User, ann.id).deleted_at is None
+
+
+def test_a_deleted_account_leaves_no_bytes_in_the_sqlite_file(session, make_user, app):
+    database = app.extensions["pbem.db"]
+    if not database.is_sqlite:
+        pytest.skip("the free pages of a file are SQLite's")
+    ann = make_user(unique("Ann"))
+    mail_from(session, ann, "ann-raw-marker")
+    email = ann.email
+    assert app.test_cli_runner().invoke(main, ["user", "delete", email, "--yes"]).exit_code == 0
+    path = Path(make_url(str(database.engine.url)).database)
+    for file in (path, Path(f"{path}-wal")):
+        if file.exists():
+            assert email.encode() not in file.read_bytes()

@@ -32,6 +32,7 @@ ORGANISER_EVENT = "organiser_event"
 ORGANISER_NOTICE = "organiser_notice"
 SEAT_RESIGNED = "seat_resigned"
 DIGEST = "digest"
+WEBHOOK_OFF = "webhook_off"
 
 
 def _queue(session: Session, seat: Seat, kind: str, payload: dict[str, Any]) -> None:
@@ -272,3 +273,9 @@ def retime_held(session: Session, user: User) -> None:
         )
     ):
         row.not_before = out_of_quiet_hours(now, user)
+
+
+def notify_webhook_off(session: Session, user_id: int, url: str, failures: int, error: str) -> None:
+    """The owner of a hook switched off after failing `failures` times in a row."""
+    payload = {"url": url, "failures": failures, "error": error}
+    session.add(Outbox(recipient_id=user_id, kind=WEBHOOK_OFF, payload=payload))

@@ -14,6 +14,7 @@ from pbem.i18n.phrases import Phrase, phrase
 from pbem.models import Game, MovedMail, Outbox, OutboxStatus, Seat, Submission, User, utcnow
 from pbem.services.deadlines import out_of_quiet_hours
 from pbem.services.game_organisers import organiser_ids
+from pbem.services.notice_choices import tells
 from pbem.services.seat_address import NEW_ADDRESS
 
 YOUR_TURN = "your_turn"
@@ -33,10 +34,15 @@ ORGANISER_NOTICE = "organiser_notice"
 SEAT_RESIGNED = "seat_resigned"
 DIGEST = "digest"
 WEBHOOK_OFF = "webhook_off"
+# Notices of a game's turns: sent by mail only if the player's choice for
+# the game (pbem.services.notice_choices) keeps mail and the game is not muted.
+CHOSEN = frozenset({YOUR_TURN, MOVED, REMINDER})
 
 
 def _queue(session: Session, seat: Seat, kind: str, payload: dict[str, Any]) -> None:
     if seat.user_id is None or seat.resigned_at is not None:
+        return
+    if kind in CHOSEN and not tells(session, seat.user_id, seat.game_id, "mail"):
         return
     payload = {"game": seat.game.public_id, "seat": seat.position, **payload}
     session.add(Outbox(recipient_id=seat.user_id, game_id=seat.game_id, kind=kind, payload=payload))

@@ -28,6 +28,7 @@ from pbem.web import (
     leagues,
     lobby,
     locale_format,
+    notices,
     organiser,
     play,
     profiles,
@@ -66,6 +67,7 @@ def init_app(app: Flask) -> None:
         profiles,
         leagues,
         help_page,
+        notices,
     ):
         app.register_blueprint(module.bp)
     app.register_error_handler(CSRFError, _csrf_error)
@@ -75,6 +77,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["shown_name"] = shown_name  # two Anns at one table differ
     app.jinja_env.globals["record_url"] = records.record_url
     app.jinja_env.globals["organises"] = organises
+    app.jinja_env.globals["game_notice_choice"] = notices.game_choice
     clock.init_app(app)
     locale_format.init_app(app)
     app.jinja_env.filters["shown_title"] = shown_title

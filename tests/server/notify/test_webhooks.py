@@ -18,16 +18,7 @@ from pbem.services.games import SeatSpec, create_game
 from pbem.services.notice_choices import choose
 from pbem.services.time_control import TimeControl
 from tests.server.conftest import wait_for
-from tests.server.notify.receiver import receiving
 from tests.server.pipeline_helpers import judged, send, start_game
-
-
-@pytest.fixture
-def receiver(app, monkeypatch):
-    """A receiver on loopback, which the setting allows for the test."""
-    monkeypatch.setitem(app.config, "PBEM_WEBHOOK_ALLOWED_NETWORKS", "127.0.0.0/8")
-    with receiving() as running:
-        yield running
 
 
 def verified(secret: str, request) -> dict:

@@ -669,6 +669,27 @@ class PushSubscription(Base):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
+class PushNotice(Base):
+    """A browser notification owed to a player (on each of their devices),
+    written in the change's transaction like a webhook delivery: "your turn"
+    (stacked: it names how many games wait when it is sent) or one warning
+    before a deadline (`kind` "deadline")."""
+
+    __tablename__ = "push_notices"
+    __table_args__ = (Index("ix_push_notices_status_next", "status", "next_attempt_at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(String(16))
+    status: Mapped[str] = mapped_column(String(16), default="pending")
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    next_attempt_at: Mapped[datetime] = mapped_column(default=utcnow)
+    claimed_until: Mapped[datetime | None]
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    last_error: Mapped[str | None] = mapped_column(Text)
+
+
 class DeliveryStatus(enum.StrEnum):
     PENDING = "pending"  # waiting for `next_attempt_at`
     SENDING = "sending"  # handed to a sender under a lease (`claimed_until`)

@@ -50,6 +50,8 @@ timed_out: Signal = _signals.signal("timed-out")
 organiser_acted: Signal = _signals.signal("organiser-acted")
 # A league round is over (its games finished): season_id, division, round.
 league_round_ended: Signal = _signals.signal("league-round-ended")
+# A seat's deadline is near (its one reminder is due): game_id, position.
+deadline_near: Signal = _signals.signal("deadline-near")
 # A league round's games are made: season_id, division, round.
 league_round_started: Signal = _signals.signal("league-round-started")
 # Rows for a worker to send once committed: task (its name), ids.

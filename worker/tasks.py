@@ -12,7 +12,7 @@ from pbem.clock.sweep import sweep
 from pbem.db import get_db
 from pbem.dispatch import requeue_stale, send_tasks
 from pbem.models import utcnow
-from pbem.notify import deliver
+from pbem.notify import deliver, push
 from pbem.services import pipeline
 from pbem.services.pictures import prune_pictures
 from pbem.task_names import (
@@ -20,6 +20,7 @@ from pbem.task_names import (
     PRUNE_PICTURES,
     REQUEUE_STALE,
     REQUEUE_WEBHOOKS,
+    SEND_PUSH,
     SEND_WEBHOOK,
     SWEEP_CLOCKS,
 )
@@ -67,10 +68,19 @@ def send_webhook(delivery_id: int) -> str | None:
         return deliver.deliver(session, delivery_id, current_app.config)
 
 
+@shared_task(name=SEND_PUSH, acks_late=True, reject_on_worker_lost=True, **RETRY)
+def send_push(notice_id: int) -> str | None:
+    with get_db().session() as session:
+        return push.send_notice(session, notice_id, current_app.config)
+
+
 @shared_task(name=REQUEUE_WEBHOOKS, **RETRY)
 def requeue_webhooks() -> int:
-    """Run by beat every PBEM_SWEEP_SECONDS: retries, held and lost deliveries."""
+    """Run by beat every PBEM_SWEEP_SECONDS: retries, held and lost webhook
+    deliveries and push notices."""
     with get_db().session() as session:
-        ids = deliver.due_deliveries(session)
-    send_tasks(current_app.extensions["celery"], SEND_WEBHOOK, ids)
-    return len(ids)
+        deliveries, notices = deliver.due_deliveries(session), push.due_notices(session)
+    celery = current_app.extensions["celery"]
+    send_tasks(celery, SEND_WEBHOOK, deliveries)
+    send_tasks(celery, SEND_PUSH, notices)
+    return len(deliveries) + len(notices)

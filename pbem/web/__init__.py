@@ -32,6 +32,7 @@ from pbem.web import (
     organiser,
     play,
     profiles,
+    push,
     records,
     spectate,
     vacation,
@@ -68,6 +69,7 @@ def init_app(app: Flask) -> None:
         leagues,
         help_page,
         notices,
+        push,
     ):
         app.register_blueprint(module.bp)
     app.register_error_handler(CSRFError, _csrf_error)

@@ -106,9 +106,31 @@ def upgrade() -> None:
         sa.UniqueConstraint("endpoint", name="uq_push_subscriptions_endpoint"),
     )
     op.create_index("ix_push_subscriptions_user_id", "push_subscriptions", ["user_id"])
+    op.create_table(
+        "push_notices",
+        sa.Column("id", sa.Integer(), primary_key=True),
+        sa.Column("user_id", sa.Integer(), nullable=False),
+        sa.Column("game_id", sa.Integer(), nullable=False),
+        sa.Column("kind", sa.String(16), nullable=False),
+        sa.Column("status", sa.String(16), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("next_attempt_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("claimed_until", sa.DateTime(timezone=True), nullable=True),
+        sa.Column("attempts", sa.Integer(), nullable=False),
+        sa.Column("last_error", sa.Text(), nullable=True),
+        sa.ForeignKeyConstraint(
+            ["user_id"], ["users.id"], name="fk_push_notices_user_id_users", ondelete="CASCADE"
+        ),
+        sa.ForeignKeyConstraint(
+            ["game_id"], ["games.id"], name="fk_push_notices_game_id_games", ondelete="CASCADE"
+        ),
+        sa.PrimaryKeyConstraint("id", name="pk_push_notices"),
+    )
+    op.create_index("ix_push_notices_status_next", "push_notices", ["status", "next_attempt_at"])
 
 
 def downgrade() -> None:
+    op.drop_table("push_notices")
     op.drop_table("push_subscriptions")
     op.drop_table("notice_choices")
     op.drop_table("webhook_deliveries")

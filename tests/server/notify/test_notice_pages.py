@@ -9,14 +9,13 @@ from pbem.models import Outbox
 from pbem.services.notice_choices import choice_for
 from tests.server.conftest import drain, wait_for
 from tests.server.pipeline_helpers import judged, send, start_game
-from tests.server.web.conftest import signed_in_as  # noqa: F401  (a fixture)
 
 
 def test_a_hook_is_added_tested_and_removed_from_the_settings_page(
     app,
     make_user,
     signed_in_as,
-    receiver,  # noqa: F811
+    receiver,
 ):
     ann = make_user("Ann")
     page = signed_in_as(ann)
@@ -37,7 +36,7 @@ def test_a_hook_is_added_tested_and_removed_from_the_settings_page(
     assert f"/settings/webhooks/{hook_id}/test" not in page.get("/settings").get_data(as_text=True)
 
 
-def test_an_address_pbem_may_not_post_to_is_refused_on_the_page(make_user, signed_in_as):  # noqa: F811
+def test_an_address_pbem_may_not_post_to_is_refused_on_the_page(make_user, signed_in_as):
     page = signed_in_as(make_user("Ann"))
     refused = page.post("/settings/webhooks", {"url": "http://169.254.169.254/", "format": "json"})
     assert refused.status_code == 422
@@ -47,7 +46,7 @@ def test_a_muted_game_sends_no_turn_mail_and_the_default_choice_holds_elsewhere(
     app,
     session,
     make_user,
-    signed_in_as,  # noqa: F811
+    signed_in_as,
 ):
     ann, bob = make_user("Ann"), make_user("Bob")
     page = signed_in_as(bob)

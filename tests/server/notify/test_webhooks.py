@@ -226,6 +226,7 @@ def test_a_hook_posts_at_most_its_rate_a_minute(app, session, make_user, receive
     assert len(receiver.requests) == 1
 
 
+@time_machine.travel(datetime(2026, 11, 27, 12, 0, tzinfo=UTC))
 def test_quiet_hours_hold_a_turn_and_a_muted_game_sends_nothing(
     app, api, session, make_user, token_for, receiver
 ):
@@ -234,11 +235,10 @@ def test_quiet_hours_hold_a_turn_and_a_muted_game_sends_nothing(
     cid = make_user("Cid")
     add(api, token_for(bob), receiver.url)
     add(api, token_for(cid), receiver.url)
-    with time_machine.travel(datetime(2026, 11, 27, 12, 0, tzinfo=UTC), tick=False):
-        bob_game = start_game(app, session, "toy-pick", [ann, bob])
-        cid_game = create_game(session, ann, "toy-pick", [SeatSpec(user=ann), SeatSpec(user=cid)])
-        choose(session, cid.id, cid_game.id, {"mail", "push", "webhooks"}, muted=True)
-        session.commit()
+    bob_game = start_game(app, session, "toy-pick", [ann, bob])
+    cid_game = create_game(session, ann, "toy-pick", [SeatSpec(user=ann), SeatSpec(user=cid)])
+    choose(session, cid.id, cid_game.id, {"mail", "push", "webhooks"}, muted=True)
+    session.commit()
     for game in (bob_game, cid_game):
         judged(app, send(app, session, game, 0, "pick 1").id)
     held = session.scalars(

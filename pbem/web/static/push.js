@@ -5,7 +5,10 @@
   const box = document.getElementById("push");
   if (!box) return;
   const state = document.getElementById("push-state");
-  const say = (text) => { state.textContent = text; state.dataset.state = text; };
+  const say = (text, detail) => {
+    state.textContent = detail ? `${text}: ${detail}` : text;
+    state.dataset.state = text;
+  };
   if (!("serviceWorker" in navigator) || !("PushManager" in window)) {
     say("unsupported");
     return;
@@ -21,16 +24,20 @@
   });
   const registered = navigator.serviceWorker.register("/push-worker.js");
   document.getElementById("push-on").addEventListener("click", async () => {
-    const registration = await registered;
-    if ((await Notification.requestPermission()) !== "granted") {
-      say("denied");
-      return;
+    try {
+      const registration = await registered;
+      if ((await Notification.requestPermission()) !== "granted") {
+        say("denied");
+        return;
+      }
+      const subscription = await registration.pushManager.subscribe({
+        userVisibleOnly: true, applicationServerKey: key,
+      });
+      const answer = await send(box.dataset.subscribe, subscription.toJSON());
+      say(answer.ok ? "on" : "failed", answer.ok ? "" : String(answer.status));
+    } catch (error) {
+      say("failed", error.message);
     }
-    const subscription = await registration.pushManager.subscribe({
-      userVisibleOnly: true, applicationServerKey: key,
-    });
-    const answer = await send(box.dataset.subscribe, subscription.toJSON());
-    say(answer.ok ? "on" : "failed");
   });
   document.getElementById("push-off").addEventListener("click", async () => {
     const subscription = await (await registered).pushManager.getSubscription();

@@ -120,3 +120,29 @@ def test_a_muted_game_and_quiet_hours_push_nothing(app, session, make_user, rece
     assert {notice.user_id for notice in held} == {bob.id}
     assert {notice.status for notice in held} == {"pending"}
     assert receiver.requests == []
+
+
+def test_a_device_subscribes_and_unsubscribes(app, session, make_user, signed_in_as, vapid):
+    """What push.js posts: the browser's PushSubscription.toJSON(), with the
+    page's CSRF token in X-CSRFToken."""
+    bob = make_user("Bob")
+    page = signed_in_as(bob)
+    page.get("/settings")
+    subscription = {
+        "endpoint": "https://push.example.org/send/abc",
+        "expirationTime": None,
+        "keys": {"p256dh": new_keys()[1], "auth": "c2l4dGVlbiBieXRlcyBhdXRo"},
+    }
+    headers = {"X-CSRFToken": page.token}
+    made = page.client.post("/push/subscribe", json=subscription, headers=headers)
+    assert made.status_code == 201
+    rows = session.scalars(select(PushSubscription).where(PushSubscription.user_id == bob.id))
+    assert [row.endpoint for row in rows] == [subscription["endpoint"]]
+    refused = page.client.post("/push/subscribe", json={"endpoint": "http://x/"}, headers=headers)
+    assert refused.status_code == 422
+    page.client.post("/push/unsubscribe", json=subscription, headers=headers)
+    session.expire_all()
+    assert (
+        session.scalars(select(PushSubscription).where(PushSubscription.user_id == bob.id)).all()
+        == []
+    )

@@ -102,12 +102,20 @@ class Webhooks(MethodView):
         return hook_json(hook, secret)
 
 
+def _on_own_hook(operation_id: str, status: int, schema: Any = None):  # type: ignore[no-untyped-def]
+    """An operation on one of the user's hooks: its id and its answers."""
+
+    def wrap(method):  # type: ignore[no-untyped-def]
+        for code, description in ((401, "No valid API token"), (404, "No such webhook of yours")):
+            method = blp.alt_response(code, schema=ErrorSchema, description=description)(method)
+        return blp.doc(operationId=operation_id)(blp.response(status, schema)(method))
+
+    return wrap
+
+
 @blp.route(HOOK_URL)
 class OneWebhook(MethodView):
-    @blp.doc(operationId="removeWebhook")
-    @blp.response(204)
-    @blp.alt_response(401, schema=ErrorSchema, description="No valid API token")
-    @blp.alt_response(404, schema=ErrorSchema, description="No such webhook of yours")
+    @_on_own_hook("removeWebhook", 204)
     def delete(self, hook_id: int):  # type: ignore[no-untyped-def]
         """Remove a webhook"""
         session = request_session()
@@ -117,10 +125,7 @@ class OneWebhook(MethodView):
 
 @blp.route(f"{HOOK_URL}/test")
 class WebhookTest(MethodView):
-    @blp.doc(operationId="testWebhook")
-    @blp.response(202, WebhookSchema)
-    @blp.alt_response(401, schema=ErrorSchema, description="No valid API token")
-    @blp.alt_response(404, schema=ErrorSchema, description="No such webhook of yours")
+    @_on_own_hook("testWebhook", 202, WebhookSchema)
     def post(self, hook_id: int):  # type: ignore[no-untyped-def]
         """Send a test delivery now (one that gets through switches the hook back on)"""
         session = request_session()
@@ -132,10 +137,7 @@ class WebhookTest(MethodView):
 
 @blp.route(f"{HOOK_URL}/secret")
 class WebhookSecret(MethodView):
-    @blp.doc(operationId="renewWebhookSecret")
-    @blp.response(200, NewWebhookSchema)
-    @blp.alt_response(401, schema=ErrorSchema, description="No valid API token")
-    @blp.alt_response(404, schema=ErrorSchema, description="No such webhook of yours")
+    @_on_own_hook("renewWebhookSecret", 200, NewWebhookSchema)
     def post(self, hook_id: int):  # type: ignore[no-untyped-def]
         """A new secret, shown once; the old one signs nothing any more"""
         session = request_session()

@@ -12,12 +12,14 @@ import pytest
 import time_machine
 from sqlalchemy import select
 
+from pbem.leagues.seasons import start_season
 from pbem.models import DeliveryStatus, Outbox, Webhook, WebhookDelivery
 from pbem.notify import deliver, hooks, outbound
 from pbem.services.games import SeatSpec, create_game
 from pbem.services.notice_choices import choose
 from pbem.services.time_control import TimeControl
 from tests.server.conftest import wait_for
+from tests.server.leagues.test_seasons import league_of, play_out
 from tests.server.pipeline_helpers import judged, send, start_game
 
 
@@ -269,3 +271,27 @@ def test_an_organisers_game_hook_hears_of_moves_and_the_end(
     body = verified(made["secret"], request)
     assert body["event"] == "move" and "Ann" in body["text"]
     assert [seat["seat"] for seat in body["to_act"]] == [1]
+
+
+def test_a_league_hook_hears_of_rounds_moves_ends_and_standings(app, session, make_user, receiver):
+    owner, league, players = league_of(session, make_user, ["Ann", "Bob"])
+    _hook, secret = hooks.add_hook(
+        session, owner, receiver.url, "json", app.config, league=league.public_id
+    )
+    session.commit()
+    season = start_season(session, league, pacing="rounds")
+    session.commit()
+    play_out(session, season.games[0], players[0].id)
+    wait_for(
+        lambda: (
+            {"game_ended", "standings_changed"} <= {r.json()["event"] for r in receiver.requests}
+        ),
+        what="the game's end",
+    )
+    bodies = [verified(secret, request) for request in receiver.requests]
+    events = {body["event"] for body in bodies}
+    assert events == {"round_started", "move", "game_ended", "standings_changed"}
+    started = next(body for body in bodies if body["event"] == "round_started")
+    assert started["league"]["id"] == league.public_id and "Club" in started["text"]
+    standings = next(body for body in bodies if body["event"] == "standings_changed")
+    assert standings["league"]["link"].endswith(f"/leagues/{league.public_id}")

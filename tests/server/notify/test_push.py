@@ -17,9 +17,12 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from sqlalchemy import select
 
+from pbem.clock.sweep import sweep
 from pbem.models import PushNotice, PushSubscription
 from pbem.notify.push import new_keys
 from pbem.services.notice_choices import choose
+from pbem.services.time_control import TimeControl
+from tests.server.clock.helpers import clocked_game, player
 from tests.server.conftest import drain, wait_for
 from tests.server.pipeline_helpers import judged, send, start_game
 
@@ -146,3 +149,19 @@ def test_a_device_subscribes_and_unsubscribes(app, session, make_user, signed_in
         session.scalars(select(PushSubscription).where(PushSubscription.user_id == bob.id)).all()
         == []
     )
+
+
+def test_one_warning_is_pushed_before_a_deadline(app, session, make_user, receiver, vapid):
+    """Ann's 24-hour reminder for a 1-day move comes with a push, once."""
+    ann, bob = player(make_user, "Ann", reminder_hours=24), player(make_user, "Bob")
+    with time_machine.travel(datetime(2026, 5, 5, 9, tzinfo=UTC), tick=False):
+        game = clocked_game(app, session, "taluva", [ann, bob], TimeControl(days_per_move=1))
+        device = Device(session, ann, receiver)
+    for hour in (21, 22):
+        with time_machine.travel(datetime(2026, 5, 5, hour, tzinfo=UTC), tick=False):
+            sweep(session)
+    wait_for(lambda: receiver.requests, what="the warning")
+    drain(app)
+    warnings = [device.read(r) for r in receiver.requests]
+    assert [w["tag"] for w in warnings] == [f"pbem-deadline-{game.public_id}"]
+    assert warnings[0]["title"].startswith("Your deadline is near")

@@ -44,13 +44,16 @@ def allowed_networks(config: Mapping[str, Any]) -> list[Network]:
 def checked(url: str, config: Mapping[str, Any]) -> tuple[SplitResult, Address]:
     """The URL's parts and the one address to connect to; Refused if any
     address the name resolves to is not public nor allowed."""
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError as exc:  # a port that is not one
+        raise Refused(f"not an address: {url}") from exc
     if parts.scheme not in ("http", "https") or not parts.hostname or parts.username:
         raise Refused(f"not an http(s) address: {url}")
-    port = parts.port or (443 if parts.scheme == "https" else 80)
     try:
         found = socket.getaddrinfo(parts.hostname, port, type=socket.SOCK_STREAM)
-    except socket.gaierror as exc:
+    except (socket.gaierror, UnicodeError) as exc:
         raise Refused(f"{parts.hostname} does not resolve: {exc}") from exc
     addresses = [_plain(ipaddress.ip_address(info[4][0])) for info in found]
     allowed = allowed_networks(config)

@@ -52,6 +52,11 @@ def init_app(app: Flask) -> None:
     signals.record(app, signals.deadline_near, _deadline_near)
 
 
+def push_on(app: Flask) -> bool:
+    """Push needs the server's keys and a subject the push services may contact."""
+    return bool(app.config.get("PBEM_VAPID_PRIVATE_KEY") and app.config.get("PBEM_VAPID_SUBJECT"))
+
+
 def new_keys() -> tuple[str, str]:
     """(private, public) VAPID keys as settings hold them: the private key's
     32 bytes and the public point (what browsers take as applicationServerKey),
@@ -104,8 +109,8 @@ def _queue(session: Session, user: User, game_id: int, kind: str) -> None:
 def _turn_started(
     app: Flask, session: Session, game_id: int, positions: list[int], **_about: object
 ) -> None:
-    if not app.config.get("PBEM_VAPID_PRIVATE_KEY"):
-        return  # no keys: no push
+    if not push_on(app):
+        return
     game = session.get_one(Game, game_id)
     seats = [s for s in game.seats if s.position in positions and s.user is not None]
     devices = _subscribed(session, [s.user_id for s in seats if s.user_id is not None])
@@ -123,7 +128,7 @@ def _turn_started(
 def _deadline_near(
     app: Flask, session: Session, game_id: int, position: int, **_about: object
 ) -> None:
-    if not app.config.get("PBEM_VAPID_PRIVATE_KEY"):
+    if not push_on(app):
         return
     game = session.get_one(Game, game_id)
     seat = next(s for s in game.seats if s.position == position)

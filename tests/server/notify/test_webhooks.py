@@ -138,7 +138,14 @@ def test_hooks_to_private_addresses_are_refused_without_the_setting(api, make_us
 def test_the_setting_allows_only_the_networks_it_names():
     allowed = {"PBEM_WEBHOOK_ALLOWED_NETWORKS": "10.0.0.0/8"}
     assert outbound.checked("http://10.1.2.3/x", allowed)[1].exploded == "10.1.2.3"
-    for url in ("http://127.0.0.1/", "http://localhost/", "http://169.254.169.254/"):
+    refused = (
+        "http://127.0.0.1/",
+        "http://localhost/",
+        "http://169.254.169.254/",
+        "http://10.0.0.1:99999/",  # no such port
+        "http://user@10.0.0.1/",  # credentials in the address
+    )
+    for url in refused:
         with pytest.raises(outbound.Refused):
             outbound.checked(url, allowed)
 

@@ -236,19 +236,21 @@ def test_a_hook_posts_at_most_its_rate_a_minute(app, session, make_user, receive
 
 
 @time_machine.travel(datetime(2026, 11, 27, 12, 0, tzinfo=UTC))
-def test_quiet_hours_hold_a_turn_and_a_muted_game_sends_nothing(
+def test_quiet_hours_hold_a_turn_and_a_muted_game_or_a_digest_reader_gets_none(
     app, api, session, make_user, token_for, receiver
 ):
     ann = make_user("Ann")
     bob = make_user("Bob", quiet_hours="00:00-23:59")
-    cid = make_user("Cid")
-    add(api, token_for(bob), receiver.url)
-    add(api, token_for(cid), receiver.url)
+    cid, dan = make_user("Cid"), make_user("Dan")
+    dan.digest_hour = 8  # the daily mail instead of a notice per turn
+    for user in (bob, cid, dan):
+        add(api, token_for(user), receiver.url)
     bob_game = start_game(app, session, "toy-pick", [ann, bob])
+    dan_game = start_game(app, session, "toy-pick", [ann, dan])
     cid_game = create_game(session, ann, "toy-pick", [SeatSpec(user=ann), SeatSpec(user=cid)])
     choose(session, cid.id, cid_game.id, {"mail", "push", "webhooks"}, muted=True)
     session.commit()
-    for game in (bob_game, cid_game):
+    for game in (bob_game, cid_game, dan_game):
         judged(app, send(app, session, game, 0, "pick 1").id)
     held = session.scalars(
         select(WebhookDelivery).join(Webhook).where(Webhook.user_id == bob.id)
@@ -256,8 +258,8 @@ def test_quiet_hours_hold_a_turn_and_a_muted_game_sends_nothing(
     assert {row.event for row in held} == {"your_turn"}
     assert {row.status for row in held} == {DeliveryStatus.PENDING}
     assert all(row.next_attempt_at == datetime(2026, 11, 27, 23, 59, tzinfo=UTC) for row in held)
-    muted = session.scalars(select(WebhookDelivery).join(Webhook).where(Webhook.user_id == cid.id))
-    assert muted.all() == []
+    silent = select(WebhookDelivery).join(Webhook).where(Webhook.user_id.in_([cid.id, dan.id]))
+    assert session.scalars(silent).all() == []
     assert receiver.requests == []
 
 

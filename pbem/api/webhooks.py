@@ -208,6 +208,8 @@ WEBHOOKS_DOC = {
                                 "game": _NAMED,
                                 "league": _NAMED,
                                 "to_act": {"type": "array", "items": _SEAT},
+                                "division": {"type": "integer", "description": "round_started"},
+                                "round": {"type": "integer", "description": "round_started"},
                                 "text": {
                                     "type": "string",
                                     "description": "a sentence for people, in the hook"

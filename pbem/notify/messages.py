@@ -103,7 +103,8 @@ def _news(session: Session, delivery: WebhookDelivery, hook: Webhook) -> dict[st
             division=payload["division"],
             link=league_link(season.league),
         )
-        return {**news, "league": _league(season.league), **payload, "text": text}
+        where = {"division": payload["division"], "round": payload["round"]}
+        return {**news, "league": _league(season.league), **where, "text": text}
     game = session.get_one(Game, payload["game"])
     about = {"game": _game(game), "to_act": [_seat(s, hook) for s in _to_act(game, payload)]}
     link, title = about["game"]["link"], about["game"]["title"]

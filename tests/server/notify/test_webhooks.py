@@ -12,6 +12,7 @@ import pytest
 import time_machine
 from sqlalchemy import select
 
+from pbem import signals
 from pbem.leagues.seasons import start_season
 from pbem.models import DeliveryStatus, Outbox, Webhook, WebhookDelivery
 from pbem.notify import deliver, hooks, outbound
@@ -304,3 +305,20 @@ def test_a_league_hook_hears_of_rounds_moves_ends_and_standings(app, session, ma
     assert started["league"]["id"] == league.public_id and "Club" in started["text"]
     standings = next(body for body in bodies if body["event"] == "standings_changed")
     assert standings["league"]["link"].endswith(f"/leagues/{league.public_id}")
+
+
+def test_a_delivery_is_written_with_the_change_and_not_without_it(
+    app, session, make_user, receiver
+):
+    """The recorder writes in the announcing transaction: a change rolled back
+    leaves no delivery, a change committed leaves exactly one."""
+    ann, bob = make_user("Ann"), make_user("Bob")
+    hook, _secret = hooks.add_hook(session, bob, receiver.url, "json", app.config)
+    game = start_game(app, session, "toy-pick", [ann, bob])
+    of_hook = select(WebhookDelivery).where(WebhookDelivery.webhook_id == hook.id)
+    existing = len(session.scalars(of_hook).all())
+    signals.announce(session, signals.turn_started, game_id=game.id, positions=[1], ply=0)
+    session.rollback()
+    signals.announce(session, signals.turn_started, game_id=game.id, positions=[1], ply=0)
+    session.commit()
+    assert len(session.scalars(of_hook).all()) == existing + 1

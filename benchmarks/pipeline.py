@@ -2,6 +2,7 @@
 
     .venv/bin/python -m benchmarks.pipeline [--games 20 | --light] [--seconds 60]
         [--rate R] [--turns 5000] [--workers 2] [--concurrency C] [--web-workers W]
+        [--notices]
 
 Run it from the checkout's root (`-m`: it reuses the tests' helpers). It needs
 PostgreSQL and Redis as the tests do (deploy/test-services.sh starts them;
@@ -20,14 +21,16 @@ What it does, as an administrator would run the site (docs/deployment.md):
     morning) and PBEM_API_WRITE_LIMIT is lifted (one seat sends a whole Java
     turn, action by action, faster than 60 a minute);
   - the mix of games, created through the API (POST /games, then the other
-    players join): Java 4p past move 400, Taluva 3p, Samurai 3p, Java 2p
-    fresh, round robin; `--light` is the first two. The Java 4p game is
-    brought past move 400 before the clock starts: random legal moves chosen
-    by the engine's bot on the full state, stored as moves through the models
-    up to the end of a turn, then the pipeline's own `after_change` tells the
-    next seat (the setup time is printed). The clock starts once the games'
-    first mails are sent. A game that ends is replaced by a new one of its
-    kind;
+    players join; `--notices`: each player also has a JSON webhook and a
+    browser push subscription, both to a receiver on loopback in this
+    process, so a turn notifies by mail, push and webhook): Java 4p past
+    move 400, Taluva 3p, Samurai 3p, Java 2p fresh, round robin; `--light`
+    is the first two. The Java 4p game is brought past move 400 before the
+    clock starts: random legal moves chosen by the engine's bot on the full
+    state, stored as moves through the models up to the end of a turn, then
+    the pipeline's own `after_change` tells the next seat (the setup time is
+    printed). The clock starts once the games' first mails are sent. A game
+    that ends is replaced by a new one of its kind;
   - each game is played by a thread of this process through the API, as a
     client would: whose turn (GET the game), the seat's legal moves (GET
     .../legal), one of them at random (so every move is legal), sent (POST
@@ -87,12 +90,24 @@ from sqlalchemy import func, select
 import engine
 from engine.bots.random_play import RandomBot
 from pbem.db import Database, lock_game
-from pbem.models import Game, Move, Outbox, OutboxStatus, Submission, SubmissionStatus
+from pbem.models import (
+    Game,
+    Move,
+    Outbox,
+    OutboxStatus,
+    PushSubscription,
+    Submission,
+    SubmissionStatus,
+    Webhook,
+)
+from pbem.notify.hooks import new_secret
+from pbem.notify.push import new_keys
 from pbem.services import accounts
 from pbem.services.notifications import YOUR_TURN
 from pbem.services.pipeline import after_change
 from pbem.services.replay import engine_game
 from tests.server.conftest import REDIS_URL, scratch_database, wait_for
+from tests.server.notify.receiver import Receiver, receiving
 from tests.server.test_serve import answers, free_port
 from tests.server.test_web_production import app_for, pbem
 
@@ -379,8 +394,9 @@ class Run:
         return len(self.sent)
 
 
-def new_players(database: Database, count: int) -> list[str]:
-    """API tokens of `count` new users without quiet hours."""
+def new_players(database: Database, count: int, receiver: Receiver | None) -> list[str]:
+    """API tokens of `count` new users without quiet hours; with a receiver,
+    each has a JSON webhook and a push subscription to it."""
     tag = uuid.uuid4().hex[:8]
     tokens = []
     with database.session() as session:
@@ -391,6 +407,19 @@ def new_players(database: Database, count: int) -> list[str]:
             user.quiet_start, user.quiet_end = accounts.parse_quiet_hours(None)
             session.flush()
             tokens.append(accounts.issue_api_token(session, user, "benchmark"))
+            if receiver is not None:
+                session.add(
+                    Webhook(user_id=user.id, url=receiver.url, format="json", secret=new_secret())
+                )
+                _private, device = new_keys()  # any P-256 point does for a subscription
+                session.add(
+                    PushSubscription(
+                        user_id=user.id,
+                        endpoint=f"{receiver.url}/push/{number}",
+                        p256dh=device,
+                        auth="c2l4dGVlbiBieXRlcyBhdXRo",
+                    )
+                )
         session.commit()
     return tokens
 
@@ -679,6 +708,15 @@ def run(options: argparse.Namespace) -> Report:
         sink, smtp_port = stack.enter_context(mail_sink())
         instance = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="pbem-bench-")))
         env = environment(database_url, broker, smtp_port, instance)
+        receiver = stack.enter_context(receiving()) if options.notices else None
+        if receiver is not None:
+            private, public = new_keys()
+            env.update(
+                PBEM_WEBHOOK_ALLOWED_NETWORKS="127.0.0.0/8",
+                PBEM_VAPID_PRIVATE_KEY=private,
+                PBEM_VAPID_PUBLIC_KEY=public,
+                PBEM_VAPID_SUBJECT="mailto:bench@example.org",
+            )
         clock = time.perf_counter()
         cluster = stack.enter_context(production_processes(env, options))
         print(f"processes up in {time.perf_counter() - clock:.1f} s", flush=True)
@@ -696,7 +734,7 @@ def run(options: argparse.Namespace) -> Report:
         )
         threading.Thread(target=bench.judged.watch, args=(watching,), daemon=True).start()
         clock = time.perf_counter()
-        tokens = iter(new_players(database, sum(kind.players for kind in kinds)))
+        tokens = iter(new_players(database, sum(kind.players for kind in kinds), receiver))
         tables = []
         for number, kind in enumerate(kinds):
             table = Table(bench, kind, [next(tokens) for _ in range(kind.players)], number)
@@ -742,6 +780,9 @@ def run(options: argparse.Namespace) -> Report:
         f"{mails['misfiled']} not a 'your turn' of that game (X-Pbem-Game, Subject); "
         f"{unsent} mails of any kind unsent after {options.drain:g} s of draining"
     )
+    if receiver is not None:
+        pushes = sum(1 for r in receiver.requests if r.path.startswith("/push/"))
+        print(f"webhook posts received: {len(receiver.requests) - pushes}; pushes: {pushes}")
     print("worker RSS, MB, before the steady phase:")
     print("\n".join(f"  {line}" for line in before))
     print(f"after it ({len(found)} submissions):")
@@ -763,6 +804,9 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--workers", type=int, default=2, help="pbem worker processes")
     parser.add_argument("--concurrency", type=int, help="task processes per worker")
     parser.add_argument("--web-workers", type=int, help="gunicorn processes of pbem web")
+    parser.add_argument(
+        "--notices", action="store_true", help="every player also has a webhook and push"
+    )
     parser.add_argument(
         "--drain", type=float, default=120, help="seconds to wait for work in flight at the end"
     )

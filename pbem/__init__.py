@@ -20,6 +20,7 @@ from pbem import (
     logs,
     lost_connections,
     mail,
+    notify,
     nul_bytes,
     ratelimit,
     web,
@@ -54,6 +55,7 @@ def create_app(config: Config | type[Config] | Mapping[str, Any] | None = None) 
     dispatch.init_app(app)
     seasons.init_app(app)
     metrics_events.init_app(app)
+    notify.init_app(app)
     i18n.init_app(app, reader=me)
     celery_init_app(app)
     api.init_app(app)

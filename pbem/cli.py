@@ -30,6 +30,7 @@ from pbem.logs import gunicorn_json_logging
 from pbem.mail.smtpd import controller
 from pbem.metrics.processes import process_ended, use_multiprocess_dir
 from pbem.models import Game, GameStatus, User
+from pbem.notify.push import new_keys
 from pbem.render.__main__ import main as render_main
 from pbem.services import accounts
 from pbem.services.bots import BOTS
@@ -367,6 +368,21 @@ def ratings_rebuild() -> None:
     with get_db().session() as session:
         for done in rebuild_all(session):
             click.echo(str(done))
+
+
+@main.group()
+def push() -> None:
+    """Browser notifications (Web Push)."""
+
+
+@push.command("keys")
+def push_keys() -> None:
+    """Print a new pair of VAPID keys as settings; browsers subscribed with
+    the old public key must subscribe again."""
+    private, public = new_keys()
+    click.echo(f"PBEM_VAPID_PRIVATE_KEY={private}")
+    click.echo(f"PBEM_VAPID_PUBLIC_KEY={public}")
+    click.echo("PBEM_VAPID_SUBJECT=mailto:you@example.org  # who push services may contact")
 
 
 @main.command()

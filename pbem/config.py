@@ -59,6 +59,7 @@ class Config:
             **mail_settings(instance),
             **limit_settings(),
             **metrics_settings(instance),
+            **notify_settings(),
             # Unset in the embedded default: pages use the request's address,
             # mail the one the web server binds to (see base_url).
             "PBEM_BASE_URL": (_env("BASE_URL") or "").rstrip("/") or None,
@@ -110,6 +111,23 @@ def mail_settings(instance: Path) -> dict[str, Any]:
         "PBEM_MAIL_AUTHSERV_ID": _env("MAIL_AUTHSERV_ID"),
         "PBEM_MAIL_KEEP_DAYS": _days("MAIL_KEEP_DAYS", 30),
         "PBEM_OUTBOX_KEEP_DAYS": _days("OUTBOX_KEEP_DAYS", 30),
+    }
+
+
+def notify_settings() -> dict[str, Any]:
+    """Webhooks and browser push (pbem.notify); see docs/configuration.md."""
+    return {
+        # Networks outbound requests may reach although they are not public.
+        "PBEM_WEBHOOK_ALLOWED_NETWORKS": _env("WEBHOOK_ALLOWED_NETWORKS", ""),
+        "PBEM_WEBHOOK_TIMEOUT_SECONDS": _int_env("WEBHOOK_TIMEOUT_SECONDS", 5),
+        # A delivery is tried again, with growing waits, for this long.
+        "PBEM_WEBHOOK_RETRY_HOURS": _int_env("WEBHOOK_RETRY_HOURS", 24),
+        # Failed attempts in a row after which a hook is switched off.
+        "PBEM_WEBHOOK_MAX_FAILURES": _int_env("WEBHOOK_MAX_FAILURES", 25),
+        "PBEM_WEBHOOK_PER_MINUTE": _int_env("WEBHOOK_PER_MINUTE", 30),
+        "PBEM_VAPID_PRIVATE_KEY": _env("VAPID_PRIVATE_KEY"),
+        "PBEM_VAPID_PUBLIC_KEY": _env("VAPID_PUBLIC_KEY"),
+        "PBEM_VAPID_SUBJECT": _env("VAPID_SUBJECT"),
     }
 
 

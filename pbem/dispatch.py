@@ -52,6 +52,11 @@ def _hand_on(celery: Any, task: str, arguments: Iterable[int | list[int]]) -> bo
 
 def init_app(_app: Flask) -> None:
     signals.submission_stored.connect(_hand_on_stored)
+    signals.stored_for_worker.connect(_hand_on_rows)
+
+
+def _hand_on_rows(app: Flask, task: str, ids: list[int], **_about: object) -> None:
+    send_tasks(app.extensions["celery"], task, ids)
 
 
 def _hand_on_stored(app: Flask, submission_id: int, **_about: object) -> None:

@@ -620,6 +620,128 @@ class Outbox(Base):
     recipient: Mapped[User | None] = relationship()
 
 
+class WebhookFormat(enum.StrEnum):
+    """What a hook's receiver reads: our signed JSON, or a chat service's own shape."""
+
+    JSON = "json"
+    DISCORD = "discord"
+    SLACK = "slack"
+    MATRIX = "matrix"
+
+
+class Webhook(Base):
+    """An address pbem posts to: a player's own turns (neither game nor league),
+    or everything about a game or a league its organiser asked for. The secret
+    signs JSON deliveries, so it is kept; it is shown once, when made."""
+
+    __tablename__ = "webhooks"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    url: Mapped[str] = mapped_column(String(2000))
+    format: Mapped[str] = mapped_column(String(16))
+    game_id: Mapped[int | None] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), index=True
+    )
+    league_id: Mapped[int | None] = mapped_column(
+        ForeignKey("leagues.id", ondelete="CASCADE"), index=True
+    )
+    secret: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # Deliveries that failed for good in a row; at the limit the hook is switched off.
+    failures: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    disabled_at: Mapped[datetime | None]
+
+    user: Mapped[User] = relationship()
+    game: Mapped[Game | None] = relationship()
+    league: Mapped[League | None] = relationship()
+
+
+class NoticeChoice(Base):
+    """Which channels tell a player of their turns: per game, or (game None)
+    the player's default for games without a choice of their own. A muted
+    game tells them nothing on any channel. No row: every channel."""
+
+    __tablename__ = "notice_choices"
+    __table_args__ = (UniqueConstraint("user_id", "game_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    mail: Mapped[bool] = mapped_column(Boolean, default=True)
+    push: Mapped[bool] = mapped_column(Boolean, default=True)
+    webhooks: Mapped[bool] = mapped_column(Boolean, default=True)
+    muted: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class PushSubscription(Base):
+    """A browser's Web Push subscription (one per device that opted in)."""
+
+    __tablename__ = "push_subscriptions"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    endpoint: Mapped[str] = mapped_column(String(2000), unique=True)
+    p256dh: Mapped[str] = mapped_column(String(200))
+    auth: Mapped[str] = mapped_column(String(100))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class PushNotice(Base):
+    """A browser notification owed to a player (on each of their devices),
+    written in the change's transaction like a webhook delivery: "your turn"
+    (stacked: it names how many games wait when it is sent) or one warning
+    before a deadline (`kind` "deadline")."""
+
+    __tablename__ = "push_notices"
+    __table_args__ = (Index("ix_push_notices_status_next", "status", "next_attempt_at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(String(16))
+    status: Mapped[str] = mapped_column(String(16), default="pending")
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    next_attempt_at: Mapped[datetime] = mapped_column(default=utcnow)
+    claimed_until: Mapped[datetime | None]
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    last_error: Mapped[str | None] = mapped_column(Text)
+
+
+class DeliveryStatus(enum.StrEnum):
+    PENDING = "pending"  # waiting for `next_attempt_at`
+    SENDING = "sending"  # handed to a sender under a lease (`claimed_until`)
+    SENT = "sent"
+    FAILED = "failed"  # refused, or still failing a day after it was made
+
+
+class WebhookDelivery(Base):
+    """One event for one hook, written in the transaction of the change it
+    tells of and posted by a worker after the commit, like the outbox.
+    `answer_status` and `answer` keep what the receiver said (at most 1 KB)."""
+
+    __tablename__ = "webhook_deliveries"
+    __table_args__ = (Index("ix_webhook_deliveries_status_next", "status", "next_attempt_at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    webhook_id: Mapped[int] = mapped_column(
+        ForeignKey("webhooks.id", ondelete="CASCADE"), index=True
+    )
+    event: Mapped[str] = mapped_column(String(32))
+    payload: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    status: Mapped[str] = mapped_column(String(16), default=DeliveryStatus.PENDING)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    next_attempt_at: Mapped[datetime] = mapped_column(default=utcnow)
+    claimed_until: Mapped[datetime | None]
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    sent_at: Mapped[datetime | None]
+    answer_status: Mapped[int | None] = mapped_column(Integer)
+    answer: Mapped[str | None] = mapped_column(Text)
+    last_error: Mapped[str | None] = mapped_column(Text)
+
+    webhook: Mapped[Webhook] = relationship()
+
+
 class InboundStatus(enum.StrEnum):
     RECEIVED = "received"  # stored, not yet read
     DONE = "done"  # read; `outcome` says what came of it

@@ -9,12 +9,16 @@ transaction that rolls back is never sent. A receiver that fails cannot undo
 what is committed: its error is logged and the other receivers still hear.
 
 What must be as durable as the change itself (mail in the outbox, ratings)
-is written in the same transaction by the service, not by a receiver here.
+is written in the same transaction by the service, not by a receiver here;
+or by a recorder (`record`): a receiver of the same announcements that runs
+just before the commit, in the announcing transaction, so what it writes
+(webhook deliveries, pushes) commits or rolls back with the change.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from blinker import Namespace, Signal
@@ -24,6 +28,8 @@ from sqlalchemy.orm import Session, sessionmaker
 
 log = logging.getLogger(__name__)
 SESSION_KEY = "pbem.signals"
+RECORDERS_KEY = "pbem.signals.recorders"
+Recorder = Callable[..., None]  # (app, session, **data)
 
 _signals = Namespace()
 # A turn stored for a worker to judge: submission_id, game_id, channel.
@@ -44,6 +50,12 @@ timed_out: Signal = _signals.signal("timed-out")
 organiser_acted: Signal = _signals.signal("organiser-acted")
 # A league round is over (its games finished): season_id, division, round.
 league_round_ended: Signal = _signals.signal("league-round-ended")
+# A seat's deadline is near (its one reminder is due): game_id, position.
+deadline_near: Signal = _signals.signal("deadline-near")
+# A league round's games are made: season_id, division, round.
+league_round_started: Signal = _signals.signal("league-round-started")
+# Rows for a worker to send once committed: task (its name), ids.
+stored_for_worker: Signal = _signals.signal("stored-for-worker")
 
 
 def announce(session: Session, signal: Signal, **data: Any) -> None:
@@ -51,8 +63,25 @@ def announce(session: Session, signal: Signal, **data: Any) -> None:
     session.info.setdefault(SESSION_KEY, []).append((signal, data))
 
 
+def record(app: Flask, signal: Signal, recorder: Recorder) -> None:
+    """Call `recorder(app, session, **data)` for each announcement of `signal`,
+    in the announcing transaction just before it commits; what it fails at
+    fails the commit, as a row the service wrote itself would."""
+    app.extensions.setdefault(RECORDERS_KEY, {}).setdefault(signal, []).append(recorder)
+
+
 def deliver_after_commit(app: Flask, sessions: sessionmaker[Session]) -> None:
-    """Send what each transaction of `sessions` announced once it commits."""
+    """Let the recorders write before each commit of `sessions`, and send what
+    each transaction announced once it commits."""
+
+    @event.listens_for(sessions, "before_commit")
+    def _record(session: Session) -> None:
+        if session.in_nested_transaction():
+            return
+        recorders = app.extensions.get(RECORDERS_KEY, {})
+        for signal, data in list(session.info.get(SESSION_KEY, [])):
+            for recorder in recorders.get(signal, ()):
+                recorder(app, session, **data)
 
     @event.listens_for(sessions, "after_commit")
     def _send(session: Session) -> None:

@@ -24,6 +24,7 @@ def beat_schedule(config: dict[str, Any]) -> dict[str, Any]:
         "forget-outbox": (task_names.FORGET_OUTBOX, sweep),
         "prune-pictures": (task_names.PRUNE_PICTURES, sweep),
         "sweep-clocks": (task_names.SWEEP_CLOCKS, sweep),
+        "requeue-webhooks": (task_names.REQUEUE_WEBHOOKS, sweep),
     }
     if config.get("PBEM_IMAP_URL"):
         every["poll-imap"] = (task_names.POLL_IMAP, float(config["PBEM_IMAP_POLL_SECONDS"]))

@@ -10,11 +10,20 @@ from sqlalchemy.exc import OperationalError
 
 from pbem.clock.sweep import sweep
 from pbem.db import get_db
-from pbem.dispatch import requeue_stale
+from pbem.dispatch import requeue_stale, send_tasks
 from pbem.models import utcnow
+from pbem.notify import deliver, push
 from pbem.services import pipeline
 from pbem.services.pictures import prune_pictures
-from pbem.task_names import PROCESS_SUBMISSION, PRUNE_PICTURES, REQUEUE_STALE, SWEEP_CLOCKS
+from pbem.task_names import (
+    PROCESS_SUBMISSION,
+    PRUNE_PICTURES,
+    REQUEUE_STALE,
+    REQUEUE_WEBHOOKS,
+    SEND_PUSH,
+    SEND_WEBHOOK,
+    SWEEP_CLOCKS,
+)
 
 RETRY = {
     "autoretry_for": (OperationalError,),  # lost connection, lock timeout
@@ -51,3 +60,27 @@ def prune_kept_pictures() -> int:
         pruned = prune_pictures(session, utcnow() - age)
         session.commit()
     return pruned
+
+
+@shared_task(name=SEND_WEBHOOK, acks_late=True, reject_on_worker_lost=True, **RETRY)
+def send_webhook(delivery_id: int) -> str | None:
+    with get_db().session() as session:
+        return deliver.deliver(session, delivery_id, current_app.config)
+
+
+@shared_task(name=SEND_PUSH, acks_late=True, reject_on_worker_lost=True, **RETRY)
+def send_push(notice_id: int) -> str | None:
+    with get_db().session() as session:
+        return push.send_notice(session, notice_id, current_app.config)
+
+
+@shared_task(name=REQUEUE_WEBHOOKS, **RETRY)
+def requeue_webhooks() -> int:
+    """Run by beat every PBEM_SWEEP_SECONDS: retries, held and lost webhook
+    deliveries and push notices."""
+    with get_db().session() as session:
+        deliveries, notices = deliver.due_deliveries(session), push.due_notices(session)
+    celery = current_app.extensions["celery"]
+    send_tasks(celery, SEND_WEBHOOK, deliveries)
+    send_tasks(celery, SEND_PUSH, notices)
+    return len(deliveries) + len(notices)

@@ -22,6 +22,8 @@ from pbem.api.records import blp as records_blp
 from pbem.api.rulesets import blp as rulesets_blp
 from pbem.api.settings import blp as settings_blp
 from pbem.api.vacation import blp as vacation_blp
+from pbem.api.webhooks import WEBHOOKS_DOC
+from pbem.api.webhooks import blp as webhooks_blp
 from pbem.ratelimit import WRITES, Rate, limited
 
 API_PREFIX = "/api"
@@ -47,6 +49,7 @@ BLUEPRINTS = (
     (players_blp, "players"),
     (leagues_blp, "leagues"),
     (league_exports_blp, "leagues"),
+    (webhooks_blp, "webhooks"),
 )
 for blueprint, _url in BLUEPRINTS:
     limited(API_WRITES)(blueprint)
@@ -68,6 +71,7 @@ SETTINGS = {
             "hold a NUL character (422)."
         },
         "security": [{"bearerAuth": []}],
+        "x-webhooks": WEBHOOKS_DOC,
         "components": {
             "securitySchemes": {
                 "bearerAuth": {

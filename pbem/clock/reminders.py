@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from pbem import signals
 from pbem.db import lock_game
 from pbem.models import Game, GameStatus, Seat, User
 from pbem.services import notifications
@@ -44,6 +45,9 @@ def send_reminders(session: Session, now: datetime) -> int:
         if _still_owed(game, seat, now):
             seat.reminded_at = now
             notifications.notify_reminder(session, seat)
+            signals.announce(
+                session, signals.deadline_near, game_id=game_id, position=seat.position
+            )
             sent += 1
         session.commit()
     return sent

@@ -152,6 +152,13 @@ def advance(session: Session, season: Season, now: datetime) -> None:
         while current < len(rounds) and _round_due(season, made, current, now):
             current += 1
             made += _create_round(session, season, division, current)
+            signals.announce(
+                session,
+                signals.league_round_started,
+                season_id=season.id,
+                division=division,
+                round=current,
+            )
             if season.pacing == "rounds" and current > 1:
                 _round_ended(session, season, division, current - 1)
     if _all_played(season):

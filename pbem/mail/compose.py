@@ -47,6 +47,7 @@ ACCOUNT_KINDS = {
     notifications.ORGANISER_TIMEOUT,
     notifications.ORGANISER_NOTICE,
     notifications.DIGEST,
+    notifications.WEBHOOK_OFF,
     "refusal",
 }
 # Short mails: no board picture (a PNG of up to half a megabyte after every move
@@ -167,6 +168,19 @@ def _account_mail(session: Session, row: Outbox, config: Mapping[str, Any]) -> E
     if row.kind == notifications.ORGANISER_NOTICE:
         mail.para(written(payload["text"]))
         return mail.message(f"{_game_named(session, row)}: {written(payload['headline'])}")
+    if row.kind == notifications.WEBHOOK_OFF:
+        mail.para(
+            _(
+                "Your webhook to %(url)s failed %(count)d times in a row, so pbem stopped"
+                " sending to it. The last answer: %(error)s",
+                url=payload["url"],
+                count=payload["failures"],
+                error=payload["error"],
+            )
+        )
+        mail.para(_("Once its receiver works again, send it a test from your settings page."))
+        mail.link(_("Settings"), f"{base_url(config)}/settings")
+        return mail.message(_("Your webhook is switched off"))
     if row.kind == "refusal":
         mail.para(
             _(

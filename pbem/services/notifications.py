@@ -14,6 +14,7 @@ from pbem.i18n.phrases import Phrase, phrase
 from pbem.models import Game, MovedMail, Outbox, OutboxStatus, Seat, Submission, User, utcnow
 from pbem.services.deadlines import out_of_quiet_hours
 from pbem.services.game_organisers import organiser_ids
+from pbem.services.notice_choices import tells
 from pbem.services.seat_address import NEW_ADDRESS
 
 YOUR_TURN = "your_turn"
@@ -33,12 +34,18 @@ ORGANISER_EVENT = "organiser_event"
 ORGANISER_NOTICE = "organiser_notice"
 SEAT_RESIGNED = "seat_resigned"
 DIGEST = "digest"
+WEBHOOK_OFF = "webhook_off"
+# Notices of a game's turns: sent by mail only if the player's choice for
+# the game (pbem.services.notice_choices) keeps mail and the game is not muted.
+CHOSEN = frozenset({YOUR_TURN, MOVED, REMINDER})
 
 
 def _queue(session: Session, seat: Seat, kind: str, payload: dict[str, Any]) -> None:
     """To the seat's player, unless they left it or a bot stands in for them
     (a suspended account's seat)."""
     if seat.user_id is None or seat.resigned_at is not None or seat.bot is not None:
+        return
+    if kind in CHOSEN and not tells(session, seat.user_id, seat.game_id, "mail"):
         return
     payload = {"game": seat.game.public_id, "seat": seat.position, **payload}
     session.add(Outbox(recipient_id=seat.user_id, game_id=seat.game_id, kind=kind, payload=payload))
@@ -280,3 +287,9 @@ def retime_held(session: Session, user: User) -> None:
         )
     ):
         row.not_before = out_of_quiet_hours(now, user)
+
+
+def notify_webhook_off(session: Session, user_id: int, url: str, failures: int, error: str) -> None:
+    """The owner of a hook switched off after failing `failures` times in a row."""
+    payload = {"url": url, "failures": failures, "error": error}
+    session.add(Outbox(recipient_id=user_id, kind=WEBHOOK_OFF, payload=payload))

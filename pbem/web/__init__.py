@@ -31,9 +31,11 @@ from pbem.web import (
     leagues,
     lobby,
     locale_format,
+    notices,
     organiser,
     play,
     profiles,
+    push,
     records,
     spectate,
     vacation,
@@ -71,6 +73,8 @@ def init_app(app: Flask) -> None:
         profiles,
         leagues,
         help_page,
+        notices,
+        push,
     ):
         app.register_blueprint(module.bp)
     app.register_error_handler(CSRFError, _csrf_error)
@@ -82,6 +86,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["record_url"] = records.record_url
     app.jinja_env.globals["organises"] = organises
     app.jinja_env.globals["may_remove_chat"] = may_remove_chat
+    app.jinja_env.globals["game_notice_choice"] = notices.game_choice
     clock.init_app(app)
     locale_format.init_app(app)
     app.jinja_env.filters["shown_title"] = shown_title

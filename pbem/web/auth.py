@@ -28,6 +28,7 @@ from pbem.services.links import (
     sign_in_token,
 )
 from pbem.web.common import SignedIn, db, me, page_blueprint, signed_in
+from pbem.web.notices import settings_page
 
 log = logging.getLogger(__name__)
 bp = page_blueprint("auth")
@@ -165,6 +166,7 @@ def _settings_form(first_visit: bool):  # type: ignore[no-untyped-def]
         "next": next_page,
         "saved": request.args.get("saved") == "1",
         "new_calendar": request.args.get("calendar") == "new",
+        **settings_page(user),
     }
     if request.method == "GET":
         return render_template("settings.html", **page)

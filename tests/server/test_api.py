@@ -78,7 +78,13 @@ def test_openapi_document_is_valid_and_names_every_operation(api):
         "getSeasonStandings",
         "getSeasonStandingsCsv",
         "getSeasonRecords",
+        "listWebhooks",
+        "addWebhook",
+        "removeWebhook",
+        "testWebhook",
+        "renewWebhookSecret",
     }
+    assert set(api.document["x-webhooks"]) == {"delivery"}
     assert api.document["components"]["securitySchemes"]["bearerAuth"]["scheme"] == "bearer"
 
 

@@ -1,0 +1,151 @@
+"""Posting deliveries, in the worker. A delivery is leased before it is
+posted, so two workers never post it at once; an answer other than 2xx (a
+redirect included: none is followed), no answer, or an address that is no
+longer allowed is a failed attempt, tried again after a growing wait until
+PBEM_WEBHOOK_RETRY_HOURS have passed since it was made. A hook that fails
+PBEM_WEBHOOK_MAX_FAILURES attempts in a row is switched off and its owner
+told by mail; a hook posts at most PBEM_WEBHOOK_PER_MINUTE deliveries a
+minute, the rest wait. What the receiver answered is kept (1 KB at most)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import and_, func, or_, select, update
+from sqlalchemy.orm import Session
+from sqlalchemy.sql.elements import ColumnElement
+
+from pbem.models import DeliveryStatus, Webhook, WebhookDelivery, utcnow
+from pbem.notify import outbound
+from pbem.notify.messages import request_for
+from pbem.notify.queue import TEST
+from pbem.services.notifications import notify_webhook_off
+
+log = logging.getLogger(__name__)
+
+LEASE_SECONDS = 60
+FIRST_WAIT_SECONDS = 30
+LONGEST_WAIT_SECONDS = 3600
+
+
+def _free(now: datetime) -> ColumnElement[bool]:
+    return or_(
+        and_(
+            WebhookDelivery.status == DeliveryStatus.PENDING,
+            WebhookDelivery.next_attempt_at <= now,
+        ),
+        and_(
+            WebhookDelivery.status == DeliveryStatus.SENDING,
+            WebhookDelivery.claimed_until < now,
+        ),
+    )
+
+
+def deliver(session: Session, delivery_id: int, config: Mapping[str, Any]) -> str | None:
+    """Post the delivery if it is due and free; its status after, or None."""
+    now = utcnow()
+    claimed = session.execute(
+        update(WebhookDelivery)
+        .where(WebhookDelivery.id == delivery_id, _free(now))
+        .values(status=DeliveryStatus.SENDING, claimed_until=now + timedelta(seconds=LEASE_SECONDS))
+        .execution_options(synchronize_session=False)
+    )
+    session.commit()
+    if claimed.rowcount == 0:
+        return None
+    delivery = session.get_one(WebhookDelivery, delivery_id, populate_existing=True)
+    hook = session.get_one(Webhook, delivery.webhook_id, populate_existing=True)
+    if hook.disabled_at is not None and delivery.event != TEST:
+        return _finish(session, delivery, DeliveryStatus.FAILED, "the webhook is switched off")
+    if _sent_last_minute(session, hook, now) >= config["PBEM_WEBHOOK_PER_MINUTE"]:
+        delivery.status, delivery.claimed_until = DeliveryStatus.PENDING, None
+        delivery.next_attempt_at = now + timedelta(minutes=1)
+        session.commit()
+        return delivery.status
+    request = request_for(session, delivery, int(now.timestamp()))
+    delivery.attempts += 1
+    try:
+        answer = outbound.send(request.url, request.body, request.headers, config, request.method)
+    except (outbound.Refused, OSError) as exc:
+        return _failed(session, delivery, f"{type(exc).__name__}: {exc}", config, now)
+    delivery.answer_status, delivery.answer = answer.status, answer.text
+    if not 200 <= answer.status < 300:
+        return _failed(session, delivery, f"HTTP {answer.status}", config, now)
+    hook.failures, hook.disabled_at = 0, None
+    delivery.sent_at = now
+    return _finish(session, delivery, DeliveryStatus.SENT, None)
+
+
+def _sent_last_minute(session: Session, hook: Webhook, now: datetime) -> int:
+    return session.scalar(
+        select(func.count()).where(
+            WebhookDelivery.webhook_id == hook.id,
+            WebhookDelivery.sent_at > now - timedelta(minutes=1),
+        )
+    )
+
+
+def _finish(session: Session, delivery: WebhookDelivery, status: str, error: str | None) -> str:
+    delivery.status, delivery.claimed_until, delivery.last_error = status, None, error
+    session.commit()
+    return status
+
+
+def retry_wait(attempts: int) -> timedelta:
+    """30 s, 1 min, 2 min ... at most an hour between attempts."""
+    return timedelta(seconds=min(FIRST_WAIT_SECONDS * 2 ** (attempts - 1), LONGEST_WAIT_SECONDS))
+
+
+def _failed(
+    session: Session,
+    delivery: WebhookDelivery,
+    error: str,
+    config: Mapping[str, Any],
+    now: datetime,
+) -> str:
+    hook = delivery.webhook
+    session.execute(  # counted in the database: two workers may fail at once
+        update(Webhook)
+        .where(Webhook.id == hook.id)
+        .values(failures=Webhook.failures + 1)
+        .execution_options(synchronize_session=False)
+    )
+    session.refresh(hook)
+    log.warning("webhook %s delivery %s failed: %s", hook.id, delivery.id, error)
+    if hook.failures >= config["PBEM_WEBHOOK_MAX_FAILURES"] and hook.disabled_at is None:
+        _switch_off(session, hook, error, now)
+    retry_at = now + retry_wait(delivery.attempts)
+    too_late = retry_at > delivery.created_at + timedelta(hours=config["PBEM_WEBHOOK_RETRY_HOURS"])
+    if too_late or hook.disabled_at is not None:
+        return _finish(session, delivery, DeliveryStatus.FAILED, error)
+    delivery.next_attempt_at = retry_at
+    return _finish(session, delivery, DeliveryStatus.PENDING, error)
+
+
+def _switch_off(session: Session, hook: Webhook, error: str, now: datetime) -> None:
+    """No more attempts: its waiting deliveries fail, its owner hears why."""
+    hook.disabled_at = now
+    session.execute(
+        update(WebhookDelivery)
+        .where(
+            WebhookDelivery.webhook_id == hook.id,
+            WebhookDelivery.status == DeliveryStatus.PENDING,
+        )
+        .values(status=DeliveryStatus.FAILED, last_error="the webhook was switched off")
+        .execution_options(synchronize_session=False)
+    )
+    notify_webhook_off(session, hook.user_id, hook.url, hook.failures, error)
+    log.error("webhook %s switched off after %s failures: %s", hook.id, hook.failures, error)
+
+
+def due_deliveries(session: Session) -> list[int]:
+    """Deliveries whose wait is over (retries, the end of quiet hours, a rate
+    limit) or whose worker died with them: the beat's sweep hands them on."""
+    return list(
+        session.scalars(
+            select(WebhookDelivery.id).where(_free(utcnow())).order_by(WebhookDelivery.id)
+        )
+    )

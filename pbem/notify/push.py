@@ -1,0 +1,234 @@
+"""Browser notifications (Web Push with VAPID): a player's devices opt in
+on the settings page; "your turn" is stacked (one notification, replaced,
+naming how many games wait) and each decision gets one warning before its
+deadline. A notice is a row written in the change's transaction, sent by
+the worker after the commit: encrypted for each device's keys (RFC 8291,
+pywebpush's encoder), signed with the server's VAPID key (RFC 8292, py-vapid)
+and posted through pbem.notify.outbound like any webhook. A device whose
+push service answers 404 or 410 has gone: its subscription is removed."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Mapping
+from datetime import timedelta
+from typing import Any
+from urllib.parse import urlsplit
+
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from flask import Flask
+from flask_babel import gettext as _
+from flask_babel import ngettext
+from py_vapid import Vapid02, b64urlencode
+from pywebpush import WebPusher
+from sqlalchemy import and_, or_, select, update
+from sqlalchemy.orm import Session
+
+from pbem import signals
+from pbem.i18n import in_language
+from pbem.leagues.seasons import named
+from pbem.models import Game, PushNotice, PushSubscription, User, utcnow
+from pbem.notify import outbound
+from pbem.notify.deliver import LEASE_SECONDS, retry_wait
+from pbem.services.deadlines import out_of_quiet_hours
+from pbem.services.errors import Invalid
+from pbem.services.game_lists import seats_to_act
+from pbem.services.links import absolute_url
+from pbem.services.notice_choices import tells
+from pbem.task_names import SEND_PUSH
+
+log = logging.getLogger(__name__)
+
+YOUR_TURN = "your_turn"
+DEADLINE = "deadline"
+GONE = (404, 410)
+TTL_SECONDS = 86400
+
+
+def init_app(app: Flask) -> None:
+    signals.record(app, signals.turn_started, _turn_started)
+    signals.record(app, signals.deadline_near, _deadline_near)
+
+
+def push_on(app: Flask) -> bool:
+    """Push needs the server's keys and a subject the push services may contact."""
+    return bool(app.config.get("PBEM_VAPID_PRIVATE_KEY") and app.config.get("PBEM_VAPID_SUBJECT"))
+
+
+def new_keys() -> tuple[str, str]:
+    """(private, public) VAPID keys as settings hold them: the private key's
+    32 bytes and the public point (what browsers take as applicationServerKey),
+    both base64url."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    private = key.private_numbers().private_value.to_bytes(32, "big")
+    public = key.public_key().public_bytes(
+        serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+    )
+    return b64urlencode(private), b64urlencode(public)
+
+
+def subscribe(session: Session, user: User, endpoint: str, p256dh: str, auth: str) -> None:
+    """Keep a device's subscription (a device that subscribes again replaces its keys)."""
+    if urlsplit(endpoint).scheme != "https" or len(endpoint) > 2000:
+        raise Invalid(_("not a push service's address"))
+    row = session.scalar(select(PushSubscription).where(PushSubscription.endpoint == endpoint))
+    if row is None:
+        row = PushSubscription(endpoint=endpoint)
+        session.add(row)
+    row.user_id, row.p256dh, row.auth = user.id, p256dh[:200], auth[:100]
+
+
+def unsubscribe(session: Session, user: User, endpoint: str) -> None:
+    row = session.scalar(select(PushSubscription).where(PushSubscription.endpoint == endpoint))
+    if row is not None and row.user_id == user.id:
+        session.delete(row)
+
+
+def _subscribed(session: Session, user_ids: list[int]) -> set[int]:
+    found = select(PushSubscription.user_id).where(PushSubscription.user_id.in_(user_ids))
+    return set(session.scalars(found))
+
+
+def _queue(session: Session, user: User, game_id: int, kind: str) -> None:
+    now = utcnow()
+    notice = PushNotice(
+        user_id=user.id,
+        game_id=game_id,
+        kind=kind,
+        status="pending",
+        next_attempt_at=out_of_quiet_hours(now, user),
+    )
+    session.add(notice)
+    session.flush()
+    if notice.next_attempt_at <= now:
+        signals.announce(session, signals.stored_for_worker, task=SEND_PUSH, ids=[notice.id])
+
+
+def _turn_started(
+    app: Flask, session: Session, game_id: int, positions: list[int], **_about: object
+) -> None:
+    if not push_on(app):
+        return
+    game = session.get_one(Game, game_id)
+    seats = [s for s in game.seats if s.position in positions and s.user is not None]
+    devices = _subscribed(session, [s.user_id for s in seats if s.user_id is not None])
+    for seat in seats:
+        user = seat.user
+        assert user is not None
+        if (
+            user.id in devices
+            and user.digest_hour is None
+            and tells(session, user.id, game_id, "push")
+        ):
+            _queue(session, user, game_id, YOUR_TURN)
+
+
+def _deadline_near(
+    app: Flask, session: Session, game_id: int, position: int, **_about: object
+) -> None:
+    if not push_on(app):
+        return
+    game = session.get_one(Game, game_id)
+    seat = next(s for s in game.seats if s.position == position)
+    user = seat.user
+    if (
+        user is not None
+        and _subscribed(session, [user.id])
+        and tells(session, user.id, game_id, "push")
+    ):
+        _queue(session, user, game_id, DEADLINE)
+
+
+def _free(now: Any) -> Any:
+    return or_(
+        and_(PushNotice.status == "pending", PushNotice.next_attempt_at <= now),
+        and_(PushNotice.status == "sending", PushNotice.claimed_until < now),
+    )
+
+
+def due_notices(session: Session) -> list[int]:
+    return list(session.scalars(select(PushNotice.id).where(_free(utcnow()))))
+
+
+def send_notice(session: Session, notice_id: int, config: Mapping[str, Any]) -> str | None:
+    """Send the notice to each of its player's devices; its status after, or
+    None if it was not due or is taken by another worker."""
+    now = utcnow()
+    claimed = session.execute(
+        update(PushNotice)
+        .where(PushNotice.id == notice_id, _free(now))
+        .values(status="sending", claimed_until=now + timedelta(seconds=LEASE_SECONDS))
+        .execution_options(synchronize_session=False)
+    )
+    session.commit()
+    if claimed.rowcount == 0:
+        return None
+    notice = session.get_one(PushNotice, notice_id, populate_existing=True)
+    notice.attempts += 1
+    user = session.get_one(User, notice.user_id)
+    with in_language(user.language):
+        message = _message(session, notice, user)
+    errors = []
+    for device in session.scalars(
+        select(PushSubscription).where(PushSubscription.user_id == user.id)
+    ).all():
+        error = _send_to(session, device, message, config)
+        if error is not None:
+            errors.append(error)
+    if errors and now + retry_wait(notice.attempts) < notice.created_at + timedelta(days=1):
+        notice.status, notice.next_attempt_at = "pending", now + retry_wait(notice.attempts)
+    else:
+        notice.status = "failed" if errors else "sent"
+    notice.claimed_until, notice.last_error = None, "; ".join(errors) or None
+    session.commit()
+    return notice.status
+
+
+def _message(session: Session, notice: PushNotice, user: User) -> dict[str, Any]:
+    """What the service worker shows. "Your turn" has one tag, so each replaces
+    the last on the device, and counts every game waiting when it is sent."""
+    game = session.get_one(Game, notice.game_id)
+    link = absolute_url("play.game_page", game_id=game.public_id)
+    if notice.kind == DEADLINE:
+        title = _("Your deadline is near in %(game)s", game=named(game))
+        tag = f"pbem-deadline-{game.public_id}"
+        return {"title": title, "body": title, "url": link, "tag": tag}
+    waiting = [seat.game for seat in seats_to_act(session, user)] or [game]
+    if len(waiting) == 1:
+        title = _("Your turn in %(game)s", game=named(waiting[0]))
+    else:
+        title = ngettext("Your turn in %(num)d game", "Your turn in %(num)d games", len(waiting))
+    body = ", ".join(named(g) for g in waiting[:5])
+    url = link if len(waiting) == 1 else absolute_url("lobby.home")
+    return {"title": title, "body": body, "url": url, "tag": "pbem-your-turn"}
+
+
+def _send_to(
+    session: Session, device: PushSubscription, message: dict[str, Any], config: Mapping[str, Any]
+) -> str | None:
+    """None when the push service took it (or the device has gone); else why not."""
+    info = {"endpoint": device.endpoint, "keys": {"p256dh": device.p256dh, "auth": device.auth}}
+    body = WebPusher(info).encode(json.dumps(message).encode())["body"]
+    parts = urlsplit(device.endpoint)
+    claims = {"sub": config["PBEM_VAPID_SUBJECT"], "aud": f"{parts.scheme}://{parts.netloc}"}
+    vapid = Vapid02.from_string(config["PBEM_VAPID_PRIVATE_KEY"]).sign(claims)
+    headers = {
+        **vapid,
+        "Content-Encoding": "aes128gcm",
+        "Content-Type": "application/octet-stream",
+        "TTL": str(TTL_SECONDS),
+        "Urgency": "normal",
+    }
+    try:
+        answer = outbound.send(device.endpoint, body, headers, config)
+    except (outbound.Refused, OSError) as exc:
+        return f"{type(exc).__name__}: {exc}"
+    if answer.status in GONE:
+        log.info("push subscription %s has gone (%s): removed", device.id, answer.status)
+        session.delete(device)
+        return None
+    if not 200 <= answer.status < 300:
+        return f"HTTP {answer.status}: {answer.text[:200]}"
+    return None

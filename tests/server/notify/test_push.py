@@ -1,0 +1,167 @@
+"""Web Push end to end: the worker encrypts for a device's keys and signs
+with the server's VAPID key; the test's push service on loopback decrypts
+with the private key it generated. "Your turn" is stacked across games, and
+a device whose push service answers 410 is forgotten."""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+from datetime import UTC, datetime
+
+import http_ece
+import pytest
+import time_machine
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from sqlalchemy import select
+
+from pbem.clock.sweep import sweep
+from pbem.models import PushNotice, PushSubscription
+from pbem.notify.push import new_keys
+from pbem.services.notice_choices import choose
+from pbem.services.time_control import TimeControl
+from tests.server.clock.helpers import clocked_game, player
+from tests.server.conftest import drain, wait_for
+from tests.server.pipeline_helpers import judged, send, start_game
+
+
+def b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def unb64(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+@pytest.fixture
+def vapid(app, monkeypatch):
+    private, public = new_keys()
+    monkeypatch.setitem(app.config, "PBEM_VAPID_PRIVATE_KEY", private)
+    monkeypatch.setitem(app.config, "PBEM_VAPID_PUBLIC_KEY", public)
+    monkeypatch.setitem(app.config, "PBEM_VAPID_SUBJECT", "mailto:admin@example.org")
+    return public
+
+
+class Device:
+    """A browser's push subscription: its own key pair and auth secret."""
+
+    def __init__(self, session, user, receiver):
+        self.key = ec.generate_private_key(ec.SECP256R1())
+        self.auth = os.urandom(16)
+        public = self.key.public_key().public_bytes(
+            serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+        )
+        self.row = PushSubscription(
+            user_id=user.id,
+            endpoint=f"{receiver.url}/push/{b64(os.urandom(8))}",
+            p256dh=b64(public),
+            auth=b64(self.auth),
+        )
+        session.add(self.row)
+        session.commit()
+
+    def read(self, request) -> dict:
+        assert request.headers["Content-Encoding"] == "aes128gcm"
+        plain = http_ece.decrypt(
+            request.body, private_key=self.key, auth_secret=self.auth, version="aes128gcm"
+        )
+        return json.loads(plain)
+
+
+def test_your_turn_is_pushed_encrypted_signed_and_stacked(app, session, make_user, receiver, vapid):
+    ann, bob = make_user("Ann"), make_user("Bob")
+    device = Device(session, bob, receiver)
+    first = start_game(app, session, "toy-pick", [ann, bob])
+    second = start_game(app, session, "toy-pick", [ann, bob])
+    judged(app, send(app, session, first, 0, "pick 1").id)
+    request = wait_for(lambda: receiver.requests, what="a push")[0]
+    scheme, _, signed = request.headers["Authorization"].partition(" ")
+    fields = dict(part.split("=", 1) for part in signed.split(","))
+    assert scheme == "vapid" and fields["k"] == vapid
+    claims = json.loads(unb64(fields["t"].split(".")[1]))
+    assert claims["aud"] == receiver.url and claims["sub"] == "mailto:admin@example.org"
+    message = device.read(request)
+    assert message["tag"] == "pbem-your-turn"
+    assert "Your turn" in message["title"]
+    judged(app, send(app, session, second, 0, "pick 1").id)
+    wait_for(lambda: len(receiver.requests) >= 2, what="a second push")
+    stacked = device.read(receiver.requests[-1])
+    assert stacked["tag"] == "pbem-your-turn"
+    assert stacked["title"] == "Your turn in 2 games"
+
+
+def test_a_device_whose_push_service_says_gone_is_removed(app, session, make_user, receiver, vapid):
+    ann, bob = make_user("Ann"), make_user("Bob")
+    device_id = Device(session, bob, receiver).row.id
+    receiver.status = 410
+    game = start_game(app, session, "toy-pick", [ann, bob])
+    judged(app, send(app, session, game, 0, "pick 1").id)
+    wait_for(lambda: receiver.requests, what="a push")
+    drain(app)
+    session.expire_all()
+    assert session.get(PushSubscription, device_id) is None
+
+
+@time_machine.travel(datetime(2026, 11, 27, 12, 0, tzinfo=UTC))
+def test_a_muted_game_and_quiet_hours_push_nothing(app, session, make_user, receiver, vapid):
+    ann = make_user("Ann")
+    bob = make_user("Bob", quiet_hours="00:00-23:59")
+    cid = make_user("Cid")
+    Device(session, bob, receiver)
+    Device(session, cid, receiver)
+    bob_game = start_game(app, session, "toy-pick", [ann, bob])
+    choose(session, cid.id, None, {"mail", "webhooks"})  # cid's default: no push
+    session.commit()
+    cid_game = start_game(app, session, "toy-pick", [ann, cid])
+    for game in (bob_game, cid_game):
+        judged(app, send(app, session, game, 0, "pick 1").id)
+    drain(app)
+    notices = session.scalars(select(PushNotice).where(PushNotice.user_id.in_([bob.id, cid.id])))
+    held = notices.all()
+    assert {notice.user_id for notice in held} == {bob.id}
+    assert {notice.status for notice in held} == {"pending"}
+    assert receiver.requests == []
+
+
+def test_a_device_subscribes_and_unsubscribes(app, session, make_user, signed_in_as, vapid):
+    """What push.js posts: the browser's PushSubscription.toJSON(), with the
+    page's CSRF token in X-CSRFToken."""
+    bob = make_user("Bob")
+    page = signed_in_as(bob)
+    page.get("/settings")
+    subscription = {
+        "endpoint": "https://push.example.org/send/abc",
+        "expirationTime": None,
+        "keys": {"p256dh": new_keys()[1], "auth": "c2l4dGVlbiBieXRlcyBhdXRo"},
+    }
+    headers = {"X-CSRFToken": page.token}
+    made = page.client.post("/push/subscribe", json=subscription, headers=headers)
+    assert made.status_code == 201
+    rows = session.scalars(select(PushSubscription).where(PushSubscription.user_id == bob.id))
+    assert [row.endpoint for row in rows] == [subscription["endpoint"]]
+    refused = page.client.post("/push/subscribe", json={"endpoint": "http://x/"}, headers=headers)
+    assert refused.status_code == 422
+    page.client.post("/push/unsubscribe", json=subscription, headers=headers)
+    session.expire_all()
+    assert (
+        session.scalars(select(PushSubscription).where(PushSubscription.user_id == bob.id)).all()
+        == []
+    )
+
+
+def test_one_warning_is_pushed_before_a_deadline(app, session, make_user, receiver, vapid):
+    """Ann's 24-hour reminder for a 1-day move comes with a push, once."""
+    ann, bob = player(make_user, "Ann", reminder_hours=24), player(make_user, "Bob")
+    with time_machine.travel(datetime(2026, 5, 5, 9, tzinfo=UTC), tick=False):
+        game = clocked_game(app, session, "taluva", [ann, bob], TimeControl(days_per_move=1))
+        device = Device(session, ann, receiver)
+    for hour in (21, 22):
+        with time_machine.travel(datetime(2026, 5, 5, hour, tzinfo=UTC), tick=False):
+            sweep(session)
+    wait_for(lambda: receiver.requests, what="the warning")
+    drain(app)
+    warnings = [device.read(r) for r in receiver.requests]
+    assert [w["tag"] for w in warnings] == [f"pbem-deadline-{game.public_id}"]
+    assert warnings[0]["title"].startswith("Your deadline is near")

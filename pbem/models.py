@@ -673,6 +673,8 @@ class NoticeChoice(Base):
     webhooks: Mapped[bool] = mapped_column(Boolean, default=True)
     muted: Mapped[bool] = mapped_column(Boolean, default=False)
 
+    game: Mapped[Game | None] = relationship()
+
 
 class PushSubscription(Base):
     """A browser's Web Push subscription (one per device that opted in)."""

@@ -32,10 +32,15 @@ from pbem.models import (
     InboundMessage,
     League,
     LeagueOrganiser,
+    NoticeChoice,
     Outbox,
+    PushNotice,
+    PushSubscription,
     SeasonEntrant,
     Seat,
     User,
+    Webhook,
+    WebhookDelivery,
     seat_token,
     utcnow,
 )
@@ -129,10 +134,15 @@ def _erase_mail(session: Session, user: User, email: str) -> None:
 
 
 def _erase_own_rows(session: Session, user: User) -> None:
-    """Tokens, vacations and chat lines: nobody else needs them. A chat line
-    stays in its place, shown as removed, so the talk around it still reads."""
-    session.execute(delete(ApiToken).where(ApiToken.user_id == user.id))
-    session.execute(delete(ClockStop).where(ClockStop.user_id == user.id))
+    """Tokens, vacations, notice choices, webhooks (their deliveries with
+    them), browser subscriptions and chat lines: nobody else needs them. A
+    chat line stays in its place, shown as removed, so the talk around it
+    still reads."""
+    for model in (ApiToken, ClockStop, NoticeChoice, PushNotice, PushSubscription):
+        session.execute(delete(model).where(model.user_id == user.id))
+    hooks = select(Webhook.id).where(Webhook.user_id == user.id)
+    session.execute(delete(WebhookDelivery).where(WebhookDelivery.webhook_id.in_(hooks)))
+    session.execute(delete(Webhook).where(Webhook.user_id == user.id))
     own_seats = select(Seat.id).where(Seat.user_id == user.id)
     session.execute(
         update(ChatMessage)

@@ -20,13 +20,16 @@ from pbem.models import (
     InboundMessage,
     LeagueOrganiser,
     Move,
+    NoticeChoice,
     Outbox,
+    PushSubscription,
     Rating,
     RatingChange,
     SeasonEntrant,
     Seat,
     Submission,
     User,
+    Webhook,
     utcnow,
 )
 
@@ -87,6 +90,50 @@ def export_account(session: Session, user: User) -> dict[str, Any]:
         "ratings": _ratings(session, user),
         "rating_changes": _rating_changes(session, user),
         "leagues": _leagues(session, user),
+        "notices": _notices(session, user),
+    }
+
+
+def _notices(session: Session, user: User) -> dict[str, Any]:
+    """Where the user hears of games besides mail: webhooks (not their
+    secrets, which sign what pbem sends), browser devices, per-game choices."""
+    return {
+        "webhooks": [
+            {
+                "id": hook.id,
+                "url": hook.url,
+                "format": hook.format,
+                "game": hook.game.public_id if hook.game else None,
+                "league": hook.league.public_id if hook.league else None,
+                "created_at": _when(hook.created_at),
+                "disabled_at": _when(hook.disabled_at),
+            }
+            for hook in session.scalars(
+                select(Webhook).where(Webhook.user_id == user.id).order_by(Webhook.id)
+            )
+        ],
+        "push_devices": [
+            {"endpoint": device.endpoint, "created_at": _when(device.created_at)}
+            for device in session.scalars(
+                select(PushSubscription)
+                .where(PushSubscription.user_id == user.id)
+                .order_by(PushSubscription.id)
+            )
+        ],
+        "choices": [
+            {
+                "game": choice.game.public_id if choice.game else None,
+                "mail": choice.mail,
+                "push": choice.push,
+                "webhooks": choice.webhooks,
+                "muted": choice.muted,
+            }
+            for choice in session.scalars(
+                select(NoticeChoice)
+                .where(NoticeChoice.user_id == user.id)
+                .order_by(NoticeChoice.id)
+            )
+        ],
     }
 
 

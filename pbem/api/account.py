@@ -34,6 +34,9 @@ class AccountExportSchema(ma.Schema):
     ratings = ma.fields.List(ma.fields.Dict())
     rating_changes = ma.fields.List(ma.fields.Dict())
     leagues = ma.fields.Dict()
+    notices = ma.fields.Dict(
+        metadata={"description": "webhooks (never their secrets), browser devices, per-game choices"}
+    )
 
 
 @blp.route("/export")

@@ -17,7 +17,17 @@ from pbem.leagues.leagues import create_league, invite_entrant, join_league
 from pbem.leagues.seasons import start_season
 from pbem.leagues.tables import division_table
 from pbem.mail import inbound
-from pbem.models import Base, ChatMessage, GameStatus, Rating, User
+from pbem.models import (
+    Base,
+    ChatMessage,
+    GameStatus,
+    NoticeChoice,
+    PushSubscription,
+    Rating,
+    User,
+    Webhook,
+    WebhookDelivery,
+)
 from pbem.services import accounts, chat
 from pbem.services.names import former_player
 from tests import toy_game  # noqa: F401  (registers the toy ruleset)
@@ -37,6 +47,7 @@ KINDS = (
     "ratings",
     "rating_changes",
     "leagues",
+    "notices",
 )
 
 
@@ -53,6 +64,21 @@ def mail_from(session, user: User, marker: str) -> None:
     inbound.store(session, raw, "http", envelope_from=user.email.upper())  # as a client wrote it
 
 
+def hears_elsewhere(session, user: User, game) -> None:
+    """A webhook, a browser device and a choice for a game, each naming the user."""
+    hook = Webhook(user=user, url=f"https://hooks.example.org/{user.name}", format="json")
+    hook.secret = "s" * 64
+    session.add(hook)
+    session.add(
+        PushSubscription(
+            user_id=user.id, endpoint=f"https://push.example.org/{user.name}", p256dh="k", auth="a"
+        )
+    )
+    session.add(NoticeChoice(user_id=user.id, game_id=game.id, push=False))
+    session.flush()
+    session.add(WebhookDelivery(webhook_id=hook.id, event="your_turn", payload={"to": user.name}))
+
+
 def a_players_world(session, make_user):
     """Ann and Bob: a finished game and one going on, chat, tokens, mail in,
     and a league season Ann plays against Cem."""
@@ -64,6 +90,8 @@ def a_players_world(session, make_user):
         chat.post(session, seat, f"{line} {writer.name}", "web", 500)
     accounts.issue_api_token(session, ann, "ann-laptop")
     accounts.issue_api_token(session, bob, "bob-phone")
+    for player in (ann, bob):
+        hears_elsewhere(session, player, going_on)
     session.commit()
     mail_from(session, ann, "ann-raw-marker")
     mail_from(session, bob, "bob-raw-marker")
@@ -95,6 +123,15 @@ def test_an_export_holds_every_kind_and_nothing_of_another_user(
     assert "ann-raw-marker" in export["mails_from_you"][0]["raw"]
     assert export["ratings"][0]["ruleset"] == "toy-pick"
     assert len(export["leagues"]["entries"]) == 1 and export["leagues"]["season_places"]
+    notices = export["notices"]
+    assert [hook["url"] for hook in notices["webhooks"]] == [
+        f"https://hooks.example.org/{ann.name}"
+    ]
+    assert "secret" not in notices["webhooks"][0]
+    assert len(notices["push_devices"]) == 1
+    assert notices["choices"] == [
+        {"game": going_on.public_id, "mail": True, "push": False, "webhooks": True, "muted": False}
+    ]
     written = json.dumps(export, ensure_ascii=False)
     for bobs in (bob.email, bob.name, "bob-line", "bob-phone", "bob-raw-marker"):
         assert bobs not in written

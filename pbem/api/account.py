@@ -35,7 +35,7 @@ class AccountExportSchema(ma.Schema):
     rating_changes = ma.fields.List(ma.fields.Dict())
     leagues = ma.fields.Dict()
     notices = ma.fields.Dict(
-        metadata={"description": "webhooks (never their secrets), browser devices, per-game choices"}
+        metadata={"description": "webhooks (not their secrets), browsers, choices per game"}
     )
 
 

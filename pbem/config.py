@@ -48,6 +48,10 @@ class Config:
             "PBEM_BROKER_FOLDER": _env("BROKER_FOLDER") or str(instance / "broker"),
             "PBEM_TASK_QUEUE": _env("TASK_QUEUE", "pbem"),
             "PBEM_STALE_SUBMISSION_SECONDS": _int_env("STALE_SUBMISSION_SECONDS", 60),
+            # Bots think on a queue of their own, read by workers of their own.
+            "PBEM_BOT_QUEUE": _env("BOT_QUEUE", "bots"),
+            "PBEM_BOT_CONCURRENCY": _int_env("BOT_CONCURRENCY", 1),
+            "PBEM_STALE_THINK_SECONDS": _int_env("STALE_THINK_SECONDS", 300),
             "PBEM_SWEEP_SECONDS": _int_env("SWEEP_SECONDS", 60),
             "PBEM_BEAT_LEASE_SECONDS": _int_env("BEAT_LEASE_SECONDS", 60),
             "PBEM_WEB_BIND": _env("WEB_BIND", "127.0.0.1:5000"),

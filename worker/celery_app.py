@@ -36,6 +36,9 @@ def celery_settings(config: dict[str, Any]) -> dict[str, Any]:
         "broker_url": broker_url,
         "broker_connection_retry_on_startup": True,
         "task_default_queue": config["PBEM_TASK_QUEUE"],
+        # Bots think on a queue of their own, so a person's turn never waits
+        # behind a thinking bot (pbem.services.bot_thinking).
+        "task_routes": {task_names.THINK_BOT: {"queue": config["PBEM_BOT_QUEUE"]}},
         "task_ignore_result": True,
         # Tasks are idempotent, so a task whose worker died is run again.
         "task_acks_late": True,

@@ -12,9 +12,15 @@ from pbem.clock.sweep import sweep
 from pbem.db import get_db
 from pbem.dispatch import requeue_stale
 from pbem.models import utcnow
-from pbem.services import pipeline
+from pbem.services import bot_thinking, pipeline
 from pbem.services.pictures import prune_pictures
-from pbem.task_names import PROCESS_SUBMISSION, PRUNE_PICTURES, REQUEUE_STALE, SWEEP_CLOCKS
+from pbem.task_names import (
+    PROCESS_SUBMISSION,
+    PRUNE_PICTURES,
+    REQUEUE_STALE,
+    SWEEP_CLOCKS,
+    THINK_BOT,
+)
 
 RETRY = {
     "autoretry_for": (OperationalError,),  # lost connection, lock timeout
@@ -29,6 +35,13 @@ def process_submission(submission_id: int) -> str | None:
     with get_db().session() as session:
         outcome = pipeline.process_submission(session, submission_id)
     return None if outcome is None else outcome.status
+
+
+@shared_task(name=THINK_BOT, acks_late=True, reject_on_worker_lost=True, **RETRY)
+def think_bot(seat_id: int) -> str:
+    """On the bots' queue: a bot thinks for the seat, outside any lock."""
+    with get_db().session() as session:
+        return bot_thinking.think(session, seat_id)
 
 
 @shared_task(name=REQUEUE_STALE, **RETRY)

@@ -51,27 +51,26 @@ class ChannelRule:
     outright, so a retried request is applied at most once.
     once_per_page: the same moves sent again from a page drawn at the same
     position (a double click, a reload, two tabs) lead to the first ones.
-    caller_locks: the caller already holds the game's lock and has read the
-    seat under it (the worker's bots, the sweep's timeouts).
     tried_in_full: try the turn to answer at once; else only to explain why
     a reply to an older position no longer fits (mail: the worker's
-    judgement is mailed with the board). Turns of callers that lock are made
-    from the legal moves and judged by the worker next, so not tried.
+    judgement is mailed with the board). Bots' turns are made from the
+    legal moves and judged by the worker next, so not tried.
     """
 
     one_waiting: bool = False
     exact_ply: bool = False
     tried_in_full: bool = True
     once_per_page: bool = False
-    caller_locks: bool = False
 
 
 CHANNEL_RULES = {
     "api": ChannelRule(one_waiting=True, exact_ply=True),
     "web": ChannelRule(one_waiting=True, once_per_page=True),
     "mail": ChannelRule(tried_in_full=False),
-    "bot": ChannelRule(caller_locks=True),
-    "clock": ChannelRule(caller_locks=True),
+    # A bot thinks outside the lock (pbem.services.bot_thinking): moves for a
+    # position the game has left, or while a turn of the seat waits, are dropped.
+    "bot": ChannelRule(one_waiting=True, exact_ply=True, tried_in_full=False),
+    "clock": ChannelRule(one_waiting=True, exact_ply=True, tried_in_full=False),
 }
 
 
@@ -116,12 +115,8 @@ def accept_turn(
 ) -> Submission:
     """Store the turn for a worker to judge, or raise TurnRefused; the caller
     commits. `seen`: the number of moves the sender saw when choosing (None:
-    not said). `author_id`: the person sending (None for a bot or the clock,
-    which call this under the game's lock)."""
+    not said). `author_id`: the person sending (None for a bot)."""
     rule = CHANNEL_RULES[channel]
-    if rule.caller_locks:
-        _refuse_unless_held(seat, author_id, channel)
-        return submit(session, seat, text, channel, author_id)
     tried_at = moves_stored(seat.game)
     if rule.exact_ply and seen is not None:
         _refuse_if_moved_on(seen, tried_at)
@@ -186,13 +181,16 @@ def _refuse_if_moved_on(seen: int, current: int) -> None:
 
 def _refuse_unless_held(seat: Seat, author_id: int | None, channel: str) -> None:
     """The seat as it is under the lock: a person's turn needs its player
-    still seated; a bot's, a bot in the seat; the clock's, a player."""
+    still seated and no bot making a decision of theirs that timed out; a
+    bot's, a bot in the seat; the clock's, a player whose decision timed out."""
     if channel in PEOPLE:
         held = seat.user_id == author_id and seat.bot is None and seat.resigned_at is None
+        if held and seat.bot_asked_at is not None:
+            raise TurnRefused("out_of_time", str(OUT_OF_TIME))
     elif channel == "bot":
         held = seat.bot is not None
     else:
-        held = seat.user_id is not None and seat.bot is None
+        held = seat.user_id is not None and seat.bot is None and seat.timed_out_at is not None
     if not held:
         raise TurnRefused("not_holder", _("this seat is no longer yours"))
 

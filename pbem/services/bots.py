@@ -9,6 +9,8 @@ from flask_babel import lazy_gettext
 
 import engine
 from engine.bots import DEFAULT_LEVEL, LEVELS, decision_key, make_bot
+from pbem.i18n import in_language
+from pbem.i18n.phrases import Phrase
 from pbem.services.errors import Invalid
 
 MAX_BOT_MOVES = 50  # one turn of any game is far shorter
@@ -49,6 +51,12 @@ def checked_level(level: str) -> str:
 def level_words(level: str) -> str:
     """The level as people read it ("strong"), in the current language."""
     return str(LEVEL_WORDS.get(level, level))
+
+
+def level_phrase(level: str) -> Phrase:
+    """The level's words kept in a phrase, written in each reader's language."""
+    with in_language(None):
+        return Phrase(level_words(level))
 
 
 def bot_turn(

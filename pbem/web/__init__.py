@@ -10,11 +10,13 @@ from flask_wtf.csrf import CSRFError, CSRFProtect
 from sqlalchemy.exc import IntegrityError
 from werkzeug.exceptions import Conflict
 
+from engine.bots import DEFAULT_LEVEL
 from pbem.db import is_unique_violation, request_session
 from pbem.i18n.games import game_title
 from pbem.i18n.notation_pages import notation_path
 from pbem.leagues.seasons import shown_title
 from pbem.render.colours import css_colour
+from pbem.services.bots import LEVEL_WORDS
 from pbem.services.events import event_text
 from pbem.services.game_organisers import organises
 from pbem.services.names import shown_name
@@ -75,6 +77,8 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["shown_name"] = shown_name  # two Anns at one table differ
     app.jinja_env.globals["record_url"] = records.record_url
     app.jinja_env.globals["organises"] = organises
+    app.jinja_env.globals["bot_levels"] = LEVEL_WORDS  # stand-in levels' choices
+    app.jinja_env.globals["default_level"] = DEFAULT_LEVEL
     clock.init_app(app)
     locale_format.init_app(app)
     app.jinja_env.filters["shown_title"] = shown_title

@@ -12,6 +12,7 @@ from typing import Any
 from flask_babel import gettext as _
 
 import engine
+from engine.bots import DEFAULT_LEVEL
 from pbem.numbers import whole_number
 from pbem.services.errors import Invalid
 from pbem.web.lobby import options_from_form
@@ -26,6 +27,7 @@ class LeagueForm:
     open: bool
     divisions: int
     promotion: int
+    stand_in: str
 
     @classmethod
     def read(cls, rules: type[engine.State], form: Mapping[str, Any]) -> LeagueForm:
@@ -38,6 +40,7 @@ class LeagueForm:
             open=bool(form.get("open")),
             divisions=_number(form, "divisions", _("divisions")),
             promotion=_number(form, "promotion", _("promotion")),
+            stand_in=str(form.get("stand_in", DEFAULT_LEVEL)),
         )
 
 

@@ -115,7 +115,7 @@ def serve(info: ScriptInfo, bind: str | None) -> None:
     # `kill -USR1` prints every thread's stack: what a stuck server is doing.
     faulthandler.register(signal.SIGUSR1, all_threads=True)
     keep_out_of_collections()
-    with worker_threads(celery_app, app.config), beat_thread(celery_app, _beat_schedule(app)):
+    with worker_threads(app), beat_thread(celery_app, _beat_schedule(app)):
         click.echo(f"pbem is running: open http://{host}:{port}/ in a browser (Ctrl-C stops it)")
         make_server(host, int(port), app, threaded=True).serve_forever()
 
@@ -407,7 +407,7 @@ def demo(  # type: ignore[no-untyped-def]
         game_id = game.id
     click.echo(f"game {game.public_id}: {players} bots play {ruleset}")
     if embedded_worker:
-        with worker_threads(_celery(app), app.config):
+        with worker_threads(app):
             finished = _wait_for_end(database, game_id, timeout)
     else:
         finished = _wait_for_end(database, game_id, timeout)

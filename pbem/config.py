@@ -13,6 +13,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from engine.bots import DEFAULT_LEVEL, LEVELS
+
+STAND_IN_CHOICES = (DEFAULT_LEVEL, *(level for level in LEVELS if level != DEFAULT_LEVEL))
+
 ENV_PREFIX = "PBEM_"
 
 
@@ -52,6 +56,8 @@ class Config:
             "PBEM_BOT_QUEUE": _env("BOT_QUEUE", "bots"),
             "PBEM_BOT_CONCURRENCY": _int_env("BOT_CONCURRENCY", 1),
             "PBEM_STALE_THINK_SECONDS": _int_env("STALE_THINK_SECONDS", 300),
+            # The stand-in level of new games and leagues whose organiser chooses none.
+            "PBEM_STAND_IN": _choice("STAND_IN", STAND_IN_CHOICES),
             "PBEM_SWEEP_SECONDS": _int_env("SWEEP_SECONDS", 60),
             "PBEM_BEAT_LEASE_SECONDS": _int_env("BEAT_LEASE_SECONDS", 60),
             "PBEM_WEB_BIND": _env("WEB_BIND", "127.0.0.1:5000"),

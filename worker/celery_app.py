@@ -61,13 +61,7 @@ def celery_settings(config: dict[str, Any]) -> dict[str, Any]:
 
 
 def celery_init_app(app: Flask) -> Celery:
-    class FlaskTask(Task):
-        def __call__(self, *args: object, **kwargs: object) -> object:
-            with app.app_context():
-                return self.run(*args, **kwargs)
-
-    celery_app = Celery(app.name, task_cls=FlaskTask)
-    celery_app.config_from_object(celery_settings(app.config))
+    celery_app = _celery_of(app, app.config["PBEM_TASK_QUEUE"])
     celery_app.set_default()
     app.extensions["celery"] = celery_app
 
@@ -75,4 +69,24 @@ def celery_init_app(app: Flask) -> Celery:
     def _fresh_connections_after_fork(**_kwargs: object) -> None:
         app.extensions["pbem.db"].dispose_after_fork()
 
+    return celery_app
+
+
+def bots_celery(app: Flask) -> Celery:
+    """A Celery app of its own for a bots' worker thread beside the tasks'
+    (worker.embedded): the queues a worker reads are its app's, so two
+    workers of one process reading different queues need two apps."""
+    return _celery_of(app, app.config["PBEM_BOT_QUEUE"])
+
+
+def _celery_of(app: Flask, default_queue: str) -> Celery:
+    class FlaskTask(Task):
+        def __call__(self, *args: object, **kwargs: object) -> object:
+            with app.app_context():
+                return self.run(*args, **kwargs)
+
+    celery_app = Celery(app.name, task_cls=FlaskTask)
+    celery_app.config_from_object(
+        celery_settings(app.config) | {"task_default_queue": default_queue}
+    )
     return celery_app

@@ -28,14 +28,16 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 from celery import Celery
 from celery.beat import EmbeddedService
 from celery.bootsteps import CLOSE
+from flask import Flask
+
+from worker.celery_app import bots_celery
 
 log = logging.getLogger(__name__)
 RESTART_PAUSE_SECONDS = 0.5
@@ -43,11 +45,12 @@ STOP_SECONDS = 30.0
 
 
 @contextmanager
-def worker_threads(celery_app: Celery, config: Mapping[str, Any]) -> Iterator[None]:
-    """A worker thread for the tasks' queue and one for the bots'."""
+def worker_threads(app: Flask) -> Iterator[None]:
+    """A worker thread for the tasks' queue and one, of its own Celery app,
+    for the bots'."""
     with (
-        worker_thread(celery_app, config["PBEM_TASK_QUEUE"]),
-        worker_thread(celery_app, config["PBEM_BOT_QUEUE"], "pbem-bots"),
+        worker_thread(app.extensions["celery"], app.config["PBEM_TASK_QUEUE"]),
+        worker_thread(bots_celery(app), app.config["PBEM_BOT_QUEUE"], "pbem-bots"),
     ):
         yield
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import validate
 
-from engine.bots import DEFAULT_LEVEL, LEVELS
+from engine.bots import LEVELS
 from pbem.api.schemas import (
     ANY_ID,
     COUNTING,
     EMAIL_LENGTH,
     STAND_IN,
+    STAND_IN_DEFAULT,
     StrictBoolean,
     TimeControlSchema,
     within,
@@ -68,8 +69,8 @@ class LeagueCreateSchema(ma.Schema):
         metadata={"description": "how many move up and down between divisions after a season"},
     )
     stand_in = ma.fields.String(
-        load_default=DEFAULT_LEVEL,
-        metadata={"description": LEAGUE_STAND_IN, "enum": list(LEVELS)},
+        load_default=None,
+        metadata={"description": f"{LEAGUE_STAND_IN}; {STAND_IN_DEFAULT}", "enum": list(LEVELS)},
     )
 
 

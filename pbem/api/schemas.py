@@ -25,6 +25,7 @@ STAND_IN = (
     "the level of the bot that stands in for absent players: a decision that times out"
     " under on_timeout bot, a player who resigns or withdraws, a seat handed to a bot"
 )
+STAND_IN_DEFAULT = f"left out: the server's default (PBEM_STAND_IN, {DEFAULT_LEVEL} unless set)"
 
 
 class OptionSchema(ma.Schema):
@@ -260,8 +261,8 @@ class GameCreateSchema(ma.Schema):
         },
     )
     stand_in = ma.fields.String(
-        load_default=DEFAULT_LEVEL,
-        metadata={"description": STAND_IN, "enum": list(LEVELS)},
+        load_default=None,
+        metadata={"description": f"{STAND_IN}; {STAND_IN_DEFAULT}", "enum": list(LEVELS)},
     )
     time_control = ma.fields.Nested(
         TimeControlSchema,

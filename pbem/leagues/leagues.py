@@ -11,13 +11,12 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 import engine
-from engine.bots import DEFAULT_LEVEL
 from pbem.db import lock_league
 from pbem.leagues import notices
 from pbem.leagues.standings import points_table
 from pbem.models import Entrant, Game, GameStatus, League, LeagueOrganiser, Season, User, utcnow
 from pbem.services.accounts import normalise_email, user_for_sign_in
-from pbem.services.bots import checked_level
+from pbem.services.bots import checked_level, stand_in_or_default
 from pbem.services.errors import Conflict, Forbidden, Invalid, NotFound
 from pbem.services.names import checked_name
 from pbem.services.time_control import TimeControl
@@ -37,7 +36,7 @@ def create_league(
     open_to_all: bool = False,
     divisions: int = 1,
     promotion: int = 0,
-    stand_in: str = DEFAULT_LEVEL,
+    stand_in: str | None = None,
 ) -> League:
     """A new league; its creator is its first organiser. The game's options
     and player count are checked by the engine now, not when a season starts."""
@@ -63,7 +62,7 @@ def create_league(
         open=open_to_all,
         divisions=divisions,
         promotion=promotion,
-        stand_in=checked_level(stand_in),
+        stand_in=stand_in_or_default(stand_in),
         created_by_id=creator.id,
     )
     league.organisers.append(LeagueOrganiser(user_id=creator.id))

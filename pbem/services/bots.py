@@ -4,6 +4,7 @@ bots' own queue)."""
 
 from __future__ import annotations
 
+from flask import current_app
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext
 
@@ -46,6 +47,12 @@ def checked_level(level: str) -> str:
             )
         )
     return level
+
+
+def stand_in_or_default(level: str | None) -> str:
+    """The stand-in level an organiser chose, else the installation's
+    (PBEM_STAND_IN, medium unless set); Invalid for an unknown one."""
+    return checked_level(level or current_app.config["PBEM_STAND_IN"])
 
 
 def level_words(level: str) -> str:

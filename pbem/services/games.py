@@ -12,7 +12,6 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 import engine
-from engine.bots import DEFAULT_LEVEL
 from pbem.db import lock_game
 from pbem.i18n import current_language
 from pbem.i18n.games import game_title
@@ -20,7 +19,7 @@ from pbem.i18n.rules import describe_error
 from pbem.models import Game, GameStatus, Season, Seat, User, utcnow
 from pbem.render.colours import SEAT_COLOURS
 from pbem.services.accounts import normalise_email
-from pbem.services.bots import checked_level
+from pbem.services.bots import checked_level, stand_in_or_default
 from pbem.services.errors import Conflict, Invalid, NotFound
 from pbem.services.game_organisers import organises
 from pbem.services.pipeline import after_change
@@ -58,11 +57,11 @@ def create_game(
     time_control: TimeControl | None = None,
     title: str = "",
     place: LeaguePlace | None = None,
-    stand_in: str = DEFAULT_LEVEL,
+    stand_in: str | None = None,
 ) -> Game:
     """A new game; it starts at once when no seat is left open. Seats' bots
-    and the `stand_in` (the bot level for absent players) are levels of
-    engine.bots.
+    and the `stand_in` (the bot level for absent players; None: the
+    installation's) are levels of engine.bots.
 
     The caller commits; bots that move first are then handed to a worker.
     """
@@ -71,7 +70,7 @@ def create_game(
         state = rules.new(len(seats), seed or "check", options)
     except engine.EngineError as exc:
         raise Invalid(describe_error(exc, current_language())) from None
-    checked_level(stand_in)
+    stand_in = stand_in_or_default(stand_in)
     for spec in seats:
         if spec.bot is not None:
             checked_level(spec.bot)

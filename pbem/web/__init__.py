@@ -10,7 +10,6 @@ from flask_wtf.csrf import CSRFError, CSRFProtect
 from sqlalchemy.exc import IntegrityError
 from werkzeug.exceptions import Conflict
 
-from engine.bots import DEFAULT_LEVEL
 from pbem.db import is_unique_violation, request_session
 from pbem.i18n.games import game_title
 from pbem.i18n.notation_pages import notation_path
@@ -78,7 +77,6 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["record_url"] = records.record_url
     app.jinja_env.globals["organises"] = organises
     app.jinja_env.globals["bot_levels"] = LEVEL_WORDS  # stand-in levels' choices
-    app.jinja_env.globals["default_level"] = DEFAULT_LEVEL
     clock.init_app(app)
     locale_format.init_app(app)
     app.jinja_env.filters["shown_title"] = shown_title

@@ -12,7 +12,6 @@ from typing import Any
 from flask_babel import gettext as _
 
 import engine
-from engine.bots import DEFAULT_LEVEL
 from pbem.numbers import whole_number
 from pbem.services.errors import Invalid
 from pbem.web.lobby import options_from_form
@@ -27,7 +26,7 @@ class LeagueForm:
     open: bool
     divisions: int
     promotion: int
-    stand_in: str
+    stand_in: str | None  # None: the server's default
 
     @classmethod
     def read(cls, rules: type[engine.State], form: Mapping[str, Any]) -> LeagueForm:
@@ -40,7 +39,7 @@ class LeagueForm:
             open=bool(form.get("open")),
             divisions=_number(form, "divisions", _("divisions")),
             promotion=_number(form, "promotion", _("promotion")),
-            stand_in=str(form.get("stand_in", DEFAULT_LEVEL)),
+            stand_in=form.get("stand_in") or None,
         )
 
 

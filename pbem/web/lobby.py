@@ -175,7 +175,7 @@ def new_game(ruleset: str):  # type: ignore[no-untyped-def]
             options,
             time_control=clock,
             title=_title(form),
-            stand_in=form.get("stand_in", DEFAULT_LEVEL),
+            stand_in=form.get("stand_in") or None,
         )
         _send_invitations(game)
     except Invalid as exc:

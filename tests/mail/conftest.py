@@ -18,6 +18,7 @@ from pbem.mail.smtpd import controller as listener_controller
 from pbem.models import Game, User
 from tests.mail.servers import Capture, ImapServer, capture_controller, dovecot, free_port
 from tests.server.conftest import (  # noqa: F401
+    QUICK_STAND_IN,
     REDIS_URL,
     database_url,
     forget_queues,
@@ -62,6 +63,7 @@ def rig(
             "PBEM_DATABASE_URL": database_url(request.param, request, tmp_path_factory),
             "PBEM_BROKER_URL": REDIS_URL,
             **own_queues("pbem-mail-test"),
+            "PBEM_STAND_IN": QUICK_STAND_IN,
             "PBEM_SMTP_URL": f"smtp://127.0.0.1:{outgoing_port}",
             "PBEM_MAIL_DOMAIN": DOMAIN,
             "PBEM_IMAP_URL": imap_server.url,
@@ -86,8 +88,7 @@ def rig(
         imap_server,
     )
     rig.outgoing.start()
-    celery_app = app.extensions["celery"]
-    with worker_threads(celery_app, app.config):
+    with worker_threads(app):
         yield rig
     rig.outgoing.stop()  # the one running now: a test may have restarted it
     listener.stop()

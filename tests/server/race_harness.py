@@ -54,6 +54,7 @@ from pbem.services.games import SeatSpec, create_game
 from pbem.services.replay import engine_game
 from pbem.services.time_control import TimeControl
 from tests.server.conftest import (
+    QUICK_STAND_IN,
     REDIS_URL,
     drain,
     forget_queues,
@@ -402,6 +403,7 @@ def harness_app(database_url: str) -> Flask:
             "PBEM_DATABASE_URL": database_url,
             "PBEM_BROKER_URL": REDIS_URL,
             **own_queues("pbem-races"),
+            "PBEM_STAND_IN": QUICK_STAND_IN,
             "RATELIMIT_ENABLED": False,  # every client is 127.0.0.1 here
         }
     )
@@ -414,7 +416,7 @@ def race(seconds: float, seed: int, clients: int = 6) -> dict[str, Any]:
     with scratch_database() as url:
         app = harness_app(url)
         try:
-            with worker_threads(app.extensions["celery"], app.config):
+            with worker_threads(app):
                 with app.extensions["pbem.db"].session() as session:
                     rig = build(app, session)
                 drain(app, timeout=120)

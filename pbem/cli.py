@@ -156,7 +156,7 @@ def worker(info: ScriptInfo, concurrency: int | None, loglevel: str, bots: bool)
         else (app.config["PBEM_TASK_QUEUE"], app.config["PBEM_WORKER_CONCURRENCY"])
     )
     metrics_bind = app.config["PBEM_WORKER_METRICS_BIND"]
-    if metrics_bind:
+    if metrics_bind and not bots:  # that port is for the workers of the other tasks
         # Before the task processes are forked: they count into one folder.
         use_multiprocess_dir(app.config["PBEM_METRICS_DIR"], f"worker-{metrics_bind}")
         # Imported only now: prometheus_client takes its mode when first imported.

@@ -4,7 +4,7 @@ bots' own queue)."""
 
 from __future__ import annotations
 
-from flask import current_app
+from flask import current_app, has_app_context
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext
 
@@ -51,8 +51,11 @@ def checked_level(level: str) -> str:
 
 def stand_in_or_default(level: str | None) -> str:
     """The stand-in level an organiser chose, else the installation's
-    (PBEM_STAND_IN, medium unless set); Invalid for an unknown one."""
-    return checked_level(level or current_app.config["PBEM_STAND_IN"])
+    (PBEM_STAND_IN; outside an app, a script's, the default level); Invalid
+    for an unknown one."""
+    if level is None:
+        level = current_app.config["PBEM_STAND_IN"] if has_app_context() else DEFAULT_LEVEL
+    return checked_level(level)
 
 
 def level_words(level: str) -> str:

@@ -27,6 +27,7 @@ from pbem.models import Game, GameStatus, OnTimeout, Seat
 from pbem.services import notifications
 from pbem.services.bot_thinking import ask_bots
 from pbem.services.events import record_event
+from pbem.services.replay import engine_game
 from pbem.services.resign import leave_seat
 from pbem.services.submissions import pending_submission
 from pbem.services.time_control import OUTCOMES
@@ -86,9 +87,13 @@ def _still_due(session: Session, game: Game, seat: Seat, now: datetime) -> bool:
 
 
 def time_out(session: Session, game: Game, seat: Seat, now: datetime) -> None:
-    """Do what the game's clock says to the late seat; the caller commits."""
+    """Do what the game's clock says to the late seat; the caller commits.
+    EngineError: the game's log no longer replays, so no bot could make the
+    late decision; the game is left for someone to look at."""
     seat.timed_out_at = now
     rule = OnTimeout(game.on_timeout)
+    if rule == OnTimeout.BOT:
+        engine_game(game)  # from its snapshot: cheap, and raises for a broken game
     with in_language(None):  # the event and the payload keep the English text
         to_others, to_late = (str(text) for text in OUTCOMES[rule])
     said = phrase(

@@ -87,10 +87,10 @@ def think(session: Session, seat_id: int) -> str:
     if needed is None:
         _settle(session, seat.game_id, seat_id)
         return "nothing to do"
-    played = engine_game(seat.game)
+    played, position = engine_game(seat.game), seat.position
     seen = len(played.log)
     session.rollback()  # no transaction (nor SQLite read lock) held while the bot searches
-    moves = bot_turn(played, seat.position, needed.level, one_decision=needed.one_decision)
+    moves = bot_turn(played, position, needed.level, one_decision=needed.one_decision)
     seat = session.get_one(Seat, seat_id)
     try:
         submission = accept_turn(session, seat, None, "\n".join(moves), needed.channel, seen)

@@ -10,6 +10,7 @@ from flask_babel import lazy_gettext
 
 import engine
 from engine.bots import DEFAULT_LEVEL, LEVELS, decision_key, make_bot
+from pbem.config import stand_in_setting
 from pbem.i18n import in_language
 from pbem.i18n.phrases import Phrase
 from pbem.services.errors import Invalid
@@ -51,10 +52,10 @@ def checked_level(level: str) -> str:
 
 def stand_in_or_default(level: str | None) -> str:
     """The stand-in level an organiser chose, else the installation's
-    (PBEM_STAND_IN; outside an app, a script's, the default level); Invalid
-    for an unknown one."""
+    (PBEM_STAND_IN; outside an app, a script's, as the environment sets it);
+    Invalid for an unknown one."""
     if level is None:
-        level = current_app.config["PBEM_STAND_IN"] if has_app_context() else DEFAULT_LEVEL
+        level = current_app.config["PBEM_STAND_IN"] if has_app_context() else stand_in_setting()
     return checked_level(level)
 
 

@@ -51,14 +51,17 @@ class ChannelRule:
     outright, so a retried request is applied at most once.
     once_per_page: the same moves sent again from a page drawn at the same
     position (a double click, a reload, two tabs) lead to the first ones.
+    tried: try the turn before storing it at all. Bots' turns (the clock's
+    too) are made from the legal moves, at most a turn of them, and judged
+    by the worker next, so not.
     tried_in_full: try the turn to answer at once; else only to explain why
     a reply to an older position no longer fits (mail: the worker's
-    judgement is mailed with the board). Bots' turns are made from the
-    legal moves and judged by the worker next, so not tried.
+    judgement is mailed with the board).
     """
 
     one_waiting: bool = False
     exact_ply: bool = False
+    tried: bool = True
     tried_in_full: bool = True
     once_per_page: bool = False
 
@@ -69,8 +72,8 @@ CHANNEL_RULES = {
     "mail": ChannelRule(tried_in_full=False),
     # A bot thinks outside the lock (pbem.services.bot_thinking): moves for a
     # position the game has left, or while a turn of the seat waits, are dropped.
-    "bot": ChannelRule(one_waiting=True, exact_ply=True, tried_in_full=False),
-    "clock": ChannelRule(one_waiting=True, exact_ply=True, tried_in_full=False),
+    "bot": ChannelRule(one_waiting=True, exact_ply=True, tried=False),
+    "clock": ChannelRule(one_waiting=True, exact_ply=True, tried=False),
 }
 
 
@@ -120,7 +123,8 @@ def accept_turn(
     tried_at = moves_stored(seat.game)
     if rule.exact_ply and seen is not None:
         _refuse_if_moved_on(seen, tried_at)
-    try_turn(seat, text, seen, only_when_behind=not rule.tried_in_full)
+    if rule.tried:
+        try_turn(seat, text, seen, only_when_behind=not rule.tried_in_full)
     game = lock_game(session, seat.game_id)  # reads the game's seats again, as they are now
     seat = next(s for s in game.seats if s.id == seat.id)
     _refuse_unless_held(seat, author_id, channel)
@@ -133,7 +137,7 @@ def accept_turn(
         _refuse_if_moved_on(seen, now)  # again: a turn applied while this one was tried
     if rule.one_waiting:
         _refuse_while_waiting(session, seat)
-    if rule.tried_in_full and now != tried_at:
+    if rule.tried and rule.tried_in_full and now != tried_at:
         try_turn(seat, text, seen)  # a turn was applied meanwhile: try it on the game as it is
     return submit(session, seat, text, channel, author_id)
 

@@ -18,7 +18,6 @@ from pbem.mail.smtpd import controller as listener_controller
 from pbem.models import Game, User
 from tests.mail.servers import Capture, ImapServer, capture_controller, dovecot, free_port
 from tests.server.conftest import (  # noqa: F401
-    QUICK_STAND_IN,
     REDIS_URL,
     database_url,
     forget_queues,
@@ -63,7 +62,6 @@ def rig(
             "PBEM_DATABASE_URL": database_url(request.param, request, tmp_path_factory),
             "PBEM_BROKER_URL": REDIS_URL,
             **own_queues("pbem-mail-test"),
-            "PBEM_STAND_IN": QUICK_STAND_IN,
             "PBEM_SMTP_URL": f"smtp://127.0.0.1:{outgoing_port}",
             "PBEM_MAIL_DOMAIN": DOMAIN,
             "PBEM_IMAP_URL": imap_server.url,

@@ -30,9 +30,6 @@ POSTGRES_URL = os.environ.get(
     "PBEM_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
 )
 REDIS_URL = os.environ.get("PBEM_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
-# Stand-ins (timeouts, resignations, withdrawals) play at once where the
-# level does not matter; tests of the levels choose theirs.
-QUICK_STAND_IN = "random"
 
 
 @contextmanager
@@ -75,7 +72,6 @@ def app(
             "PBEM_DATABASE_URL": database_url(request.param, request, tmp_path_factory),
             "PBEM_BROKER_URL": REDIS_URL,
             **own_queues("pbem-test"),
-            "PBEM_STAND_IN": QUICK_STAND_IN,
         }
     )
     with flask_app.app_context():
@@ -110,7 +106,6 @@ def app_of_its_own(folder: Any, **settings: Any) -> Iterator[Flask]:
             "PBEM_DATABASE_URL": f"sqlite:///{folder / 'db.sqlite3'}",
             "PBEM_BROKER_URL": REDIS_URL,
             **own_queues("pbem-own"),
-            "PBEM_STAND_IN": QUICK_STAND_IN,
             **settings,
         }
     )

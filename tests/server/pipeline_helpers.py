@@ -24,8 +24,7 @@ def start_game(
     """Seats: a user, or 'bot'."""
     specs = [SeatSpec(bot="random") if s == "bot" else SeatSpec(user=s) for s in seats]
     creator = next((s for s in seats if isinstance(s, User)), None)
-    with app.app_context():  # the app's stand-in level (PBEM_STAND_IN)
-        game = create_game(session, creator, ruleset, specs, options, seed="test-seed")
+    game = create_game(session, creator, ruleset, specs, options, seed="test-seed")
     session.commit()  # bots that move first are handed to the worker now
     return game
 

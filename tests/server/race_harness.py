@@ -54,7 +54,6 @@ from pbem.services.games import SeatSpec, create_game
 from pbem.services.replay import engine_game
 from pbem.services.time_control import TimeControl
 from tests.server.conftest import (
-    QUICK_STAND_IN,
     REDIS_URL,
     drain,
     forget_queues,
@@ -403,7 +402,6 @@ def harness_app(database_url: str) -> Flask:
             "PBEM_DATABASE_URL": database_url,
             "PBEM_BROKER_URL": REDIS_URL,
             **own_queues("pbem-races"),
-            "PBEM_STAND_IN": QUICK_STAND_IN,
             "RATELIMIT_ENABLED": False,  # every client is 127.0.0.1 here
         }
     )

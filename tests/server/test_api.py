@@ -52,6 +52,7 @@ def test_openapi_document_is_valid_and_names_every_operation(api):
         "pauseGame",
         "resumeGame",
         "handSeatToBot",
+        "chooseStandIn",
         "replacePlayer",
         "abandonGame",
         "listEvents",
@@ -66,6 +67,7 @@ def test_openapi_document_is_valid_and_names_every_operation(api):
         "inviteEntrant",
         "setEntrantDivision",
         "addLeagueOrganiser",
+        "chooseLeagueStandIn",
         "joinLeague",
         "leaveLeague",
         "startSeason",
@@ -98,7 +100,7 @@ def test_create_game_with_bots_starts_it_at_once(api, make_user, token_for):
     assert body["status"] == "active"
     assert [s["kind"] for s in body["seats"]] == ["user", "bot", "bot"]
     assert [s["bot_level"] for s in body["seats"]] == [None, "random", "medium"]
-    assert body["stand_in"] == "medium"
+    assert body["stand_in"] == "random"  # the tests' PBEM_STAND_IN
     assert body["seats"][0]["mine"] is True
     listed = api.call("listGames", token).get_json()
     assert body["id"] in {g["id"] for g in listed}

@@ -156,8 +156,7 @@ def test_a_persons_turn_is_judged_while_a_bot_thinks(app, session, make_user):
     app.extensions["celery"].send_task(HOLD_BOTS, queue=app.config["PBEM_BOT_QUEUE"])
     try:
         bot_seat = with_bot.seats[1]
-        opening = first_legal(with_bot, 0)
-        assert judged(app, send(app, session, with_bot, 0, opening).id).status == "accepted"
+        play_a_turn(app, session, with_bot, 0)
         session.refresh(bot_seat)
         assert bot_seat.bot_asked_at is not None  # asked, and waiting for the bots' worker
 
@@ -169,6 +168,17 @@ def test_a_persons_turn_is_judged_while_a_bot_thinks(app, session, make_user):
     finally:
         _held.set()
     wait_for(lambda: bots_submissions(session, with_bot), what="the bot to move after all")
+
+
+def play_a_turn(app: Flask, session, game: Game, position: int) -> None:  # type: ignore[no-untyped-def]
+    """The seat's first legal moves, one submission each, until its turn ends."""
+    while True:
+        session.expire_all()
+        game = session.get_one(Game, game.id)
+        if position not in game.to_act:
+            return
+        move = first_legal(game, position)
+        assert judged(app, send(app, session, game, position, move).id).status == "accepted"
 
 
 def first_legal(game: Game, position: int) -> str:
@@ -191,7 +201,7 @@ def test_a_bots_moves_for_a_position_the_game_left_are_refused(app, session, mak
     ann = make_user("Ann")
     game = start_game(app, session, "taluva", [ann, "bot"])
     bot_seat = game.seats[1]
-    assert judged(app, send(app, session, game, 0, first_legal(game, 0)).id).status == "accepted"
+    play_a_turn(app, session, game, 0)
     session.expire_all()
     stale = expected_moves(session.get_one(Game, game.id), 1, "random", one_decision=False)
     with pytest.raises(TurnRefused) as refused:

@@ -54,8 +54,7 @@ def clocked_game(
     first are handed to the worker."""
     specs = [SeatSpec(bot="random") if s == "bot" else SeatSpec(user=s) for s in seats]
     creator = next(s for s in seats if isinstance(s, User))
-    with app.app_context():  # the app's stand-in level (PBEM_STAND_IN)
-        game = create_game(session, creator, ruleset, specs, seed=SEED, time_control=time_control)
+    game = create_game(session, creator, ruleset, specs, seed=SEED, time_control=time_control)
     session.commit()
     return game
 

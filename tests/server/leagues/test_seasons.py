@@ -17,12 +17,10 @@ from pbem.models import Game, GameStatus, Outbox, OutboxStatus, Submission, Subm
 from pbem.services.pipeline import process_submission
 from pbem.services.submissions import submit
 from tests import toy_game  # noqa: F401  (registers the toy ruleset)
-from tests.server.conftest import QUICK_STAND_IN
 
 
 def league_of(session, make_user, names, **settings):
     owner = make_user("Organiser")
-    settings = {"stand_in": QUICK_STAND_IN, **settings}
     league = create_league(session, owner, "Club", "toy-pick", 2, {"target": 3}, **settings)
     players = [make_user(name) for name in names]
     for player in players:

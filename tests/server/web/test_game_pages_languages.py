@@ -94,7 +94,7 @@ def test_the_new_game_form_in_french_and_czech(make_user, french, signed_in_as):
     form = text(browser.get("/games/new/taluva"))
     assert "<h1>Nouvelle partie de Taluva</h1>" in form
     assert "tuiles utilisées à 2 joueurs (24 ou 36)" in form  # an option of the engine's
-    assert "Jours par coup (1–30)" in form and ">un bot</option>" in form
+    assert "Jours par coup (1–30)" in form and ">un bot : fort</option>" in form
     assert "Commencer la partie" in form
     assert "Quel jeu ?" in text(browser.get("/games/new"))
 

@@ -1,12 +1,14 @@
 """Choosing bots' levels on the pages: the new-game form seats bots at the
 levels chosen and refuses an unknown one in the reader's language; pages
-show each bot's level; the organiser sees and changes the stand-in level."""
+show each bot's level; a game's and a league's organiser see and change the
+stand-in level."""
 
 from __future__ import annotations
 
 import pytest
 from sqlalchemy import select
 
+from pbem.leagues.leagues import create_league
 from pbem.models import Game, GameEvent
 from tests.server.test_bot_level_choices import UNKNOWN
 from tests.server.web.test_lobby import created_game
@@ -54,3 +56,19 @@ def test_the_organiser_changes_the_stand_in_on_the_game_page(
     assert stored.stand_in == "easy"
     kinds = session.scalars(select(GameEvent.kind).where(GameEvent.game_id == stored.id))
     assert list(kinds) == ["stand-in"]
+
+
+def test_a_league_organiser_changes_the_stand_in_on_the_league_page(
+    signed_in_as, make_user, session
+):
+    owner = make_user("Organiser")
+    league = create_league(session, owner, "Club", "taluva", 2, stand_in="easy")
+    session.commit()
+    browser = signed_in_as(owner)
+    page = browser.get(f"/leagues/{league.public_id}").get_data(as_text=True)
+    assert 'id="stand-in-form"' in page and '<option value="easy" selected>' in page
+    browser.post(f"/leagues/{league.public_id}/stand-in", {"level": "strong"})
+    session.refresh(league)
+    assert league.stand_in == "strong"
+    new_league = browser.get("/leagues/new?game=taluva").get_data(as_text=True)
+    assert 'name="stand_in"' in new_league

@@ -2,7 +2,7 @@
 
     .venv/bin/python -m benchmarks.pipeline [--games 20 | --light] [--seconds 60]
         [--rate R] [--turns 5000] [--workers 2] [--concurrency C] [--web-workers W]
-        [--notices]
+        [--notices] [--bot-games 10 --bot-level strong]
 
 Run it from the checkout's root (`-m`: it reuses the tests' helpers). It needs
 PostgreSQL and Redis as the tests do (deploy/test-services.sh starts them;
@@ -13,7 +13,8 @@ What it does, as an administrator would run the site (docs/deployment.md):
     number (not the tests') as the broker; the first is dropped and the
     second flushed at the end, also after Ctrl-C, SIGTERM or a failure;
   - `pbem db upgrade`, then `pbem web` (gunicorn), `--workers` `pbem worker`
-    processes, `pbem beat`, and an SMTP sink on loopback (aiosmtpd, in this
+    processes, one `pbem worker --bots` (the bots' own queue), `pbem beat`,
+    and an SMTP sink on loopback (aiosmtpd, in this
     process) that notes when each mail arrives, with its Message-ID, Subject,
     X-Pbem-Game and X-Pbem-Move;
   - one user with an API token per seat. Every setting is the production
@@ -31,6 +32,11 @@ What it does, as an administrator would run the site (docs/deployment.md):
     the pipeline's own `after_change` tells the next seat (the setup time is
     printed). The clock starts once the games' first mails are sent. A game
     that ends is replaced by a new one of its kind;
+  - `--bot-games N`: N games more, every seat a bot of `--bot-level` (2
+    players; Taluva, Samurai and Java in turn), made through the API before
+    the clock starts and followed by a new one when one ends: bots thinking
+    beside the people's games, on the bots' worker. Their moves are counted
+    apart (bot moves applied, per second); every other figure is the people's;
   - each game is played by a thread of this process through the API, as a
     client would: whose turn (GET the game), the seat's legal moves (GET
     .../legal), one of them at random (so every move is legal), sent (POST
@@ -78,6 +84,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from email.parser import BytesHeaderParser
 from pathlib import Path
 from typing import Any
@@ -88,6 +95,7 @@ from aiosmtpd.controller import Controller
 from sqlalchemy import func, select
 
 import engine
+from engine.bots import LEVELS
 from engine.bots.random_play import RandomBot
 from pbem.db import Database, lock_game
 from pbem.models import (
@@ -252,9 +260,10 @@ def production_processes(env: dict[str, str], options: argparse.Namespace) -> It
         start("web", *web)
         start("beat", "beat")
         workers = [start(f"worker-{n}", "worker", *concurrency) for n in range(options.workers)]
+        start("bots", "worker", "--bots")
         wait_for(lambda: answers(env["PBEM_BASE_URL"] + "/"), 60, "pbem web to answer")
-        for n in range(options.workers):
-            wait_for(lambda n=n: "ready." in log_tail(logs / f"worker-{n}.log"), 60, "a worker")
+        for name in [f"worker-{n}" for n in range(options.workers)] + ["bots"]:
+            wait_for(lambda name=name: "ready." in log_tail(logs / f"{name}.log"), 60, name)
         yield Cluster([process for process, _ in processes], workers)
     except Exception:
         for process, path in processes:
@@ -515,6 +524,47 @@ class Table:
                 self.run.errors.append(f"{self.kind.label}: {exc}")
 
 
+BOT_RULESETS = ("taluva", "samurai", "java")
+
+
+class BotTable:
+    """A game only bots of one level play, thinking on the bots' queue beside
+    the people's games; a new one once it ends, until the run stops."""
+
+    def __init__(self, run: Run, token: str, level: str, number: int) -> None:
+        self.run, self.token, self.level = run, token, level
+        self.ruleset = BOT_RULESETS[number % len(BOT_RULESETS)]
+
+    def new_game(self) -> str:
+        body = {"ruleset": self.ruleset, "seats": [f"bot:{self.level}"] * 2, "title": "bots"}
+        return self.run.api.expect(201, "POST", "/games", self.token, body)["id"]
+
+    def __call__(self, first: str) -> None:
+        public_id = first
+        try:
+            while not self.run.stop.wait(1):
+                game = self.run.api.expect(200, "GET", f"/games/{public_id}", self.token)
+                if game["status"] == "finished":
+                    public_id = self.new_game()
+        except Exception as exc:  # reported with the figures; the other games go on
+            with self.run.lock:
+                self.run.errors.append(f"bots' {self.ruleset}: {exc}")
+
+
+def bot_moves_applied(database: Database, began: float, ended: float) -> int:
+    """Moves the bots made between `began` and `ended` (epoch seconds)."""
+    with database.session() as session:
+        return session.scalar(
+            select(func.count())
+            .select_from(Move)
+            .where(
+                Move.channel == "bot",
+                Move.created_at >= datetime.fromtimestamp(began, UTC),
+                Move.created_at <= datetime.fromtimestamp(ended, UTC),
+            )
+        )
+
+
 @dataclass
 class Timing:
     """One submission's stages, seconds from being stored; None: did not happen."""
@@ -648,6 +698,7 @@ class Report:
     errors: list[str]
     database: str  # the scratch database's URL, dropped by now
     pids: list[int]  # of the processes started, stopped by now
+    bot_moves: int  # applied in the steady phase, by the --bot-games' bots
 
 
 def steady_phase(
@@ -734,12 +785,18 @@ def run(options: argparse.Namespace) -> Report:
         )
         threading.Thread(target=bench.judged.watch, args=(watching,), daemon=True).start()
         clock = time.perf_counter()
-        tokens = iter(new_players(database, sum(kind.players for kind in kinds), receiver))
+        tokens = iter(new_players(database, sum(kind.players for kind in kinds) + 1, receiver))
         tables = []
         for number, kind in enumerate(kinds):
             table = Table(bench, kind, [next(tokens) for _ in range(kind.players)], number)
             first = table.new_game()
             tables.append(threading.Thread(target=table, args=(first,), daemon=True))
+        bots_owner = next(tokens)
+        bot_tables = []
+        for number in range(options.bot_games):
+            bot_table = BotTable(bench, bots_owner, options.bot_level, number)
+            first = bot_table.new_game()
+            bot_tables.append(threading.Thread(target=bot_table, args=(first,), daemon=True))
         seeded = (
             f"; seeding one java 4p game: {statistics.median(bench.seeding):.1f} s"
             if bench.seeding
@@ -751,15 +808,20 @@ def run(options: argparse.Namespace) -> Report:
         print(f"their first mails sent in {time.perf_counter() - clock:.1f} s", flush=True)
         before = worker_memory(cluster)
         load = os.getloadavg()[0]
+        for bot_table in bot_tables:
+            bot_table.start()
         window = steady_phase(bench, tables, options)
         load_after = os.getloadavg()[0]
         unsent = settle(bench, tables, options.drain)
         after = worker_memory(cluster)
         pids = cluster.pids()
         found, mails = timings(bench, sink)
+        by_bots = bot_moves_applied(database, *window)
     began, ended = window
     turns = sum(1 for t in found if t.applied_at and began <= t.applied_at <= ended)
-    report = Report(turns / (ended - began), found, mails, bench.errors, database_url, pids)
+    report = Report(
+        turns / (ended - began), found, mails, bench.errors, database_url, pids, by_bots
+    )
     rejected = sum(1 for t in found if t.status != SubmissionStatus.ACCEPTED)
     print(
         f"{len(bench.games)} games played, {len(bench.games) - options.games} begun after one ended"
@@ -773,6 +835,11 @@ def run(options: argparse.Namespace) -> Report:
         f"{report.turns_per_second:.2f} turns/s; {len(found)} submissions in all, "
         f"{rejected} not accepted"
     )
+    if options.bot_games:
+        print(
+            f"beside them {options.bot_games} games of {options.bot_level} bots: {by_bots} bot "
+            f"moves applied in the steady phase, {by_bots / (ended - began):.2f}/s"
+        )
     print_stages(found)
     print(
         f"'your turn' mails: {mails['arrived']} of {mails['queued']} queued reached the sink, "
@@ -809,6 +876,12 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--drain", type=float, default=120, help="seconds to wait for work in flight at the end"
+    )
+    parser.add_argument(
+        "--bot-games", type=int, default=0, help="games of bots alone thinking beside the people's"
+    )
+    parser.add_argument(
+        "--bot-level", choices=LEVELS, default="strong", help="the level of those bots"
     )
     options = parser.parse_args(argv)
     if options.light:

@@ -18,6 +18,7 @@ from flask.cli import FlaskGroup, ScriptInfo, pass_script_info, with_appcontext
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from engine.bots import LEVELS
 from pbem import create_app, migrate
 from pbem.accounts.deletion import delete_account
 from pbem.accounts.suspension import restore, suspend
@@ -33,13 +34,12 @@ from pbem.models import Game, GameStatus, User
 from pbem.notify.push import new_keys
 from pbem.render.__main__ import main as render_main
 from pbem.services import accounts
-from pbem.services.bots import BOTS
 from pbem.services.errors import ServiceError
 from pbem.services.games import SeatSpec, create_game
 from pbem.services.rating_rebuild import rebuild_all
 from pbem.services.replay import engine_game, verify_game
 from pbem.services.snapshots import forget as forget_snapshots
-from worker.embedded import beat_thread, worker_thread
+from worker.embedded import beat_thread, worker_threads
 
 
 @click.group(cls=FlaskGroup, create_app=create_app)
@@ -120,7 +120,7 @@ def serve(info: ScriptInfo, bind: str | None) -> None:
     # `kill -USR1` prints every thread's stack: what a stuck server is doing.
     faulthandler.register(signal.SIGUSR1, all_threads=True)
     keep_out_of_collections()
-    with worker_thread(celery_app), beat_thread(celery_app, _beat_schedule(app)):
+    with worker_threads(app), beat_thread(celery_app, _beat_schedule(app)):
         click.echo(f"pbem is running: open http://{host}:{port}/ in a browser (Ctrl-C stops it)")
         make_server(host, int(port), app, threaded=True).serve_forever()
 
@@ -140,14 +140,28 @@ def _celery(app: Flask) -> Any:
 
 
 @process_command()
-@click.option("--concurrency", type=int, help="task processes (default PBEM_WORKER_CONCURRENCY)")
+@click.option(
+    "--concurrency",
+    type=int,
+    help="task processes (default PBEM_WORKER_CONCURRENCY, with --bots PBEM_BOT_CONCURRENCY)",
+)
 @click.option("--loglevel", default="INFO", show_default=True)
+@click.option(
+    "--bots", is_flag=True, help="think for bots (the PBEM_BOT_QUEUE) instead of the other tasks"
+)
 @pass_script_info
-def worker(info: ScriptInfo, concurrency: int | None, loglevel: str) -> None:
-    """Process submissions; run as many as you like, on any machines."""
+def worker(info: ScriptInfo, concurrency: int | None, loglevel: str, bots: bool) -> None:
+    """Process submissions; run as many as you like, on any machines. With
+    --bots, think for bots, in processes of their own so that a person's
+    turn never waits behind a thinking bot."""
     app = info.load_app()
+    queue, default_concurrency = (
+        (app.config["PBEM_BOT_QUEUE"], app.config["PBEM_BOT_CONCURRENCY"])
+        if bots
+        else (app.config["PBEM_TASK_QUEUE"], app.config["PBEM_WORKER_CONCURRENCY"])
+    )
     metrics_bind = app.config["PBEM_WORKER_METRICS_BIND"]
-    if metrics_bind:
+    if metrics_bind and not bots:  # that port is for the workers of the other tasks
         # Before the task processes are forked: they count into one folder.
         use_multiprocess_dir(app.config["PBEM_METRICS_DIR"], f"worker-{metrics_bind}")
         # Imported only now: prometheus_client takes its mode when first imported.
@@ -159,8 +173,8 @@ def worker(info: ScriptInfo, concurrency: int | None, loglevel: str) -> None:
             "worker",
             f"--hostname=pbem-{os.getpid()}@%h",
             f"--loglevel={loglevel}",
-            f"--concurrency={concurrency or app.config['PBEM_WORKER_CONCURRENCY']}",
-            f"--queues={app.config['PBEM_TASK_QUEUE']}",
+            f"--concurrency={concurrency or default_concurrency}",
+            f"--queues={queue}",
         ]
     )
 
@@ -449,7 +463,7 @@ def sweep() -> None:
 @click.option("--game", "ruleset", default="taluva", show_default=True)
 @click.option("--players", default=2, show_default=True)
 @click.option("--seed", help="the game's seed (random when left out)")
-@click.option("--bot", type=click.Choice(sorted(BOTS)), default="random", show_default=True)
+@click.option("--bot", type=click.Choice(LEVELS), default="random", show_default=True)
 @click.option("--timeout", default=300.0, show_default=True, help="seconds to wait for the end")
 @click.option(
     "--embedded-worker/--external-worker",
@@ -473,7 +487,7 @@ def demo(  # type: ignore[no-untyped-def]
         game_id = game.id
     click.echo(f"game {game.public_id}: {players} bots play {ruleset}")
     if embedded_worker:
-        with worker_thread(_celery(app)):
+        with worker_threads(app):
             finished = _wait_for_end(database, game_id, timeout)
     else:
         finished = _wait_for_end(database, game_id, timeout)

@@ -13,6 +13,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from engine.bots import DEFAULT_LEVEL, LEVELS
+
+STAND_IN_CHOICES = (DEFAULT_LEVEL, *(level for level in LEVELS if level != DEFAULT_LEVEL))
+
 ENV_PREFIX = "PBEM_"
 
 
@@ -48,6 +52,12 @@ class Config:
             "PBEM_BROKER_FOLDER": _env("BROKER_FOLDER") or str(instance / "broker"),
             "PBEM_TASK_QUEUE": _env("TASK_QUEUE", "pbem"),
             "PBEM_STALE_SUBMISSION_SECONDS": _int_env("STALE_SUBMISSION_SECONDS", 60),
+            # Bots think on a queue of their own, read by workers of their own.
+            "PBEM_BOT_QUEUE": _env("BOT_QUEUE", "bots"),
+            "PBEM_BOT_CONCURRENCY": _int_env("BOT_CONCURRENCY", 1),
+            "PBEM_STALE_THINK_SECONDS": _int_env("STALE_THINK_SECONDS", 300),
+            # The stand-in level of new games and leagues whose organiser chooses none.
+            "PBEM_STAND_IN": stand_in_setting(),
             "PBEM_SWEEP_SECONDS": _int_env("SWEEP_SECONDS", 60),
             "PBEM_BEAT_LEASE_SECONDS": _int_env("BEAT_LEASE_SECONDS", 60),
             "PBEM_WEB_BIND": _env("WEB_BIND", "127.0.0.1:5000"),
@@ -184,6 +194,11 @@ def _choice(name: str, choices: tuple[str, ...]) -> str:
     if value not in choices:
         raise ConfigError(f"{ENV_PREFIX}{name} must be one of {', '.join(choices)}, not {value!r}")
     return value
+
+
+def stand_in_setting() -> str:
+    """PBEM_STAND_IN as the environment sets it (medium when unset)."""
+    return _choice("STAND_IN", STAND_IN_CHOICES)
 
 
 def _percent(name: str, default: int) -> int:

@@ -5,7 +5,8 @@ Everything is stored before it is handed on, so a broker that cannot be
 reached loses nothing: the sender is told it is stored, and the beat's
 sweeps hand it on once the broker is back. A stored submission is handed on
 when the transaction that stored it commits (pbem.signals), whoever stored
-it: no caller enqueues by hand.
+it: no caller enqueues by hand. So is a bot asked to think, on the bots'
+own queue (PBEM_BOT_QUEUE, routed in worker.celery_app).
 """
 
 from __future__ import annotations
@@ -17,12 +18,12 @@ from typing import Any
 
 from flask import Flask, current_app
 from kombu.exceptions import OperationalError
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from pbem import signals
-from pbem.models import Submission, SubmissionStatus, utcnow
-from pbem.task_names import PROCESS_SUBMISSION
+from pbem.models import Seat, Submission, SubmissionStatus, utcnow
+from pbem.task_names import PROCESS_SUBMISSION, THINK_BOT
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +54,7 @@ def _hand_on(celery: Any, task: str, arguments: Iterable[int | list[int]]) -> bo
 def init_app(_app: Flask) -> None:
     signals.submission_stored.connect(_hand_on_stored)
     signals.stored_for_worker.connect(_hand_on_rows)
+    signals.bot_asked.connect(_hand_on_think)
 
 
 def _hand_on_rows(app: Flask, task: str, ids: list[int], **_about: object) -> None:
@@ -63,12 +65,38 @@ def _hand_on_stored(app: Flask, submission_id: int, **_about: object) -> None:
     send_tasks(app.extensions["celery"], PROCESS_SUBMISSION, [submission_id])
 
 
+def _hand_on_think(app: Flask, seat_id: int, **_about: object) -> None:
+    send_tasks(app.extensions["celery"], THINK_BOT, [seat_id])
+
+
 def requeue_stale(session: Session) -> int:
-    """Hand on submissions still pending after PBEM_STALE_SUBMISSION_SECONDS."""
-    age = timedelta(seconds=current_app.config["PBEM_STALE_SUBMISSION_SECONDS"])
-    ids = stale_submission_ids(session, utcnow() - age)
-    send_tasks(current_app.extensions["celery"], PROCESS_SUBMISSION, ids)
-    return len(ids)
+    """Hand on submissions still pending after PBEM_STALE_SUBMISSION_SECONDS,
+    and thinks asked PBEM_STALE_THINK_SECONDS ago and still unanswered
+    (their message lost, or their worker killed); returns how many of both."""
+    config, celery = current_app.config, current_app.extensions["celery"]
+    now = utcnow()
+    pending_before = now - timedelta(seconds=config["PBEM_STALE_SUBMISSION_SECONDS"])
+    ids = stale_submission_ids(session, pending_before)
+    send_tasks(celery, PROCESS_SUBMISSION, ids)
+    asked_before = now - timedelta(seconds=config["PBEM_STALE_THINK_SECONDS"])
+    seats = stale_think_seat_ids(session, asked_before)
+    session.execute(
+        update(Seat)
+        .where(Seat.id.in_(seats), Seat.bot_asked_at < asked_before)
+        .values(bot_asked_at=now)
+    )
+    session.commit()  # asked anew: the next sweep waits as long again
+    send_tasks(celery, THINK_BOT, seats)
+    return len(ids) + len(seats)
+
+
+def stale_think_seat_ids(session: Session, older_than: datetime) -> list[int]:
+    """Seats whose bot was asked to think before `older_than` and never answered."""
+    return list(
+        session.scalars(
+            select(Seat.id).where(Seat.bot_asked_at < older_than).order_by(Seat.bot_asked_at)
+        )
+    )
 
 
 def stale_submission_ids(session: Session, older_than: datetime) -> list[int]:

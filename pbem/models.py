@@ -24,6 +24,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
+from engine.bots import DEFAULT_LEVEL
 from pbem.timestamps import UTCDateTime
 
 # Named constraints, so Alembic can alter them on SQLite (batch mode) too.
@@ -191,6 +192,11 @@ class Game(Base):
     on_timeout: Mapped[str] = mapped_column(
         String(8), default=OnTimeout.BOT, server_default=OnTimeout.BOT.value
     )
+    # The level of the bot that takes a seat over (a timeout under
+    # on_timeout bot, a resignation, a seat handed to a bot): engine.bots.LEVELS.
+    stand_in: Mapped[str] = mapped_column(
+        String(20), default=DEFAULT_LEVEL, server_default=DEFAULT_LEVEL
+    )
     # Set while the organiser has paused the game: every clock in it stops.
     paused_at: Mapped[datetime | None]
     # Set when the organiser abandoned the game (it is then finished, without a result).
@@ -246,7 +252,12 @@ class Seat(Base):
     colour: Mapped[str] = mapped_column(String(20))
     name: Mapped[str] = mapped_column(String(100), default="")
     user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    # The level of the bot that plays the seat (engine.bots.LEVELS); None: no bot.
     bot: Mapped[str | None] = mapped_column(String(20))
+    # Since when a bot is asked to think for the seat (its own, or a stand-in
+    # for a timed-out decision) and has not answered: the sweep asks again
+    # after a lost task message (pbem.services.bot_thinking).
+    bot_asked_at: Mapped[datetime | None] = mapped_column(index=True)
     # An open seat kept for the person invited at this address.
     invited_email: Mapped[str | None] = mapped_column(String(320))
     token: Mapped[str] = mapped_column(String(40), unique=True, default=seat_token)
@@ -485,6 +496,11 @@ class League(Base):
     # Anyone with the league's link may join; else only those invited.
     open: Mapped[bool] = mapped_column(Boolean, default=False)
     divisions: Mapped[int] = mapped_column(Integer, default=1)
+    # The level of the bot that plays for an entrant who withdrew, and of every
+    # new game's stand-in (Game.stand_in).
+    stand_in: Mapped[str] = mapped_column(
+        String(20), default=DEFAULT_LEVEL, server_default=DEFAULT_LEVEL
+    )
     # How many move up and down between divisions at a season's end.
     promotion: Mapped[int] = mapped_column(Integer, default=0)
     created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))

@@ -44,6 +44,8 @@ turn_refused: Signal = _signals.signal("turn-refused")
 game_ended: Signal = _signals.signal("game-ended")
 # A seat given to another player or a bot: game_id, position, old_user_id, new_user_id, why.
 seat_changed_hands: Signal = _signals.signal("seat-changed-hands")
+# A bot is asked to think for a seat (pbem.services.bot_thinking): game_id, seat_id.
+bot_asked: Signal = _signals.signal("bot-asked")
 # A seat ran out of time: game_id, position, rule.
 timed_out: Signal = _signals.signal("timed-out")
 # An organiser changed the game: game_id, kind, organiser_id.

@@ -6,6 +6,7 @@ must not change (queued tasks carry it)."""
 from __future__ import annotations
 
 PROCESS_SUBMISSION = "pbem.process_submission"
+THINK_BOT = "pbem.think_bot"  # routed to PBEM_BOT_QUEUE (worker.celery_app)
 REQUEUE_STALE = "pbem.requeue_stale_submissions"
 SWEEP_CLOCKS = "pbem.sweep_clocks"
 PRUNE_PICTURES = "pbem.prune_pictures"

@@ -5,6 +5,7 @@ import pytest
 import tests.toy_game  # noqa: F401  (registers the toy ruleset for core tests)
 
 pytest_plugins = ["tests.wall_clock"]
+QUICK_STAND_IN = "random"
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -12,4 +13,7 @@ def instance_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """Apps made by tests keep their files (mail, secret key) out of the checkout."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("PBEM_INSTANCE_PATH", str(tmp_path_factory.mktemp("instance")))
+        # Stand-ins (timeouts, resignations, withdrawals) play at once where
+        # the level does not matter; the tests of the levels choose theirs.
+        patch.setenv("PBEM_STAND_IN", QUICK_STAND_IN)
         yield

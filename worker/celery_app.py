@@ -37,6 +37,9 @@ def celery_settings(config: dict[str, Any]) -> dict[str, Any]:
         "broker_url": broker_url,
         "broker_connection_retry_on_startup": True,
         "task_default_queue": config["PBEM_TASK_QUEUE"],
+        # Bots think on a queue of their own, so a person's turn never waits
+        # behind a thinking bot (pbem.services.bot_thinking).
+        "task_routes": {task_names.THINK_BOT: {"queue": config["PBEM_BOT_QUEUE"]}},
         "task_ignore_result": True,
         # Tasks are idempotent, so a task whose worker died is run again.
         "task_acks_late": True,
@@ -59,13 +62,7 @@ def celery_settings(config: dict[str, Any]) -> dict[str, Any]:
 
 
 def celery_init_app(app: Flask) -> Celery:
-    class FlaskTask(Task):
-        def __call__(self, *args: object, **kwargs: object) -> object:
-            with app.app_context():
-                return self.run(*args, **kwargs)
-
-    celery_app = Celery(app.name, task_cls=FlaskTask)
-    celery_app.config_from_object(celery_settings(app.config))
+    celery_app = _celery_of(app, app.config["PBEM_TASK_QUEUE"])
     celery_app.set_default()
     app.extensions["celery"] = celery_app
 
@@ -73,4 +70,24 @@ def celery_init_app(app: Flask) -> Celery:
     def _fresh_connections_after_fork(**_kwargs: object) -> None:
         app.extensions["pbem.db"].dispose_after_fork()
 
+    return celery_app
+
+
+def bots_celery(app: Flask) -> Celery:
+    """A Celery app of its own for a bots' worker thread beside the tasks'
+    (worker.embedded): the queues a worker reads are its app's, so two
+    workers of one process reading different queues need two apps."""
+    return _celery_of(app, app.config["PBEM_BOT_QUEUE"])
+
+
+def _celery_of(app: Flask, default_queue: str) -> Celery:
+    class FlaskTask(Task):
+        def __call__(self, *args: object, **kwargs: object) -> object:
+            with app.app_context():
+                return self.run(*args, **kwargs)
+
+    celery_app = Celery(app.name, task_cls=FlaskTask)
+    celery_app.config_from_object(
+        celery_settings(app.config) | {"task_default_queue": default_queue}
+    )
     return celery_app

@@ -1,6 +1,7 @@
-"""A Celery worker and beat in threads of the current process, for
+"""Celery workers and beat in threads of the current process, for
 one-machine use (`pbem serve`, `pbem demo`) where no separate worker runs,
-and for tests.
+and for tests: one worker thread reads the tasks' queue, another the bots'
+(PBEM_BOT_QUEUE), so a person's turn never waits behind a thinking bot.
 
 Everything a worker does with its broker connection happens in its own
 thread, since Redis connections are not shared safely between threads:
@@ -34,6 +35,9 @@ from pathlib import Path
 from celery import Celery
 from celery.beat import EmbeddedService
 from celery.bootsteps import CLOSE
+from flask import Flask
+
+from worker.celery_app import bots_celery
 
 log = logging.getLogger(__name__)
 RESTART_PAUSE_SECONDS = 0.5
@@ -41,7 +45,20 @@ STOP_SECONDS = 30.0
 
 
 @contextmanager
-def worker_thread(celery_app: Celery) -> Iterator[None]:
+def worker_threads(app: Flask) -> Iterator[None]:
+    """A worker thread for the tasks' queue and one, of its own Celery app,
+    for the bots'."""
+    with (
+        worker_thread(app.extensions["celery"], app.config["PBEM_TASK_QUEUE"]),
+        worker_thread(bots_celery(app), app.config["PBEM_BOT_QUEUE"], "pbem-bots"),
+    ):
+        yield
+
+
+@contextmanager
+def worker_thread(celery_app: Celery, queue: str, name: str = "pbem-worker") -> Iterator[None]:
+    """A worker reading `queue` in a thread of its own."""
+
     class ThreadWorker(celery_app.WorkController):  # type: ignore[name-defined]
         def should_use_eventloop(self) -> bool:
             return False
@@ -56,6 +73,7 @@ def worker_thread(celery_app: Celery) -> Iterator[None]:
         while not stopping.is_set():
             worker = ThreadWorker(
                 pool_cls="solo",
+                queues=[queue],
                 loglevel="WARNING",
                 without_heartbeat=True,
                 without_mingle=True,
@@ -69,7 +87,7 @@ def worker_thread(celery_app: Celery) -> Iterator[None]:
             if not stopping.wait(RESTART_PAUSE_SECONDS):
                 log.warning("the worker thread stopped unexpectedly; starting it again")
 
-    thread = threading.Thread(target=run, name="pbem-worker", daemon=True)
+    thread = threading.Thread(target=run, name=name, daemon=True)
     thread.start()
     try:
         yield

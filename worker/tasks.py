@@ -13,7 +13,7 @@ from pbem.db import get_db
 from pbem.dispatch import requeue_stale, send_tasks
 from pbem.models import utcnow
 from pbem.notify import deliver, push
-from pbem.services import pipeline
+from pbem.services import bot_thinking, pipeline
 from pbem.services.pictures import prune_pictures
 from pbem.task_names import (
     PROCESS_SUBMISSION,
@@ -23,6 +23,7 @@ from pbem.task_names import (
     SEND_PUSH,
     SEND_WEBHOOK,
     SWEEP_CLOCKS,
+    THINK_BOT,
 )
 
 RETRY = {
@@ -38,6 +39,13 @@ def process_submission(submission_id: int) -> str | None:
     with get_db().session() as session:
         outcome = pipeline.process_submission(session, submission_id)
     return None if outcome is None else outcome.status
+
+
+@shared_task(name=THINK_BOT, acks_late=True, reject_on_worker_lost=True, **RETRY)
+def think_bot(seat_id: int) -> str:
+    """On the bots' queue: a bot thinks for the seat, outside any lock."""
+    with get_db().session() as session:
+        return bot_thinking.think(session, seat_id)
 
 
 @shared_task(name=REQUEUE_STALE, **RETRY)

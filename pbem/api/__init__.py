@@ -63,7 +63,8 @@ SETTINGS = {
     "API_SPEC_OPTIONS": {
         "info": {
             "description": "Play turn-based board games: create, join, view, move, chat, "
-            "resign, organise (extend, pause, resume, hand to a bot, replace, abandon), "
+            "resign, organise (extend, pause, resume, hand to a bot, choose the stand-in "
+            "bots' level, replace, abandon), "
             "download a finished game's record, and run leagues (seasons, standings). "
             "Seats are numbered from 0 here: `position` in URLs and JSON, `to_act` "
             "and `seat` count from 0 (the engine's seat numbers), while pages and mails "

@@ -35,7 +35,7 @@ from pbem.models import Game, Seat, Submission, User
 from pbem.numbers import ID_CONVERTER
 from pbem.services import chat
 from pbem.services import games as game_service
-from pbem.services.bots import SEAT_BOTS
+from pbem.services.bots import level_of_choice
 from pbem.services.calendar import DAY
 from pbem.services.errors import Conflict, Forbidden, Invalid, NotFound, ServiceError
 from pbem.services.events import events_of
@@ -86,6 +86,7 @@ def seat_json(seat: Seat, user: User) -> dict[str, Any]:
         "shown_name": shown_name(seat),
         "player": seat.user_id,
         "kind": kind,
+        "bot_level": seat.bot,
         "mine": seat.user_id == user.id,
         "resigned": seat.resigned_at is not None,
         "deadline": seat.timeout_at,
@@ -119,6 +120,7 @@ def game_json(game: Game, user: User) -> dict[str, Any]:
         "organiser": organises(game, user),
         "result": _result_json(game),
         "time_control": control.to_json() if control else None,
+        "stand_in": game.stand_in,
     }
 
 
@@ -168,7 +170,7 @@ class Games(MethodView):
         if body["seats"].count("me") > 1:
             raise Invalid(_("you can take one seat only"))
         specs = [
-            game_service.SeatSpec(user=user if kind == "me" else None, bot=SEAT_BOTS.get(kind))
+            game_service.SeatSpec(user=user if kind == "me" else None, bot=level_of_choice(kind))
             for kind in body["seats"]
         ]
         clock = body["time_control"]
@@ -182,6 +184,7 @@ class Games(MethodView):
             body.get("version"),
             time_control=TimeControl(**clock) if clock else None,
             title=refuse_control_characters(body["title"], _("a title")),
+            stand_in=body["stand_in"],
         )
         session.commit()
         return game_json(game, user)

@@ -5,10 +5,13 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import validate
 
+from engine.bots import LEVELS
 from pbem.api.schemas import (
     ANY_ID,
     COUNTING,
     EMAIL_LENGTH,
+    STAND_IN,
+    STAND_IN_DEFAULT,
     StrictBoolean,
     TimeControlSchema,
     within,
@@ -22,6 +25,7 @@ DIVISIONS = range(1, MAX_DIVISIONS + 1)
 PLAYERS_PER_GAME = range(2, 5)
 
 ENTRANT_STATUSES = ("invited", "entered", "left")
+LEAGUE_STAND_IN = f"{STAND_IN}; in a league, also the bot that plays for an entrant who withdrew"
 
 
 class LeagueCreateSchema(ma.Schema):
@@ -63,6 +67,10 @@ class LeagueCreateSchema(ma.Schema):
         strict=True,
         validate=within(ANY_ID),
         metadata={"description": "how many move up and down between divisions after a season"},
+    )
+    stand_in = ma.fields.String(
+        load_default=None,
+        metadata={"description": f"{LEAGUE_STAND_IN}; {STAND_IN_DEFAULT}", "enum": list(LEVELS)},
     )
 
 
@@ -116,6 +124,9 @@ class LeagueSchema(ma.Schema):
     open = ma.fields.Boolean(required=True)
     divisions = ma.fields.Integer(required=True)
     promotion = ma.fields.Integer(required=True)
+    stand_in = ma.fields.String(
+        required=True, metadata={"description": LEAGUE_STAND_IN, "enum": list(LEVELS)}
+    )
     organisers = ma.fields.List(ma.fields.Nested(OrganiserSchema), required=True)
     entrants = ma.fields.List(ma.fields.Nested(EntrantSchema), required=True)
     seasons = ma.fields.List(ma.fields.Nested(SeasonSummarySchema), required=True)

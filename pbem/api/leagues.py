@@ -26,6 +26,7 @@ from pbem.api.league_schemas import (
     StandingsQuerySchema,
     StandingsSchema,
 )
+from pbem.api.schemas import StandInSchema
 from pbem.db import request_session
 from pbem.leagues import leagues as league_service
 from pbem.leagues.balance import division_balance
@@ -73,6 +74,7 @@ def league_json(league: League, user: User) -> dict[str, Any]:
         "open": league.open,
         "divisions": league.divisions,
         "promotion": league.promotion,
+        "stand_in": league.stand_in,
         "organisers": [{"id": o.user.id, "name": o.user.name} for o in league.organisers],
         "entrants": [_entrant_json(e, organiser) for e in league.entrants],
         "seasons": [
@@ -127,6 +129,7 @@ class Leagues(MethodView):
             open_to_all=body["open"],
             divisions=body["divisions"],
             promotion=body["promotion"],
+            stand_in=body["stand_in"],
         )
         return _league_answer(league)
 
@@ -214,6 +217,22 @@ class Organisers(MethodView):
         """Make the person at an address an organiser, with every power of yours"""
         league = _organised(league_id)
         league_service.add_organiser(request_session(), league, body["email"])
+        return _league_answer(league)
+
+
+@blp.route(f"{LEAGUE_URL}/stand-in")
+class StandIn(MethodView):
+    @blp.arguments(StandInSchema)
+    @blp.response(200, LeagueSchema)
+    @_documented(
+        "chooseLeagueStandIn",
+        {403: "You do not organise the league", 404: "No such league", 422: "Unknown bot level"},
+    )
+    def post(self, body: dict[str, str], league_id: str):  # type: ignore[no-untyped-def]
+        """Choose the level of the bots that stand in for absent players in the
+        league's games, those under way included, and play for entrants who withdrew"""
+        league = _organised(league_id)
+        league_service.choose_stand_in(request_session(), league, body["level"])
         return _league_answer(league)
 
 

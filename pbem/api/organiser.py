@@ -11,7 +11,13 @@ from flask_smorest.error_handler import ErrorSchema
 
 from pbem.api.auth import api_user
 from pbem.api.games import game_json, service_error
-from pbem.api.schemas import ExtendSchema, OrganisedSchema, ReplaceSchema, SeatChoiceSchema
+from pbem.api.schemas import (
+    ExtendSchema,
+    OrganisedSchema,
+    ReplaceSchema,
+    SeatChoiceSchema,
+    StandInSchema,
+)
 from pbem.db import request_session
 from pbem.services import organiser
 from pbem.services.errors import ServiceError
@@ -91,6 +97,17 @@ class HandToBot(MethodView):
     def post(self, body: dict[str, Any], game_id: str):  # type: ignore[no-untyped-def]
         """Take the seat from its player for the rest of the game; a bot plays it"""
         done = organiser.hand_to_bot(request_session(), api_user(), game_id, body["position"])
+        return _answer(game_id, done)
+
+
+@blp.route(f"{URL}/stand-in")
+class StandIn(MethodView):
+    @blp.arguments(StandInSchema)
+    @_documented("chooseStandIn", "The game is over already", "Unknown bot level")
+    def post(self, body: dict[str, Any], game_id: str):  # type: ignore[no-untyped-def]
+        """Choose the level of the bots that stand in for absent players (timeouts
+        under on_timeout bot, resignations, seats handed to a bot)"""
+        done = organiser.choose_stand_in(request_session(), api_user(), game_id, body["level"])
         return _answer(game_id, done)
 
 

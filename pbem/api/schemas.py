@@ -8,6 +8,7 @@ import marshmallow as ma
 from flask_babel import lazy_gettext
 from marshmallow import validate
 
+from engine.bots import DEFAULT_LEVEL, LEVELS
 from pbem.i18n import LANGUAGES, page_language
 from pbem.i18n.rules import describe_refusal
 from pbem.models import MovedMail, OnTimeout, SubmissionStatus
@@ -16,6 +17,15 @@ from pbem.services.accounts import DIGEST_HOURS, REMINDER_HOURS
 from pbem.services.events import event_text
 from pbem.services.links import calendar_url
 from pbem.services.time_control import BANK_DAYS, DAYS_PER_MOVE
+
+# A seat of the new-game body: me, open, bot or bot:LEVEL (the level is
+# checked by the service, which names the levels in the reader's language).
+SEAT_CHOICE = r"^(me|open|bot(:[a-z]{1,20})?)$"
+STAND_IN = (
+    "the level of the bot that stands in for absent players: a decision that times out"
+    " under on_timeout bot, a player who resigns or withdraws, a seat handed to a bot"
+)
+STAND_IN_DEFAULT = f"left out: the server's default (PBEM_STAND_IN, {DEFAULT_LEVEL} unless set)"
 
 
 class OptionSchema(ma.Schema):
@@ -52,6 +62,16 @@ class SeatSchema(ma.Schema):
     )
     kind = ma.fields.String(
         required=True, validate=validate.OneOf(["user", "bot", "open"]), dump_only=True
+    )
+    bot_level = ma.fields.String(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "the level of the bot that plays the seat (one of"
+            f" {', '.join(LEVELS)}): its own bot, or the stand-in for a player who left;"
+            " null: no bot",
+            "enum": [*LEVELS, None],
+        },
     )
     mine = ma.fields.Boolean(required=True, metadata={"description": "your own seat"})
     resigned = ma.fields.Boolean(
@@ -210,6 +230,10 @@ class GameSchema(ma.Schema):
         allow_none=True,
         metadata={"description": "the game's clock; null: no clock (a friendly game)"},
     )
+    stand_in = ma.fields.String(
+        required=True,
+        metadata={"description": STAND_IN, "enum": list(LEVELS)},
+    )
 
 
 class GameCreateSchema(ma.Schema):
@@ -226,14 +250,19 @@ class GameCreateSchema(ma.Schema):
     )
     options = ma.fields.Dict(load_default=dict)
     seats = ma.fields.List(
-        ma.fields.String(validate=validate.OneOf(["me", "bot", "kinds-bot", "open"])),
+        ma.fields.String(validate=validate.Regexp(SEAT_CHOICE), metadata={"pattern": SEAT_CHOICE}),
         required=True,
         validate=validate.Length(min=1),
         metadata={
-            "description": "who sits where, in seat order: me, bot (random legal moves), "
-            "kinds-bot (a random kind of move first, then a move of that kind) or open",
-            "example": ["me", "bot"],
+            "description": "who sits where, in seat order: me, open, or a bot: bot:LEVEL"
+            f" with LEVEL one of {', '.join(LEVELS)} (an unknown level is refused), or bot"
+            f" for the default level, {DEFAULT_LEVEL}",
+            "example": ["me", "bot:strong", "bot"],
         },
+    )
+    stand_in = ma.fields.String(
+        load_default=None,
+        metadata={"description": f"{STAND_IN}; {STAND_IN_DEFAULT}", "enum": list(LEVELS)},
     )
     time_control = ma.fields.Nested(
         TimeControlSchema,
@@ -545,6 +574,12 @@ class ExtendSchema(ma.Schema):
         required=True,
         validate=within(range(1, 31)),
         metadata={"description": "more days for the seat's current move, 1 to 30"},
+    )
+
+
+class StandInSchema(ma.Schema):
+    level = ma.fields.String(
+        required=True, metadata={"description": STAND_IN, "enum": list(LEVELS)}
     )
 
 

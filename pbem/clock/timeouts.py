@@ -4,8 +4,10 @@ A seat is timed out under its game's lock, and only if it still owes the same
 overdue decision with nothing of its player's waiting to be judged (an answer
 stored in time is judged, not overtaken). `timed_out_at` marks the decision
 done in the same transaction as what the timeout does, so a second sweep, a
-racing beat or a sweep run again after a crash finds nothing to do. What a
-timeout plays goes through the one submission pipeline.
+racing beat or a sweep run again after a crash finds nothing to do. Under
+on_timeout "bot", a bot of the game's stand-in level makes the decision on
+the bots' queue (pbem.services.bot_thinking) and sends it through the one
+door; everyone hears of the timeout with the moves it made.
 """
 
 from __future__ import annotations
@@ -13,7 +15,6 @@ from __future__ import annotations
 import logging
 from datetime import datetime
 
-from flask_babel import lazy_gettext
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -24,34 +25,14 @@ from pbem.i18n import in_language
 from pbem.i18n.phrases import Phrase, phrase
 from pbem.models import Game, GameStatus, OnTimeout, Seat
 from pbem.services import notifications
-from pbem.services.bots import bot_turn
+from pbem.services.bot_thinking import ask_bots
 from pbem.services.events import record_event
 from pbem.services.replay import engine_game
 from pbem.services.resign import leave_seat
 from pbem.services.submissions import pending_submission
-from pbem.services.turns import accept_turn
+from pbem.services.time_control import OUTCOMES
 
 log = logging.getLogger(__name__)
-
-TIMEOUT_BOT = "random"
-# What the timeout did, told to the others and to the late player. A forfeit
-# is a resignation (pbem.services.resign): the result ranks the seat by what
-# the bot makes of it, like any other. Kept in English with the game; each
-# mail says it in its reader's language (pbem.mail.compose).
-OUTCOMES = {
-    OnTimeout.BOT: (
-        lazy_gettext("A bot made this move for them; they keep their seat."),
-        lazy_gettext("A bot made this move for you; you keep your seat."),
-    ),
-    OnTimeout.FORFEIT: (
-        lazy_gettext("They lose their seat and rank last; a bot plays it to the end."),
-        lazy_gettext("You lose your seat and rank last; a bot plays it to the end."),
-    ),
-    OnTimeout.WAIT: (
-        lazy_gettext("The game waits for its organiser to decide."),
-        lazy_gettext("The game waits for its organiser to decide."),
-    ),
-}
 
 
 def due_seat_ids(session: Session, now: datetime) -> list[tuple[int, int]]:
@@ -106,9 +87,13 @@ def _still_due(session: Session, game: Game, seat: Seat, now: datetime) -> bool:
 
 
 def time_out(session: Session, game: Game, seat: Seat, now: datetime) -> None:
-    """Do what the game's clock says to the late seat; the caller commits."""
+    """Do what the game's clock says to the late seat; the caller commits.
+    EngineError: the game's log no longer replays, so no bot could make the
+    late decision; the game is left for someone to look at."""
     seat.timed_out_at = now
     rule = OnTimeout(game.on_timeout)
+    if rule == OnTimeout.BOT:
+        engine_game(game)  # from its snapshot: cheap, and raises for a broken game
     with in_language(None):  # the event and the payload keep the English text
         to_others, to_late = (str(text) for text in OUTCOMES[rule])
     said = phrase(
@@ -117,21 +102,17 @@ def time_out(session: Session, game: Game, seat: Seat, now: datetime) -> None:
         outcome=Phrase(to_others),  # one of OUTCOMES, in the catalogues
     )
     record_event(session, game, "timeout", said, seat_position=seat.position)
-    # The late decision only: a seat may act again at once in a new
-    # decision (a Java player who passes in a festival auction begins
-    # their own turn), which has a clock of its own and is the player's.
-    moves = (
-        bot_turn(engine_game(game), seat.position, TIMEOUT_BOT, one_decision=True)
-        if rule == OnTimeout.BOT
-        else []
-    )
-    notifications.notify_timeout(session, game, seat, to_others, to_late, moves)
     signals.announce(
         session, signals.timed_out, game_id=game.id, position=seat.position, rule=rule.value
     )
     if rule == OnTimeout.BOT:
-        accept_turn(session, seat, None, "\n".join(moves), "clock", None)
-    elif rule == OnTimeout.FORFEIT:
+        # The late decision only, thought out on the bots' queue, which then
+        # tells everyone (a seat may act again at once in a new decision,
+        # which has a clock of its own and is the player's).
+        ask_bots(session, game)
+        return
+    notifications.notify_timeout(session, game, seat, to_others, to_late)
+    if rule == OnTimeout.FORFEIT:
         leave_seat(session, game, seat, "forfeited")
     else:
         notifications.notify_organiser_timeout(session, game, seat)

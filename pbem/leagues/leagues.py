@@ -7,15 +7,16 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from flask_babel import gettext as _
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 import engine
 from pbem.db import lock_league
 from pbem.leagues import notices
 from pbem.leagues.standings import points_table
-from pbem.models import Entrant, League, LeagueOrganiser, Season, User, utcnow
+from pbem.models import Entrant, Game, GameStatus, League, LeagueOrganiser, Season, User, utcnow
 from pbem.services.accounts import normalise_email, user_for_sign_in
+from pbem.services.bots import checked_level, stand_in_or_default
 from pbem.services.errors import Conflict, Forbidden, Invalid, NotFound
 from pbem.services.names import checked_name
 from pbem.services.time_control import TimeControl
@@ -35,6 +36,7 @@ def create_league(
     open_to_all: bool = False,
     divisions: int = 1,
     promotion: int = 0,
+    stand_in: str | None = None,
 ) -> League:
     """A new league; its creator is its first organiser. The game's options
     and player count are checked by the engine now, not when a season starts."""
@@ -60,6 +62,7 @@ def create_league(
         open=open_to_all,
         divisions=divisions,
         promotion=promotion,
+        stand_in=stand_in_or_default(stand_in),
         created_by_id=creator.id,
     )
     league.organisers.append(LeagueOrganiser(user_id=creator.id))
@@ -89,6 +92,20 @@ def organised_league(session: Session, league_public_id: str, user: User) -> Lea
     if not is_organiser(league, user):
         raise Forbidden(_("only the league's organisers may do that"))
     return league
+
+
+def choose_stand_in(session: Session, league: League, level: str) -> None:
+    """The level of the bots that stand in for absent players in the league's
+    games, those under way too, and that play for entrants who withdrew (bots
+    already in a seat keep theirs). Under the league's lock, as its writers."""
+    league = lock_league(session, league.id)
+    league.stand_in = checked_level(level)
+    seasons = select(Season.id).where(Season.league_id == league.id)
+    session.execute(
+        update(Game)
+        .where(Game.season_id.in_(seasons), Game.status != GameStatus.FINISHED)
+        .values(stand_in=league.stand_in)
+    )
 
 
 def add_organiser(session: Session, league: League, email: str) -> User:

@@ -36,7 +36,6 @@ from pbem.leagues.tables import division_table
 from pbem.models import Entrant, Game, GameStatus, League, Season, SeasonEntrant, utcnow
 from pbem.services.errors import Conflict, Invalid
 from pbem.services.games import SeatSpec, create_game
-from pbem.services.resign import RESIGN_BOT
 
 PACINGS = ("all", "rounds")
 ROUND_DAYS = range(1, 61)
@@ -193,7 +192,7 @@ def _create_round(session: Session, season: Season, division: int, round_number:
     places = {place.id: place for place in season.entrants}
     games = []
     for number, seating in enumerate(season.schedule[str(division)][round_number - 1], start=1):
-        seats = [_seat_spec(places[place_id]) for place_id in seating]
+        seats = [_seat_spec(places[place_id], league.stand_in) for place_id in seating]
         game = create_game(
             session,
             None,
@@ -205,15 +204,17 @@ def _create_round(session: Session, season: Season, division: int, round_number:
             time_control=league_time_control(league),
             title=stored_title(season, division, round_number, number),
             place=(season, division, round_number, number),
+            stand_in=league.stand_in,
         )
         games.append(game)
     return games
 
 
-def _seat_spec(place: SeasonEntrant) -> SeatSpec:
-    """Who sits for the entrant: its player, or a bot in its name once it withdrew."""
+def _seat_spec(place: SeasonEntrant, stand_in: str) -> SeatSpec:
+    """Who sits for the entrant: its player, or a bot of the league's
+    stand-in level in its name once it withdrew."""
     if place.withdrawn_at is not None or place.user is None:
-        return SeatSpec(bot=RESIGN_BOT, entrant=place.id, withdrawn=True, name=place.name)
+        return SeatSpec(bot=stand_in, entrant=place.id, withdrawn=True, name=place.name)
     return SeatSpec(user=place.user, entrant=place.id)
 
 

@@ -33,6 +33,7 @@ from pbem.mail.page_language import INVITER_PAGE
 from pbem.mail.quiet_hours import SINCE, SINCE_YOU_HEARD, kind_now
 from pbem.models import Game, Outbox, Seat, User
 from pbem.services import notifications
+from pbem.services.bots import level_words
 from pbem.services.game_lists import seats_to_act
 from pbem.services.links import picture_url
 from pbem.services.time_control import TIMEOUT_WORDS, time_control_words
@@ -251,6 +252,9 @@ def _game_mail(
     clock = clock_text(seat, zone, deadline=kind != notifications.REMINDER)
     if clock:
         mail.para(clock)
+    bots = bots_at_table(game)
+    if bots:
+        mail.para(bots)
     if kind in BOARD_KINDS or row.payload.get("board"):
         news = kind != SINCE_YOU_HEARD  # that mail lists the news itself
         _board(mail, picture, views.png(session, game, picture), news)
@@ -275,6 +279,12 @@ def _game_mail(
     )
     _thread_headers(message, game, seat, picture.ply, row, config)
     return message
+
+
+def bots_at_table(game: Game) -> str | None:
+    """The seats bots play, each with its level ("Bot 2 (strong)"); None: no bot."""
+    seats = [f"{seat.name} ({level_words(seat.bot)})" for seat in game.seats if seat.bot]
+    return _("Played by bots: %(seats)s.", seats=", ".join(seats)) if seats else None
 
 
 def _write_kind(

@@ -1,33 +1,92 @@
-"""Bots choose their moves here and send them as ordinary submissions."""
+"""Bots at levels: the seat choices that name them, their words, and the moves
+a bot makes for a seat (thought out by pbem.services.bot_thinking on the
+bots' own queue)."""
 
 from __future__ import annotations
 
+from flask import current_app, has_app_context
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext
+
 import engine
-from engine.bots.random_play import KindsBot, RandomBot
+from engine.bots import DEFAULT_LEVEL, LEVELS, decision_key, make_bot
+from pbem.config import stand_in_setting
+from pbem.i18n import in_language
+from pbem.i18n.phrases import Phrase
+from pbem.services.errors import Invalid
 
 MAX_BOT_MOVES = 50  # one turn of any game is far shorter
-# A seat's bot: "random" picks among the legal moves; "kinds" first picks a
-# kind of move, so it also builds, draws and holds festivals where "random"
-# mostly walks its pieces about.
-BOTS: dict[str, type[RandomBot]] = {"random": RandomBot, "kinds": KindsBot}
-# The seat choices of the new-game form and the API, and the bot each seats.
-SEAT_BOTS = {"bot": "random", "kinds-bot": "kinds"}
+# A seat's choice in the new-game form and the API: "bot" (the default
+# level) or "bot:LEVEL".
+BOT_CHOICE = "bot"
+LEVEL_WORDS = {
+    "random": lazy_gettext("random moves"),
+    "easy": lazy_gettext("easy"),
+    "medium": lazy_gettext("medium"),
+    "strong": lazy_gettext("strong"),
+}
+assert set(LEVEL_WORDS) == set(LEVELS)  # a level without words would show its name
+
+
+def level_of_choice(choice: str) -> str | None:
+    """The bot level a seat choice names ("bot", "bot:strong"), None when the
+    choice is not a bot; Invalid for an unknown level."""
+    kind, _colon, level = choice.partition(":")
+    if kind != BOT_CHOICE:
+        return None
+    return checked_level(level or DEFAULT_LEVEL)
+
+
+def checked_level(level: str) -> str:
+    """`level` if it is one; else Invalid, naming the levels there are."""
+    if level not in LEVELS:
+        raise Invalid(
+            _(
+                "unknown bot level %(level)s (levels: %(levels)s)",
+                level=repr(level),
+                levels=", ".join(LEVELS),
+            )
+        )
+    return level
+
+
+def stand_in_or_default(level: str | None) -> str:
+    """The stand-in level an organiser chose, else the installation's
+    (PBEM_STAND_IN; outside an app, a script's, as the environment sets it);
+    Invalid for an unknown one."""
+    if level is None:
+        level = current_app.config["PBEM_STAND_IN"] if has_app_context() else stand_in_setting()
+    return checked_level(level)
+
+
+def level_words(level: str) -> str:
+    """The level as people read it ("strong"), in the current language."""
+    return str(LEVEL_WORDS.get(level, level))
+
+
+def level_phrase(level: str) -> Phrase:
+    """The level's words kept in a phrase, written in each reader's language."""
+    with in_language(None):
+        return Phrase(level_words(level))
 
 
 def bot_turn(
-    game: engine.Game, position: int, bot_name: str = "random", *, one_decision: bool = False
+    game: engine.Game, position: int, level: str, *, one_decision: bool = False
 ) -> list[str]:
-    """The moves a bot makes while it is its turn, chosen on a copy;
-    `one_decision`: only until the decision it is asked for is made (a seat
-    may act again at once in a new decision, which then is not the bot's).
+    """The moves a bot of `level` makes while it is the seat's turn, chosen
+    on a copy; `one_decision`: only until the decision it is asked for is
+    made (a seat may act again at once in a new decision, which then is not
+    the bot's).
 
-    The bot's randomness comes from the game's seed and the ply, so replaying
-    a game reproduces the bots' choices too.
+    Each decision's randomness comes from the game's seed, the seat and the
+    ply (engine.bots.decision_key), so a bot's moves can be checked after the
+    game; the bot sees only what its seat may see.
     """
     trial = game.copy()
-    bot = BOTS[bot_name](f"{game.seed}/bot/{position}/{len(game.log)}")
     texts: list[str] = []
     while position in trial.state.to_act() and len(texts) < MAX_BOT_MOVES:
+        key = decision_key(game.seed, position, len(trial.log))
+        bot = make_bot(level, game.ruleset.name, key)
         trial.push(position, bot.choose(trial.state, position))
         texts.append(trial.log[-1].text)
         if one_decision and not trial.state.turn_goes_on(position):

@@ -19,7 +19,7 @@ from pbem.i18n.rules import describe_error
 from pbem.models import Game, GameStatus, Season, Seat, User, utcnow
 from pbem.render.colours import SEAT_COLOURS
 from pbem.services.accounts import normalise_email
-from pbem.services.bots import BOTS
+from pbem.services.bots import checked_level, stand_in_or_default
 from pbem.services.errors import Conflict, Invalid, NotFound
 from pbem.services.game_organisers import organises
 from pbem.services.pipeline import after_change
@@ -57,8 +57,11 @@ def create_game(
     time_control: TimeControl | None = None,
     title: str = "",
     place: LeaguePlace | None = None,
+    stand_in: str | None = None,
 ) -> Game:
-    """A new game; it starts at once when no seat is left open.
+    """A new game; it starts at once when no seat is left open. Seats' bots
+    and the `stand_in` (the bot level for absent players; None: the
+    installation's) are levels of engine.bots.
 
     The caller commits; bots that move first are then handed to a worker.
     """
@@ -67,11 +70,10 @@ def create_game(
         state = rules.new(len(seats), seed or "check", options)
     except engine.EngineError as exc:
         raise Invalid(describe_error(exc, current_language())) from None
+    stand_in = stand_in_or_default(stand_in)
     for spec in seats:
-        if spec.bot is not None and spec.bot not in BOTS:
-            raise Invalid(
-                _("unknown bot %(bot)s (bots: %(bots)s)", bot=repr(spec.bot), bots=", ".join(BOTS))
-            )
+        if spec.bot is not None:
+            checked_level(spec.bot)
         if sum(x is not None for x in (spec.user, spec.bot, spec.invite)) > 1:
             raise Invalid(_("a seat holds a user, a bot or an invitation, not several"))
     game = Game(
@@ -82,6 +84,7 @@ def create_game(
         created_by_id=creator.id if creator else None,
         status=GameStatus.OPEN,
         title=title or default_title(game_title(rules.name), creator),
+        stand_in=stand_in,
     )
     if place is not None:
         game.season, game.division, game.round, game.number = place

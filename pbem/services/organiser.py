@@ -1,6 +1,7 @@
 """What a game's organiser (its creator) may do when a player is absent or the
 game must stop: extend a deadline, pause and resume, hand a seat to a bot,
-give a seat to another person, abandon the game.
+give a seat to another person, choose the level of the bots that stand in
+for absent players, abandon the game.
 
 Each action runs under the game's lock and re-checks the game there, is
 kept as an event of the game's history (shown between the moves), is mailed
@@ -23,6 +24,7 @@ from pbem.i18n.phrases import Phrase, phrase
 from pbem.models import ClockStop, Game, GameEvent, GameStatus, Seat, User, utcnow
 from pbem.services import notifications
 from pbem.services.accounts import user_by_email, user_for_sign_in
+from pbem.services.bots import checked_level, level_phrase
 from pbem.services.calendar import DAY
 from pbem.services.deadlines import ask, follow_to_act, recompute, recompute_game
 from pbem.services.errors import Conflict, Forbidden, Invalid, NotFound
@@ -156,6 +158,23 @@ def hand_to_bot(session: Session, organiser: User, game_public_id: str, position
     event = _announce(session, game, organiser, "bot", text, headline, seat)
     leave_seat(session, game, seat, "handed to a bot")
     return Done(event)
+
+
+def choose_stand_in(session: Session, organiser: User, game_public_id: str, level: str) -> Done:
+    """The level of the bot that takes over from now on: a decision that times
+    out (under on_timeout bot), a player who resigns, a seat handed to a bot.
+    Bots already in a seat keep theirs."""
+    game = organised_game(session, game_public_id, organiser)
+    if game.status == GameStatus.FINISHED:
+        raise Conflict(_("the game is over already"))
+    game.stand_in = checked_level(level)
+    text = phrase(
+        "%(organiser)s (organiser) chose the bots that stand in for absent players: %(level)s.",
+        organiser=organiser.name,
+        level=level_phrase(game.stand_in),
+    )
+    headline = phrase("stand-in bots changed")
+    return Done(_announce(session, game, organiser, "stand-in", text, headline))
 
 
 def replace(

@@ -4,11 +4,10 @@ Under the game lock: replay the log, check the seat may act and is still
 held by whoever the submission was sent for, apply all the submission's moves
 or none (but a draw cannot be taken back: when a move after a draw fails, the
 moves up to the draw stand, see engine.Game.play_submission), store them,
-mark the submission, queue notifications and let bots answer with
-submissions of their own (handed to a worker once this commits, see
-pbem.dispatch). A submission already judged is left alone, so a redelivered
-task changes nothing; should a worker die between committing and handing on
-the bots' submissions, the periodic sweep hands them on.
+mark the submission, queue notifications and ask the bots that must act
+now to think (on their own queue once this commits, see
+pbem.services.bot_thinking). A submission already judged is left alone, so
+a redelivered task changes nothing.
 """
 
 from __future__ import annotations
@@ -28,13 +27,12 @@ from pbem.logs import bind, log_context
 from pbem.metrics import events
 from pbem.models import Game, GameStatus, Move, Submission, SubmissionStatus, utcnow
 from pbem.services import notifications, snapshots
-from pbem.services.bots import bot_turn
+from pbem.services.bot_thinking import ask_bots
 from pbem.services.deadlines import follow_to_act
 from pbem.services.ratings import rate_game
 from pbem.services.replay import engine_game, setup_of
 from pbem.services.results import keep_result
-from pbem.services.submissions import pending_submission, submission_lines
-from pbem.services.turns import accept_turn
+from pbem.services.submissions import submission_lines
 
 log = logging.getLogger(__name__)
 
@@ -163,7 +161,7 @@ def _refused(
         submission_id=submission.id,
     )
     if game.status == GameStatus.ACTIVE:
-        queue_bot_submissions(session, game, engine_game(game))
+        ask_bots(session, game)
 
 
 def turn_start(log: list[engine.LoggedMove], seat: int) -> int:
@@ -203,18 +201,9 @@ def after_change(
             positions=sorted(newly),
             ply=len(played.log),
         )
-    queue_bot_submissions(session, game, played)
+    ask_bots(session, game)
 
 
 def newly_to_act(played: engine.Game, already_waiting: frozenset[int]) -> frozenset[int]:
     """The seats a change tells 'your turn': those that must act and were not told before."""
     return played.state.to_act() - already_waiting
-
-
-def queue_bot_submissions(session: Session, game: Game, played: engine.Game) -> None:
-    """Each bot that must act and has nothing waiting submits its turn."""
-    acting = played.state.to_act()
-    for seat in game.seats:
-        if seat.bot and seat.position in acting and pending_submission(session, seat) is None:
-            moves = bot_turn(played, seat.position, seat.bot)
-            accept_turn(session, seat, None, "\n".join(moves), "bot", None)

@@ -16,11 +16,8 @@ from pbem import signals
 from pbem.db import lock_game
 from pbem.models import Game, GameStatus, Seat, utcnow
 from pbem.services import notifications
+from pbem.services.bot_thinking import ask_bots
 from pbem.services.errors import Conflict
-from pbem.services.pipeline import queue_bot_submissions
-from pbem.services.replay import engine_game
-
-RESIGN_BOT = "random"
 
 
 def resign(session: Session, seat: Seat) -> None:
@@ -37,7 +34,8 @@ def resign(session: Session, seat: Seat) -> None:
 
 def leave_seat(session: Session, game: Game, seat: Seat, why: str) -> None:
     """The player is out (resigned, forfeited on time, handed to a bot by an
-    organiser, the account deleted): a bot plays the seat on."""
+    organiser, the account deleted): a bot of the game's stand-in level
+    plays the seat on."""
     seat.resigned_at = utcnow()
     signals.announce(
         session,
@@ -52,10 +50,10 @@ def leave_seat(session: Session, game: Game, seat: Seat, why: str) -> None:
 
 
 def stand_in(session: Session, game: Game, seat: Seat) -> None:
-    """The stand-in bot plays the seat from now on, its player keeping it (a
-    suspended account's, until it is restored) or not (one who left). The
-    caller holds the game's lock."""
-    seat.bot = RESIGN_BOT
+    """A bot of the game's stand-in level plays the seat from now on, its
+    player keeping it (a suspended account's, until it is restored) or not
+    (one who left). The caller holds the game's lock."""
+    seat.bot = game.stand_in
     seat.asked_at = seat.deadline = seat.timeout_at = None
     session.flush()
-    queue_bot_submissions(session, game, engine_game(game))
+    ask_bots(session, game)

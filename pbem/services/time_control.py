@@ -86,3 +86,23 @@ TIMEOUT_WORDS = {
     OnTimeout.FORFEIT: lazy_gettext("the player loses the seat"),
     OnTimeout.WAIT: lazy_gettext("the organiser decides"),
 }
+
+
+# What the timeout did, told to the others and to the late player. A forfeit
+# is a resignation (pbem.services.resign): the result ranks the seat by what
+# the bot makes of it, like any other. Kept in English with the game; each
+# mail says it in its reader's language (pbem.mail.compose).
+OUTCOMES = {
+    OnTimeout.BOT: (
+        lazy_gettext("A bot made this move for them; they keep their seat."),
+        lazy_gettext("A bot made this move for you; you keep your seat."),
+    ),
+    OnTimeout.FORFEIT: (
+        lazy_gettext("They lose their seat and rank last; a bot plays it to the end."),
+        lazy_gettext("You lose your seat and rank last; a bot plays it to the end."),
+    ),
+    OnTimeout.WAIT: (
+        lazy_gettext("The game waits for its organiser to decide."),
+        lazy_gettext("The game waits for its organiser to decide."),
+    ),
+}

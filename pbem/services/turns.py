@@ -51,27 +51,29 @@ class ChannelRule:
     outright, so a retried request is applied at most once.
     once_per_page: the same moves sent again from a page drawn at the same
     position (a double click, a reload, two tabs) lead to the first ones.
-    caller_locks: the caller already holds the game's lock and has read the
-    seat under it (the worker's bots, the sweep's timeouts).
+    tried: try the turn before storing it at all. Bots' turns (the clock's
+    too) are made from the legal moves, at most a turn of them, and judged
+    by the worker next, so not.
     tried_in_full: try the turn to answer at once; else only to explain why
     a reply to an older position no longer fits (mail: the worker's
-    judgement is mailed with the board). Turns of callers that lock are made
-    from the legal moves and judged by the worker next, so not tried.
+    judgement is mailed with the board).
     """
 
     one_waiting: bool = False
     exact_ply: bool = False
+    tried: bool = True
     tried_in_full: bool = True
     once_per_page: bool = False
-    caller_locks: bool = False
 
 
 CHANNEL_RULES = {
     "api": ChannelRule(one_waiting=True, exact_ply=True),
     "web": ChannelRule(one_waiting=True, once_per_page=True),
     "mail": ChannelRule(tried_in_full=False),
-    "bot": ChannelRule(caller_locks=True),
-    "clock": ChannelRule(caller_locks=True),
+    # A bot thinks outside the lock (pbem.services.bot_thinking): moves for a
+    # position the game has left, or while a turn of the seat waits, are dropped.
+    "bot": ChannelRule(one_waiting=True, exact_ply=True, tried=False),
+    "clock": ChannelRule(one_waiting=True, exact_ply=True, tried=False),
 }
 
 
@@ -116,16 +118,13 @@ def accept_turn(
 ) -> Submission:
     """Store the turn for a worker to judge, or raise TurnRefused; the caller
     commits. `seen`: the number of moves the sender saw when choosing (None:
-    not said). `author_id`: the person sending (None for a bot or the clock,
-    which call this under the game's lock)."""
+    not said). `author_id`: the person sending (None for a bot)."""
     rule = CHANNEL_RULES[channel]
-    if rule.caller_locks:
-        _refuse_unless_held(seat, author_id, channel)
-        return submit(session, seat, text, channel, author_id)
     tried_at = moves_stored(seat.game)
     if rule.exact_ply and seen is not None:
         _refuse_if_moved_on(seen, tried_at)
-    try_turn(seat, text, seen, only_when_behind=not rule.tried_in_full)
+    if rule.tried:
+        try_turn(seat, text, seen, only_when_behind=not rule.tried_in_full)
     game = lock_game(session, seat.game_id)  # reads the game's seats again, as they are now
     seat = next(s for s in game.seats if s.id == seat.id)
     _refuse_unless_held(seat, author_id, channel)
@@ -138,7 +137,7 @@ def accept_turn(
         _refuse_if_moved_on(seen, now)  # again: a turn applied while this one was tried
     if rule.one_waiting:
         _refuse_while_waiting(session, seat)
-    if rule.tried_in_full and now != tried_at:
+    if rule.tried and rule.tried_in_full and now != tried_at:
         try_turn(seat, text, seen)  # a turn was applied meanwhile: try it on the game as it is
     return submit(session, seat, text, channel, author_id)
 
@@ -186,13 +185,16 @@ def _refuse_if_moved_on(seen: int, current: int) -> None:
 
 def _refuse_unless_held(seat: Seat, author_id: int | None, channel: str) -> None:
     """The seat as it is under the lock: a person's turn needs its player
-    still seated; a bot's, a bot in the seat; the clock's, a player."""
+    still seated and no bot making a decision of theirs that timed out; a
+    bot's, a bot in the seat; the clock's, a player whose decision timed out."""
     if channel in PEOPLE:
         held = seat.user_id == author_id and seat.bot is None and seat.resigned_at is None
+        if held and seat.bot_asked_at is not None:
+            raise TurnRefused("out_of_time", str(OUT_OF_TIME))
     elif channel == "bot":
         held = seat.bot is not None
     else:
-        held = seat.user_id is not None and seat.bot is None
+        held = seat.user_id is not None and seat.bot is None and seat.timed_out_at is not None
     if not held:
         raise TurnRefused("not_holder", _("this seat is no longer yours"))
 

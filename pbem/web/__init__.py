@@ -15,6 +15,7 @@ from pbem.i18n.games import game_title
 from pbem.i18n.notation_pages import notation_path
 from pbem.leagues.seasons import shown_title
 from pbem.render.colours import css_colour
+from pbem.services.bots import LEVEL_WORDS
 from pbem.services.chat import may_remove as may_remove_chat
 from pbem.services.events import event_text
 from pbem.services.game_organisers import organises
@@ -87,6 +88,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["organises"] = organises
     app.jinja_env.globals["may_remove_chat"] = may_remove_chat
     app.jinja_env.globals["game_notice_choice"] = notices.game_choice
+    app.jinja_env.globals["bot_levels"] = LEVEL_WORDS  # stand-in levels' choices
     clock.init_app(app)
     locale_format.init_app(app)
     app.jinja_env.filters["shown_title"] = shown_title

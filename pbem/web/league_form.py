@@ -26,6 +26,7 @@ class LeagueForm:
     open: bool
     divisions: int
     promotion: int
+    stand_in: str | None  # None: the server's default
 
     @classmethod
     def read(cls, rules: type[engine.State], form: Mapping[str, Any]) -> LeagueForm:
@@ -38,6 +39,7 @@ class LeagueForm:
             open=bool(form.get("open")),
             divisions=_number(form, "divisions", _("divisions")),
             promotion=_number(form, "promotion", _("promotion")),
+            stand_in=form.get("stand_in") or None,
         )
 
 

@@ -21,6 +21,7 @@ from pbem.leagues.balance import division_balance
 from pbem.leagues.leagues import (
     active_entrant,
     add_organiser,
+    choose_stand_in,
     create_league,
     find_league,
     find_season,
@@ -100,6 +101,7 @@ def new_league():  # type: ignore[no-untyped-def]
             open_to_all=asked.open,
             divisions=asked.divisions,
             promotion=asked.promotion,
+            stand_in=asked.stand_in,
         )
     except Invalid as exc:
         db().rollback()
@@ -224,6 +226,14 @@ def invite(league_id: str):  # type: ignore[no-untyped-def]
         invite_entrant(db(), found, _me(), email, invitation_link(found, email))
     except (Invalid, Conflict) as refusal:
         return _league_page(found, refusal)
+    return _to_league(league_id)
+
+
+@bp.route("/leagues/<league_id>/stand-in", methods=["POST"])
+@signed_in
+def stand_in(league_id: str):  # type: ignore[no-untyped-def]
+    found = organised_league(db(), league_id, _me())
+    choose_stand_in(db(), found, request.form.get("level", ""))
     return _to_league(league_id)
 
 

@@ -13,6 +13,7 @@ from flask_limiter.util import get_remote_address
 from flask_login import login_user
 
 import engine
+from engine.bots import DEFAULT_LEVEL
 from engine.core.options import Option
 from pbem.i18n.games import game_title
 from pbem.i18n.times import local_time
@@ -20,7 +21,7 @@ from pbem.models import Game, GameStatus, Seat, User
 from pbem.ratelimit import Rate, limited
 from pbem.services import accounts, notifications
 from pbem.services import games as game_service
-from pbem.services.bots import SEAT_BOTS
+from pbem.services.bots import LEVEL_WORDS, level_of_choice
 from pbem.services.errors import Invalid, NotFound
 from pbem.services.game_lists import Section, my_games
 from pbem.services.links import (
@@ -40,8 +41,10 @@ CASUAL = lazy_gettext("Casual games")
 SEAT_KINDS = {
     "": lazy_gettext("nobody"),
     "me": lazy_gettext("me"),
-    "bot": lazy_gettext("a bot"),
-    "kinds-bot": lazy_gettext("a bot that tries every kind of move"),
+    **{
+        f"bot:{level}": lazy_gettext("a bot: %(level)s", level=words)
+        for level, words in LEVEL_WORDS.items()
+    },
     "invite": lazy_gettext("invite by e-mail"),
     "open": lazy_gettext("anyone"),
 }
@@ -165,7 +168,14 @@ def new_game(ruleset: str):  # type: ignore[no-untyped-def]
         options = options_from_form(rules.option_spec, form)
         clock = time_control_from_form(form)
         game = game_service.create_game(
-            db(), me(), rules.name, specs, options, time_control=clock, title=_title(form)
+            db(),
+            me(),
+            rules.name,
+            specs,
+            options,
+            time_control=clock,
+            title=_title(form),
+            stand_in=form.get("stand_in") or None,
         )
         _send_invitations(game)
     except Invalid as exc:
@@ -189,7 +199,9 @@ def _new_game_page(rules: type[engine.State], form: Any, error: str | None = Non
 
 
 def _default_form(rules: type[engine.State]) -> dict[str, Any]:
-    form: dict[str, Any] = {f"seat-{i}": "bot" for i in range(1, rules.min_players)}
+    form: dict[str, Any] = {
+        f"seat-{i}": f"bot:{DEFAULT_LEVEL}" for i in range(1, rules.min_players)
+    }
     form["seat-0"] = "me"
     form.update(CLOCK_DEFAULTS)
     for option in rules.option_spec:
@@ -203,14 +215,15 @@ def _seat_specs(rules: type[engine.State], form: Any) -> list[game_service.SeatS
     if kinds.count("me") > 1:
         raise Invalid(_("you can take one seat only"))
     for index, kind in enumerate(kinds):
-        if kind not in SEAT_KINDS:
+        level = level_of_choice(kind)  # "bot" alone: the default level
+        if level is None and kind not in SEAT_KINDS:
             raise Invalid(_("unknown kind of seat: %(kind)s", kind=repr(kind)))
         if kind == "invite":
             email = accounts.normalise_email(form.get(f"invite-{index}", ""))
             specs.append(game_service.SeatSpec(invite=email))
         elif kind:
             user = me() if kind == "me" else None
-            specs.append(game_service.SeatSpec(user=user, bot=SEAT_BOTS.get(kind)))
+            specs.append(game_service.SeatSpec(user=user, bot=level))
     if not rules.min_players <= len(specs) <= rules.max_players:
         raise Invalid(
             ngettext(

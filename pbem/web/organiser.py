@@ -83,6 +83,13 @@ def hand_to_bot(game_id: str):  # type: ignore[no-untyped-def]
     return _done(game_id)
 
 
+@bp.route(f"{URL}/stand-in", methods=["POST"])
+@signed_in
+def stand_in(game_id: str):  # type: ignore[no-untyped-def]
+    organiser.choose_stand_in(db(), _organiser(), game_id, request.form.get("level", ""))
+    return _done(game_id)
+
+
 @bp.route(f"{URL}/replace", methods=["GET", "POST"])
 @signed_in
 def replace(game_id: str):  # type: ignore[no-untyped-def]

@@ -1,6 +1,7 @@
 """benchmarks/pipeline.py end to end, a few seconds of its light mix on
-PostgreSQL and Redis: turns are played and applied, their "your turn" mails
-reach its SMTP sink, and it leaves no process or database behind."""
+PostgreSQL and Redis with a game of bots thinking beside: turns are played
+and applied, their "your turn" mails reach its SMTP sink, the bots move on
+their own worker, and it leaves no process or database behind."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from tests.server.conftest import POSTGRES_URL
 
 
 def test_light_run_plays_applies_and_mails(capsys):
-    report = run(arguments(["--light", "--seconds", "4", "--drain", "30"]))
+    bots = ["--bot-games", "1", "--bot-level", "easy"]  # a bots' game thinking beside
+    report = run(arguments(["--light", "--seconds", "4", "--drain", "30", *bots]))
     printed = capsys.readouterr().out
 
     assert report.errors == [], printed
@@ -26,6 +28,7 @@ def test_light_run_plays_applies_and_mails(capsys):
     assert {t.kind for t in report.timings} == {"java 4p late", "taluva 3p"}, printed
     assert 0 < report.mails["arrived"] == report.mails["queued"], printed
     assert "turns/s" in printed and "worker RSS" in printed
+    assert report.bot_moves > 0 and "games of easy bots" in printed, printed
 
     assert not any(Path(f"/proc/{pid}").exists() for pid in report.pids)
     admin = create_engine(POSTGRES_URL)

@@ -38,6 +38,7 @@ SERVICES = [
     "pbem-web.service",
     "pbem-worker@1.service",
     "pbem-worker@2.service",
+    "pbem-bots.service",
     "pbem-beat.service",
     "pbem-smtpd.service",
 ]
@@ -202,7 +203,7 @@ def upgrade_to_a_new_release(
     place: Layout, env: dict[str, str], calls: Path, tmp_path: Path
 ) -> None:
     """The database one migration behind, a changed release: upgrade.sh
-    migrates it, then restarts workers, beat, mail door and web in that order,
+    migrates it, then restarts workers, bots, beat, mail door and web in that order,
     and pbem check passes; the earlier release stays for going back."""
     down = as_user(place, "db", "downgrade", "--", "-1")
     assert down.returncode == 0, down.stderr
@@ -217,6 +218,7 @@ def upgrade_to_a_new_release(
     assert [line.rsplit(" ", 1)[1] for line in restarts] == [
         "pbem-worker@1.service",
         "pbem-worker@2.service",
+        "pbem-bots.service",
         "pbem-beat.service",
         "pbem-smtpd.service",
         "pbem-web.service",

@@ -13,7 +13,13 @@ from pbem import create_app
 from pbem.mail.transport import SMTP_TIMEOUT
 from tests.deploy.installation import DEPLOY, environment_file, unit_file
 
-SERVICES = ["pbem-web.service", "pbem-worker@.service", "pbem-beat.service", "pbem-smtpd.service"]
+SERVICES = [
+    "pbem-web.service",
+    "pbem-worker@.service",
+    "pbem-bots.service",
+    "pbem-beat.service",
+    "pbem-smtpd.service",
+]
 GUNICORN_GRACEFUL_SECONDS = 30  # gunicorn's default graceful_timeout, which pbem web keeps
 
 

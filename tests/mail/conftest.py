@@ -4,7 +4,6 @@ a private Dovecot the IMAP poller reads, and a Celery worker thread does the res
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -21,12 +20,13 @@ from tests.mail.servers import Capture, ImapServer, capture_controller, dovecot,
 from tests.server.conftest import (  # noqa: F401
     REDIS_URL,
     database_url,
-    forget_queue,
+    forget_queues,
     make_user,
+    own_queues,
     postgres_url,
 )
 from tests.server.pipeline_helpers import start_game
-from worker.embedded import worker_thread
+from worker.embedded import worker_threads
 
 DOMAIN = "pbem.test"
 OUR_HOST = "mx.pbem.test"  # the authserv-id of our receiving host
@@ -61,7 +61,7 @@ def rig(
             "SECRET_KEY": "test",
             "PBEM_DATABASE_URL": database_url(request.param, request, tmp_path_factory),
             "PBEM_BROKER_URL": REDIS_URL,
-            "PBEM_TASK_QUEUE": f"pbem-mail-test-{uuid.uuid4().hex[:12]}",
+            **own_queues("pbem-mail-test"),
             "PBEM_SMTP_URL": f"smtp://127.0.0.1:{outgoing_port}",
             "PBEM_MAIL_DOMAIN": DOMAIN,
             "PBEM_IMAP_URL": imap_server.url,
@@ -86,14 +86,13 @@ def rig(
         imap_server,
     )
     rig.outgoing.start()
-    celery_app = app.extensions["celery"]
-    with worker_thread(celery_app):
+    with worker_threads(app):
         yield rig
     rig.outgoing.stop()  # the one running now: a test may have restarted it
     listener.stop()
     with app.app_context():
         get_db().dispose()
-    forget_queue(app.config["PBEM_TASK_QUEUE"])
+    forget_queues(app)
 
 
 @pytest.fixture

@@ -1,5 +1,6 @@
 """Real services for the server tests: PostgreSQL and SQLite databases, Redis as
-the broker, and a Celery worker thread consuming a queue of its own."""
+the broker, and Celery worker threads consuming queues of their own (the
+tasks' and the bots')."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from pbem.db import get_db
 from pbem.models import User
 from pbem.services import accounts
 from tests.server.openapi_client import OpenApiClient
-from worker.embedded import worker_thread
+from worker.embedded import worker_threads
 
 POSTGRES_URL = os.environ.get(
     "PBEM_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
@@ -70,31 +71,41 @@ def app(
             "SECRET_KEY": "test",
             "PBEM_DATABASE_URL": database_url(request.param, request, tmp_path_factory),
             "PBEM_BROKER_URL": REDIS_URL,
-            "PBEM_TASK_QUEUE": f"pbem-test-{uuid.uuid4().hex[:12]}",
+            **own_queues("pbem-test"),
         }
     )
     with flask_app.app_context():
         migrate.upgrade(get_db().engine)
-    celery_app = flask_app.extensions["celery"]
-    with worker_thread(celery_app):
+    with worker_threads(flask_app):
         yield flask_app
     with flask_app.app_context():
         get_db().dispose()
-    forget_queue(flask_app.config["PBEM_TASK_QUEUE"])
+    forget_queues(flask_app)
+
+
+def own_queues(prefix: str) -> dict[str, str]:
+    """Queues of a test app's own, for its tasks and its bots, so runs
+    sharing the Redis never take each other's tasks."""
+    queue = f"{prefix}-{uuid.uuid4().hex[:12]}"
+    return {"PBEM_TASK_QUEUE": queue, "PBEM_BOT_QUEUE": f"{queue}-bots"}
+
+
+def forget_queues(app: Flask) -> None:
+    forget_queue(app.config["PBEM_TASK_QUEUE"])
+    forget_queue(app.config["PBEM_BOT_QUEUE"])
 
 
 @contextmanager
 def app_of_its_own(folder: Any, **settings: Any) -> Iterator[Flask]:
     """An app with settings the shared one cannot take, on a migrated SQLite
     file in `folder` and a Redis queue of its own (no worker)."""
-    queue = f"pbem-own-{uuid.uuid4().hex[:12]}"
     flask_app = create_app(
         {
             "TESTING": True,
             "SECRET_KEY": "test",
             "PBEM_DATABASE_URL": f"sqlite:///{folder / 'db.sqlite3'}",
             "PBEM_BROKER_URL": REDIS_URL,
-            "PBEM_TASK_QUEUE": queue,
+            **own_queues("pbem-own"),
             **settings,
         }
     )
@@ -105,7 +116,7 @@ def app_of_its_own(folder: Any, **settings: Any) -> Iterator[Flask]:
     finally:
         with flask_app.app_context():
             get_db().dispose()
-        forget_queue(queue)
+        forget_queues(flask_app)
 
 
 def forget_queue(queue: str) -> None:
@@ -175,13 +186,13 @@ def wait_for(condition: Callable[[], Any], timeout: float = 30.0, what: str = "c
 
 
 def drain(app: Flask, timeout: float = 30.0) -> None:
-    """Wait until the app's queue is empty and the worker has nothing in hand."""
-    queue = app.config["PBEM_TASK_QUEUE"]
+    """Wait until the app's queues are empty and the workers have nothing in hand."""
+    queues = (app.config["PBEM_TASK_QUEUE"], app.config["PBEM_BOT_QUEUE"])
     broker = redis.Redis.from_url(REDIS_URL)
 
     def idle() -> bool:
         return (
-            broker.llen(queue) == 0
+            not any(broker.llen(queue) for queue in queues)
             and not worker_state.active_requests
             and not worker_state.reserved_requests
         )

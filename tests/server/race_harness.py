@@ -53,8 +53,14 @@ from pbem.services import accounts
 from pbem.services.games import SeatSpec, create_game
 from pbem.services.replay import engine_game
 from pbem.services.time_control import TimeControl
-from tests.server.conftest import REDIS_URL, drain, forget_queue, scratch_database
-from worker.embedded import worker_thread
+from tests.server.conftest import (
+    REDIS_URL,
+    drain,
+    forget_queues,
+    own_queues,
+    scratch_database,
+)
+from worker.embedded import worker_threads
 
 PEOPLE = ("api", "web", "mail")
 CLOCK = TimeControl(days_per_move=1)
@@ -395,7 +401,7 @@ def harness_app(database_url: str) -> Flask:
             "SECRET_KEY": "races",
             "PBEM_DATABASE_URL": database_url,
             "PBEM_BROKER_URL": REDIS_URL,
-            "PBEM_TASK_QUEUE": f"pbem-races-{uuid.uuid4().hex[:12]}",
+            **own_queues("pbem-races"),
             "RATELIMIT_ENABLED": False,  # every client is 127.0.0.1 here
         }
     )
@@ -408,7 +414,7 @@ def race(seconds: float, seed: int, clients: int = 6) -> dict[str, Any]:
     with scratch_database() as url:
         app = harness_app(url)
         try:
-            with worker_thread(app.extensions["celery"]):
+            with worker_threads(app):
                 with app.extensions["pbem.db"].session() as session:
                     rig = build(app, session)
                 drain(app, timeout=120)
@@ -424,7 +430,7 @@ def race(seconds: float, seed: int, clients: int = 6) -> dict[str, Any]:
                     }
         finally:
             app.extensions["pbem.db"].dispose()
-            forget_queue(app.config["PBEM_TASK_QUEUE"])
+            forget_queues(app)
     answers = {f"{kind} {code}": count for (kind, code), count in sorted(rig.answers.items())}
     return {
         "seed": seed,

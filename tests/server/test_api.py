@@ -54,6 +54,7 @@ def test_openapi_document_is_valid_and_names_every_operation(api):
         "pauseGame",
         "resumeGame",
         "handSeatToBot",
+        "chooseStandIn",
         "replacePlayer",
         "abandonGame",
         "listEvents",
@@ -68,6 +69,7 @@ def test_openapi_document_is_valid_and_names_every_operation(api):
         "inviteEntrant",
         "setEntrantDivision",
         "addLeagueOrganiser",
+        "chooseLeagueStandIn",
         "joinLeague",
         "leaveLeague",
         "startSeason",
@@ -100,11 +102,13 @@ def test_requests_without_a_valid_token_get_401(api):
 
 def test_create_game_with_bots_starts_it_at_once(api, make_user, token_for):
     token = token_for(make_user("Ann"))
-    seats = ["me", "bot", "kinds-bot"]
-    created = api.call("createGame", token, {"ruleset": "toy-pick", "seats": seats})
+    seats = ["me", "bot:random", "bot"]  # Ann moves first: the medium bot waits
+    created = api.call("createGame", token, {"ruleset": "taluva", "seats": seats})
     body = created.get_json()
     assert body["status"] == "active"
     assert [s["kind"] for s in body["seats"]] == ["user", "bot", "bot"]
+    assert [s["bot_level"] for s in body["seats"]] == [None, "random", "medium"]
+    assert body["stand_in"] == "random"  # the tests' PBEM_STAND_IN
     assert body["seats"][0]["mine"] is True
     listed = api.call("listGames", token).get_json()
     assert body["id"] in {g["id"] for g in listed}
@@ -112,17 +116,19 @@ def test_create_game_with_bots_starts_it_at_once(api, make_user, token_for):
 
 def test_create_game_refuses_unknown_games_and_bad_options(api, make_user, token_for):
     token = token_for(make_user("Ann"))
-    unknown = api.call("createGame", token, {"ruleset": "chess", "seats": ["me", "bot"]})
+    unknown = api.call("createGame", token, {"ruleset": "chess", "seats": ["me", "bot:random"]})
     assert unknown.status_code == 422
     assert "unknown game 'chess'" in unknown.get_json()["message"]
     bad = api.call(
         "createGame",
         token,
-        {"ruleset": "toy-pick", "seats": ["me", "bot"], "options": {"target": 4}},
+        {"ruleset": "toy-pick", "seats": ["me", "bot:random"], "options": {"target": 4}},
     )
     assert bad.status_code == 422
     assert "option target must be one of 3, 5, 7" in bad.get_json()["message"]
-    too_many = api.call("createGame", token, {"ruleset": "toy-pick", "seats": ["me"] + ["bot"] * 3})
+    too_many = api.call(
+        "createGame", token, {"ruleset": "toy-pick", "seats": ["me"] + ["bot:random"] * 3}
+    )
     assert "takes 2 to 3 players, not 4" in too_many.get_json()["message"]
 
 
@@ -263,7 +269,9 @@ def test_errors_outside_the_api_are_not_json(app):
 
 def test_a_taluva_turn_against_a_bot_through_the_api(app, api, make_user, token_for):
     ann = token_for(make_user("Ann"))
-    game = api.call("createGame", ann, {"ruleset": "taluva", "seats": ["me", "bot"]}).get_json()
+    game = api.call(
+        "createGame", ann, {"ruleset": "taluva", "seats": ["me", "bot:random"]}
+    ).get_json()
     seat = {"game_id": game["id"], "position": 0}
     assert game["to_act"] == [0]
     wrong = api.call("submitMoves", ann, {"moves": ["hut 0,0"]}, **seat)
@@ -437,7 +445,9 @@ def test_chat_is_kept_with_the_game_and_mailed_to_the_other_player(
 
 def test_chat_against_bots_only_says_that_bots_do_not_read_it(api, make_user, token_for):
     ann = token_for(make_user("Ann"))
-    game = api.call("createGame", ann, {"ruleset": "toy-pick", "seats": ["me", "bot"]}).get_json()
+    game = api.call(
+        "createGame", ann, {"ruleset": "toy-pick", "seats": ["me", "bot:random"]}
+    ).get_json()
     sent = api.call("postChat", ann, {"text": "anyone?"}, game_id=game["id"]).get_json()
     assert sent["readers"] == 0 and "bots do not read chat" in sent["summary"]
 

@@ -136,7 +136,7 @@ def test_a_true_or_false_in_a_body_must_be_one(api, token, flag):
     league = {"name": "Club", "ruleset": "taluva", "players_per_game": 2, "open": flag}
     assert api.call("createLeague", token, league).status_code == 422
     clock = {"days_per_move": 3, "weekends_off": flag}
-    game = {"ruleset": "taluva", "seats": ["me", "bot"], "time_control": clock}
+    game = {"ruleset": "taluva", "seats": ["me", "bot:random"], "time_control": clock}
     assert api.call("createGame", token, game).status_code == 422
 
 

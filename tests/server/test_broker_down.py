@@ -36,6 +36,7 @@ def down_then_up(tmp_path: Path) -> Iterator[tuple[Flask, Flask]]:
         "WTF_CSRF_ENABLED": False,
         "PBEM_DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
         "PBEM_TASK_QUEUE": queue,
+        "PBEM_BOT_QUEUE": f"{queue}-bots",
         "PBEM_INBOUND_TOKEN": INBOUND_TOKEN,
         "PBEM_STALE_SUBMISSION_SECONDS": 0,
         "PBEM_MAIL_RETRY_SECONDS": 0,
@@ -86,7 +87,7 @@ def test_work_that_comes_in_while_the_broker_is_down_is_stored_and_handed_on_lat
     assert time.monotonic() - started < 20  # each gives up on the broker within seconds
 
     with (
-        worker_thread(up.extensions["celery"]),
+        worker_thread(up.extensions["celery"], up.config["PBEM_TASK_QUEUE"]),
         beat_thread(up.extensions["celery"], tmp_path / "beat-schedule"),
     ):
         wait_for(lambda: judged(up, submission_id), what="the stored move to be judged")

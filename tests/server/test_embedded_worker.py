@@ -5,13 +5,12 @@ neither hangs nor disturbs the other."""
 from __future__ import annotations
 
 import time
-import uuid
 
 from flask import Flask
 
 from pbem import create_app, migrate
 from pbem.models import Submission, SubmissionStatus
-from tests.server.conftest import REDIS_URL, forget_queue, wait_for
+from tests.server.conftest import REDIS_URL, forget_queues, own_queues, wait_for
 from tests.server.pipeline_helpers import hand_on, stored_first_tile
 from worker.embedded import worker_thread
 
@@ -22,7 +21,7 @@ def app_on_own_queue(tmp_path, name: str) -> Flask:
             "SECRET_KEY": "test",
             "PBEM_DATABASE_URL": f"sqlite:///{tmp_path / f'{name}.sqlite3'}",
             "PBEM_BROKER_URL": REDIS_URL,
-            "PBEM_TASK_QUEUE": f"pbem-test-{name}-{uuid.uuid4().hex[:8]}",
+            **own_queues(f"pbem-test-{name}"),
         }
     )
     migrate.upgrade(app.extensions["pbem.db"].engine)
@@ -46,10 +45,12 @@ def first_move_is_judged(app: Flask) -> None:
 def test_worker_threads_stop_one_at_a_time(tmp_path):
     steady, restarted = app_on_own_queue(tmp_path, "steady"), app_on_own_queue(tmp_path, "again")
     try:
-        with worker_thread(steady.extensions["celery"]):
+        with worker_thread(steady.extensions["celery"], steady.config["PBEM_TASK_QUEUE"]):
             for _ in range(3):
                 started = time.monotonic()
-                with worker_thread(restarted.extensions["celery"]):
+                with worker_thread(
+                    restarted.extensions["celery"], restarted.config["PBEM_TASK_QUEUE"]
+                ):
                     first_move_is_judged(restarted)
                     first_move_is_judged(steady)
                 assert time.monotonic() - started < 20
@@ -57,4 +58,4 @@ def test_worker_threads_stop_one_at_a_time(tmp_path):
     finally:
         for app in (steady, restarted):
             app.extensions["pbem.db"].dispose()
-            forget_queue(app.config["PBEM_TASK_QUEUE"])
+            forget_queues(app)

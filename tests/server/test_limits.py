@@ -139,7 +139,7 @@ def test_invitations_are_limited_per_inviter_and_a_refused_game_is_not_made(limi
     assert count(limited, Game, Game.created_by_id == someone.id) == 2
     assert count(limited, User, User.email == invitees[-1]) == 0
     # A game with bots only sends no invitation and is not counted.
-    bots = inviter.post("/games/new/taluva", data={"seat-0": "me", "seat-1": "bot"})
+    bots = inviter.post("/games/new/taluva", data={"seat-0": "me", "seat-1": "bot:random"})
     assert bots.status_code == 302
 
 
@@ -150,7 +150,7 @@ def test_api_writes_are_limited_per_user_with_a_json_reason(limited):
         session.commit()
     client = limited.test_client()
     auth = {"Authorization": f"Bearer {token}"}
-    body = {"ruleset": "taluva", "seats": ["me", "bot"]}
+    body = {"ruleset": "taluva", "seats": ["me", "bot:random"]}
     codes = [client.post("/api/v1/games", json=body, headers=auth).status_code for _ in range(4)]
     assert codes == [201, 201, 201, 429]
     refused = client.post("/api/v1/games", json=body, headers=auth)
@@ -198,7 +198,7 @@ def test_request_bodies_over_the_cap_are_refused_with_the_cap(limited):
         token = accounts.issue_api_token(session, someone, "tests")
         session.commit()
     client = limited.test_client()
-    big = {"ruleset": "taluva", "seats": ["me", "bot"], "options": {"x": "y" * 30_000}}
+    big = {"ruleset": "taluva", "seats": ["me", "bot:random"], "options": {"x": "y" * 30_000}}
     answer = client.post("/api/v1/games", json=big, headers={"Authorization": f"Bearer {token}"})
     assert answer.status_code == 413
     assert "larger than 20000 bytes" in answer.get_json()["message"]
@@ -257,7 +257,7 @@ def test_chunked_bodies_over_the_cap_are_refused_not_cut(limited, served):
         someone = accounts.create_user(session, fresh_email(), "Ann")
         token = accounts.issue_api_token(session, someone, "tests")
         session.commit()
-    game = {"ruleset": "taluva", "seats": ["me", "bot"], "options": {"x": "y" * 30_000}}
+    game = {"ruleset": "taluva", "seats": ["me", "bot:random"], "options": {"x": "y" * 30_000}}
     api = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
     status, text = post_chunked(served, "/api/v1/games", json.dumps(game).encode(), api)
     assert status == 413 and b"larger than 20000 bytes" in text
@@ -271,7 +271,7 @@ def test_a_write_without_a_token_is_refused_without_an_error_in_the_log(limited,
         )
         session.commit()
         entrants = f"/api/v1/leagues/{league.public_id}/entrants"
-    game = {"ruleset": "taluva", "seats": ["me", "bot"]}
+    game = {"ruleset": "taluva", "seats": ["me", "bot:random"]}
     with caplog.at_level(logging.WARNING):
         assert client.post("/api/v1/games", json=game).status_code == 401
         assert client.post(entrants, json={"email": fresh_email()}).status_code == 401

@@ -344,11 +344,13 @@ def worker_env(tmp_path: Path) -> Iterator[dict[str, str]]:
             "PBEM_DATABASE_URL": database_url,
             "PBEM_BROKER_URL": REDIS_URL,
             "PBEM_TASK_QUEUE": queue,
+            "PBEM_BOT_QUEUE": f"{queue}-bots",
             "PBEM_INSTANCE_PATH": str(tmp_path),
             "PBEM_WORKER_METRICS_BIND": f"0.0.0.0:{free_port()}",
             "PBEM_METRICS_TOKEN": TOKEN,
         }
     forget_queue(queue)
+    forget_queue(f"{queue}-bots")
 
 
 def test_pbem_worker_serves_the_judging_of_its_task_processes(worker_env):
@@ -359,16 +361,20 @@ def test_pbem_worker_serves_the_judging_of_its_task_processes(worker_env):
             "PBEM_DATABASE_URL": env["PBEM_DATABASE_URL"],
             "PBEM_BROKER_URL": REDIS_URL,
             "PBEM_TASK_QUEUE": env["PBEM_TASK_QUEUE"],
+            "PBEM_BOT_QUEUE": env["PBEM_BOT_QUEUE"],
         }
     )
     database = app.extensions["pbem.db"]
     migrate.upgrade(database.engine)
-    worker = subprocess.Popen(
-        pbem("worker", "--concurrency", "2"),
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
+    worker, bots = (
+        subprocess.Popen(
+            pbem("worker", *arguments),
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        for arguments in (["--concurrency", "2"], ["--bots"])  # the bots' serves no metrics
     )
     port = int(env["PBEM_WORKER_METRICS_BIND"].rpartition(":")[2])
     url = f"http://127.0.0.1:{port}/metrics"
@@ -414,9 +420,12 @@ def test_pbem_worker_serves_the_judging_of_its_task_processes(worker_env):
         assert status == 404
     finally:
         worker.terminate()
+        bots.terminate()
         output, _ = worker.communicate(timeout=60)
+        thinking, _ = bots.communicate(timeout=60)
         database.dispose()
     assert "Traceback" not in output, output[-3000:]
+    assert "Traceback" not in thinking, thinking[-3000:]
 
 
 def test_a_worker_metrics_address_without_a_port_is_refused(monkeypatch):

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import json
 
-from pbem.clock.timeouts import OUTCOMES, OnTimeout
 from pbem.i18n import in_language
 from pbem.i18n.phrases import Phrase, phrase, written
+from pbem.models import OnTimeout
+from pbem.services.time_control import OUTCOMES
 
 
 def test_a_phrase_is_kept_as_json_and_written_in_each_language(app):

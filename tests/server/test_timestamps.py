@@ -34,7 +34,7 @@ def test_api_times_carry_their_utc_offset(app, session, make_user):
     token = accounts.issue_api_token(session, ann, "tests")
     session.commit()
     api = OpenApiClient(app.test_client())
-    created = api.call("createGame", token, {"ruleset": "toy-pick", "seats": ["me", "bot"]})
+    created = api.call("createGame", token, {"ruleset": "toy-pick", "seats": ["me", "bot:random"]})
     game = api.call("getGame", token, game_id=created.get_json()["id"]).get_json()
     stamp = datetime.fromisoformat(game["created_at"])
     assert stamp.utcoffset() == timedelta(0), game["created_at"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from sqlalchemy import select
 
 from pbem.models import Game, GameStatus, Outbox
-from pbem.services.pipeline import queue_bot_submissions
+from pbem.services.bot_thinking import ask_bots
 from pbem.services.replay import engine_game
 from pbem.services.resign import resign
 from tests.server.conftest import wait_for
@@ -21,7 +21,7 @@ def test_a_resigned_player_ranks_last_in_result_view_and_mail(app, session, make
     session.commit()
     # Bob lets a bot play for him but stays in the game, so he hears the result.
     game.seats[1].bot = "random"
-    queue_bot_submissions(session, game, engine_game(game))
+    ask_bots(session, game)
     session.commit()
 
     def finished() -> bool:

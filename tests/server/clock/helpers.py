@@ -23,7 +23,7 @@ from pbem.models import (
 )
 from pbem.services.games import SeatSpec, create_game
 from pbem.services.time_control import TimeControl
-from tests.server.conftest import wait_for
+from tests.server.conftest import drain, wait_for
 
 SEED = "test-seed"  # the deal tests/server/pipeline_helpers.py describes
 
@@ -60,10 +60,12 @@ def clocked_game(
 
 
 def sweep_now(app: Flask, session: Session) -> SweepReport:
-    """One sweep at the (travelled) present; what it submits, and what bots
-    submit after it, is judged by the real worker before this returns."""
+    """One sweep at the (travelled) present; what it submits, what the bots it
+    asks submit, and what bots submit after it, is judged by the real worker
+    before this returns."""
     before = session.scalar(select(func.max(Submission.id))) or 0
     report = sweep(session, utcnow())
+    drain(app)  # the bots' thinking and the turns it sends
     wait_for(lambda: not waiting_since(session, before), what="the sweep's moves to be judged")
     session.expire_all()
     return report

@@ -15,6 +15,7 @@ from pbem.services import notifications
 from pbem.services.time_control import TimeControl
 from tests.mail.helpers import text_of
 from tests.server.clock.helpers import clocked_game, outbox_rows, player, seat_of
+from tests.server.conftest import drain
 
 # Fri 27 Mar 2026 15:00 CET; 1 day per move, weekends off: the timeout is
 # Mon 30 Mar 15:00 CEST = 13:00 UTC (the weekend across the DST change is 47 h).
@@ -72,6 +73,7 @@ def test_the_timeout_mail_to_the_late_player_and_to_the_others(app, session, mak
     game = start(app, session, make_user, OnTimeout.BOT)
     with time_machine.travel(TIMEOUT + timedelta(minutes=5), tick=False):
         sweep(session)
+        drain(app)  # the stand-in thinks on the bots' queue, then everyone is told
     rows = {row.recipient.name: row for row in outbox_rows(session, game, notifications.TIMEOUT)}
     late_subject, to_late = mail_text(app, session, rows["Ann"])
     other_subject, to_other = mail_text(app, session, rows["Bob"])

@@ -35,7 +35,7 @@ def when(text: str) -> datetime:
 
 def test_a_game_made_with_a_clock_shows_it_and_each_seats_deadline_and_bank(api, ann_token):
     clock = {"days_per_move": 2, "bank_days": 5, "weekends_off": False, "on_timeout": "forfeit"}
-    body = {"ruleset": "taluva", "seats": ["me", "bot"], "time_control": clock}
+    body = {"ruleset": "taluva", "seats": ["me", "bot:random"], "time_control": clock}
     created = api.call("createGame", ann_token, body)
     assert created.status_code == 201, created.get_json()
     body = created.get_json()
@@ -72,7 +72,7 @@ def test_left_out_parts_of_a_time_control_take_their_defaults(api, ann_token):
 
 @pytest.mark.parametrize("left_out", [True, False], ids=["left-out", "null"])
 def test_a_game_without_a_time_control_has_no_clock(api, ann_token, left_out):
-    body = {"ruleset": "taluva", "seats": ["me", "bot"]}
+    body = {"ruleset": "taluva", "seats": ["me", "bot:random"]}
     if not left_out:
         body["time_control"] = None
     game = api.call("createGame", ann_token, body).get_json()
@@ -104,7 +104,7 @@ BAD_CLOCKS = [
 def test_bad_time_controls_are_refused_with_the_reason_and_make_no_game(api, ann_token, session):
     games_before = session.scalar(select(func.count()).select_from(Game))
     for clock, message in BAD_CLOCKS:
-        body = {"ruleset": "taluva", "seats": ["me", "bot"], "time_control": clock}
+        body = {"ruleset": "taluva", "seats": ["me", "bot:random"], "time_control": clock}
         refused = api.call("createGame", ann_token, body)
         assert (refused.status_code, refused.get_json()["message"]) == (422, message), clock
     assert session.scalar(select(func.count()).select_from(Game)) == games_before

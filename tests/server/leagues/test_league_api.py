@@ -263,7 +263,7 @@ def test_a_second_season_after_promotion_and_relegation(app, api, club):
 
 def test_a_game_can_be_given_a_title(api, club):
     olga, _ = club
-    body = {"ruleset": "toy-pick", "seats": ["me", "bot"], "title": "Friday rematch"}
+    body = {"ruleset": "toy-pick", "seats": ["me", "bot:random"], "title": "Friday rematch"}
     created = api.call("createGame", olga, body).get_json()
     assert (created["title"], created["league"]) == ("Friday rematch", None)
     bad = api.call("createGame", olga, {**body, "title": "two\nlines"})

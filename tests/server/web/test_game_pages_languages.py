@@ -94,7 +94,7 @@ def test_the_new_game_form_in_french_and_czech(make_user, french, signed_in_as):
     form = text(browser.get("/games/new/taluva"))
     assert "<h1>Nouvelle partie de Taluva</h1>" in form
     assert "tuiles utilisées à 2 joueurs (24 ou 36)" in form  # an option of the engine's
-    assert "Jours par coup (1–30)" in form and ">un bot</option>" in form
+    assert "Jours par coup (1–30)" in form and ">un bot : fort</option>" in form
     assert "Commencer la partie" in form
     assert "Quel jeu ?" in text(browser.get("/games/new"))
 
@@ -102,7 +102,9 @@ def test_the_new_game_form_in_french_and_czech(make_user, french, signed_in_as):
     form = text(czech.get("/games/new/samurai"))
     assert "<h1>Nová hra Samuraj</h1>" in form
     assert "Místa (2–4 hráči, v pořadí hry)" in form
-    refused = czech.post("/games/new/taluva", {"seat-0": "me", "seat-1": "bot", "clock": "on"})
+    refused = czech.post(
+        "/games/new/taluva", {"seat-0": "me", "seat-1": "bot:random", "clock": "on"}
+    )
     assert refused.status_code == 422
     assert "počet dnů na tah musí být celé číslo od 1 do 30" in text(refused)
 
@@ -135,7 +137,9 @@ def test_an_api_refusal_speaks_the_accept_language(app, make_user, session):
     token = accounts.issue_api_token(session, make_user("Ann"), "tests")
     session.commit()
     api = OpenApiClient(app.test_client())
-    game = api.call("createGame", token, {"ruleset": "taluva", "seats": ["me", "bot"]}).get_json()
+    game = api.call(
+        "createGame", token, {"ruleset": "taluva", "seats": ["me", "bot:random"]}
+    ).get_json()
     seat = {"game_id": game["id"], "position": 0}
 
     api.client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "fr"
@@ -163,7 +167,7 @@ def test_a_new_games_default_names_are_in_its_creators_language(
 ):
     browser = signed_in_as(french)
     game = created_game(
-        session, browser.post("/games/new/taluva", {"seat-0": "me", "seat-1": "bot"})
+        session, browser.post("/games/new/taluva", {"seat-0": "me", "seat-1": "bot:random"})
     )
     assert game.title == "Taluva, partie de Amélie"
     assert [seat.name for seat in game.seats] == ["Amélie", "Robot 2"]

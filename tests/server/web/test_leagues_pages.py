@@ -248,7 +248,7 @@ def test_my_games_are_grouped_by_league_season(session, make_user, signed_in_as)
     browser = signed_in_as(ann)
     made = browser.post(
         "/games/new/toy-pick",
-        {"title": "Friday fun", "seat-0": "me", "seat-1": "bot", "clock": "none"},
+        {"title": "Friday fun", "seat-0": "me", "seat-1": "bot:random", "clock": "none"},
     )
     assert made.status_code == 302
     casual = session.scalar(select(Game).where(Game.title == "Friday fun"))
@@ -258,7 +258,9 @@ def test_my_games_are_grouped_by_league_season(session, make_user, signed_in_as)
     league_group = home.index('<h3 class="game-group">Club – Season 1</h3>')
     assert league_group < home.index("Club – Season 1 – Round 1 – Game 1")
     assert '<h3 class="game-group">Casual games</h3>' in home
-    bad = browser.post("/games/new/toy-pick", {"title": "x" * 201, "seat-0": "me", "seat-1": "bot"})
+    bad = browser.post(
+        "/games/new/toy-pick", {"title": "x" * 201, "seat-0": "me", "seat-1": "bot:random"}
+    )
     assert bad.status_code == 422 and "at most 200 characters" in text(bad)
 
 

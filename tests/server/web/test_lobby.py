@@ -37,7 +37,7 @@ def test_game_against_a_bot_starts_at_once_and_shows_whose_turn(signed_in_as, ma
     browser = signed_in_as(make_user("Ann"))
     browser.get("/games/new/taluva")
     game = created_game(
-        session, browser.post("/games/new/taluva", {"seat-0": "me", "seat-1": "bot"})
+        session, browser.post("/games/new/taluva", {"seat-0": "me", "seat-1": "bot:random"})
     )
     assert game.status == GameStatus.ACTIVE
     assert [s.bot for s in game.seats] == [None, "random"]
@@ -45,7 +45,7 @@ def test_game_against_a_bot_starts_at_once_and_shows_whose_turn(signed_in_as, ma
     assert "Your turn" in home and game.public_id in home
 
 
-@pytest.mark.parametrize(("choice", "bot"), [("bot", "random"), ("kinds-bot", "kinds")])
+@pytest.mark.parametrize(("choice", "bot"), [("bot:random", "random"), ("bot:easy", "easy")])
 def test_bot_moving_first_is_set_going(signed_in_as, make_user, session, choice, bot):
     browser = signed_in_as(make_user("Ann"))
     browser.get("/games/new/taluva")
@@ -66,7 +66,7 @@ def test_options_are_passed_to_the_engine(signed_in_as, make_user, session):
     browser.get("/games/new/taluva")
     response = browser.post(
         "/games/new/taluva",
-        {"seat-0": "me", "seat-1": "bot", "option-tiles": "36", "option-ranking": "1"},
+        {"seat-0": "me", "seat-1": "bot:random", "option-tiles": "36", "option-ranking": "1"},
     )
     assert created_game(session, response).options == {"tiles": 36, "ranking": True, "teams": False}
 
@@ -78,7 +78,7 @@ def test_bad_options_and_player_counts_are_refused_with_the_reason(signed_in_as,
     assert lonely.status_code == 422
     assert "Taluva is for 2 to 4 players, not 1" in lonely.get_data(as_text=True)
     teams = browser.post(
-        "/games/new/taluva", {"seat-0": "me", "seat-1": "bot", "option-teams": "1"}
+        "/games/new/taluva", {"seat-0": "me", "seat-1": "bot:random", "option-teams": "1"}
     )
     assert teams.status_code == 422
     assert "the team variant is for 4 players" in teams.get_data(as_text=True)

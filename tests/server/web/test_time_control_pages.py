@@ -41,7 +41,9 @@ def test_a_game_gets_the_clock_chosen_and_its_page_says_so(signed_in_as, make_us
         "weekends-off": "1",
         "on-timeout": "wait",
     }
-    game = created_game(session, browser.post(FORM, {"seat-0": "me", "seat-1": "bot", **chosen}))
+    game = created_game(
+        session, browser.post(FORM, {"seat-0": "me", "seat-1": "bot:random", **chosen})
+    )
     assert (game.days_per_move, game.bank_days, game.weekends_off) == (2, 4, True)
     assert game.on_timeout == OnTimeout.WAIT
     assert game.seats[0].timeout_at is not None
@@ -59,7 +61,7 @@ def test_no_clock_makes_a_friendly_game(signed_in_as, make_user, session):
     browser = signed_in_as(make_user("Ann"))
     browser.get(FORM)
     response = browser.post(
-        FORM, {"seat-0": "me", "seat-1": "bot", "clock": "none", "days-per-move": "junk"}
+        FORM, {"seat-0": "me", "seat-1": "bot:random", "clock": "none", "days-per-move": "junk"}
     )
     game = created_game(session, response)
     assert game.days_per_move is None and game.seats[0].timeout_at is None
@@ -81,7 +83,7 @@ def test_bad_clocks_are_refused_with_the_reason_and_the_form_kept(signed_in_as, 
     ]
     for bad, message in cases:
         fields = {"clock": "on", "days-per-move": "3", "bank-days": "0", "on-timeout": "bot"}
-        form = {"seat-0": "me", "seat-1": "bot", "weekends-off": "1", **fields, **bad}
+        form = {"seat-0": "me", "seat-1": "bot:random", "weekends-off": "1", **fields, **bad}
         refused = browser.post(FORM, form)
         assert refused.status_code == 422, bad
         page = text_of(refused)

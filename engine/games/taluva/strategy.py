@@ -1,0 +1,169 @@
+"""What Taluva teaches its bots: buildings ranked as the end ranks them, the
+temples and towers a seat is ready to build, and the few tile placements
+worth weighing among the hundreds the island offers.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import ClassVar
+
+from engine.bots.strategy import Strategy, outcome_values, register_strategy
+from engine.core.hexgrid import Hex, neighbors
+from engine.core.rng import SeededRandom
+from engine.games.taluva import ending
+from engine.games.taluva.builds import TEMPLE_MIN_SPACES, TOWER_MIN_LEVEL, Builder
+from engine.games.taluva.island import HUT, TEMPLE, TOWER, Island, Settlement
+from engine.games.taluva.notation import Build, BuildAction, Extend, Move, PlaceTile
+from engine.games.taluva.state import LAY_TILE, TaluvaState
+
+# Worth of a building placed, in the order the end ranks them: temples,
+# then towers, then huts (two towers weigh less than a temple, twenty huts
+# less than a tower).
+WORTH = {TEMPLE: 1.0, TOWER: 0.45, HUT: 0.02}
+# A temple or a tower the seat could build at its next build.
+TEMPLE_READY, TOWER_READY = 0.4, 0.3
+# A seat with no build left is out of the game at its next tile; one whose
+# huts run short of its turns to come is heading there.
+STUCK = 3.0
+HUT_SHORTFALL = 0.5
+# A lead of one temple is worth about 0.88.
+MARGIN_SCALE = 0.5
+
+# Placements a search weighs per tile, best by `placement_score` first, and
+# the new settlements it weighs per build.
+PLACEMENTS_WEIGHED = 10
+HUTS_WEIGHED = 4
+BUILD_ORDER = {TEMPLE: 0, TOWER: 1}
+
+
+def seat_score(state: TaluvaState, seat: int) -> float:
+    """Buildings placed plus those ready to be placed; far below zero when out."""
+    if seat in state.eliminated:
+        return -STUCK
+    stock = state.stocks[seat]
+    score = sum(WORTH[kind] * count for kind, count in ending.built(stock).items())
+    kinds = {
+        move.kind for move in Builder(state.island, seat, stock).legal() if isinstance(move, Build)
+    }
+    if TEMPLE in kinds:
+        score += TEMPLE_READY
+    if TOWER in kinds:
+        score += TOWER_READY
+    if not kinds and stock[HUT] == 0:
+        score -= STUCK
+    if ending.kinds_completed(stock) < 2:
+        turns_left = -(-len(state.pile) // len(state.in_play()))
+        score -= HUT_SHORTFALL * max(0, turns_left - stock[HUT])
+    return score
+
+
+def margin_values(scores: Sequence[float]) -> list[float]:
+    """Each seat's lead over the best other seat, squashed into (0, 1)."""
+    values = []
+    for seat, score in enumerate(scores):
+        best_other = max(s for other, s in enumerate(scores) if other != seat)
+        values.append(1.0 / (1.0 + math.exp(-(score - best_other) / MARGIN_SCALE)))
+    return values
+
+
+class Neighbourhood:
+    """Who has which settlement beside each space, worked out once per tile."""
+
+    def __init__(self, island: Island, seat: int) -> None:
+        self.island = island
+        self.seat = seat
+        self.beside: dict[Hex, list[Settlement]] = {}
+        self.settlement_of: dict[Hex, Settlement] = {}
+        for settlement in island.settlements():
+            for space in settlement.spaces:
+                self.settlement_of[space] = settlement
+            for n in {n for s in settlement.spaces for n in neighbors(s)}:
+                self.beside.setdefault(n, []).append(settlement)
+
+    def placement_score(self, move: PlaceTile, towers_left: list[int]) -> float:
+        """A quick guess at a placement's worth to the seat, without playing it:
+        towers made possible for it or for others, huts and temples crushed."""
+        cells = self.island.cells
+        under = cells.get(move.volcano)
+        level = under.level + 1 if under else 1
+        score = 0.0
+        crushed: dict[Hex, int] = {}
+        for space in (move.left, move.right):
+            cell = cells.get(space)
+            if cell is not None and cell.building:
+                sign = -1.0 if cell.owner == self.seat else 1.0
+                score += sign * 0.03 * cell.huts
+                key = self.settlement_of[space].key
+                crushed[key] = crushed.get(key, 0) + 1
+            for settlement in self.beside.get(space, ()):
+                mine = settlement.owner == self.seat
+                if level >= TOWER_MIN_LEVEL and settlement.towers == 0:
+                    if towers_left[settlement.owner]:
+                        score += 0.5 if mine else -0.25
+                elif mine:
+                    score += 0.06 * level
+        for key, count in crushed.items():
+            settlement = self.settlement_of[key]
+            size = len(settlement.spaces)
+            if settlement.temples == 0 and size >= TEMPLE_MIN_SPACES > size - count:
+                score += -0.4 if settlement.owner == self.seat else 0.3
+        return score
+
+
+def ordered_builds(state: TaluvaState, seat: int) -> list[BuildAction]:
+    """Temples, towers, extensions by the huts they place, then a few new huts
+    where there is most room to grow."""
+    island = state.island
+    builder = Builder(island, seat, state.stocks[seat])
+    builds: list[BuildAction] = []
+    huts: list[Build] = []
+    extensions: list[tuple[int, Extend]] = []
+    for move in builder.legal():
+        if isinstance(move, Extend):
+            settlement = builder.settlement_at(move.settlement)
+            assert settlement is not None
+            placed = sum(
+                island.cells[s].level for s in builder.extension_spaces(settlement, move.terrain)
+            )
+            extensions.append((placed, move))
+        elif move.kind == HUT:
+            huts.append(move)
+        else:
+            builds.append(move)
+    builds.sort(key=lambda m: BUILD_ORDER[m.kind])
+    extensions.sort(key=lambda pair: -pair[0])
+    huts.sort(key=lambda m: -sum(1 for n in neighbors(m.at) if island.buildable(n)))
+    return builds + [m for _, m in extensions] + huts[:HUTS_WEIGHED]
+
+
+def ordered_placements(state: TaluvaState, seat: int) -> list[PlaceTile]:
+    """The placements with the best quick guesses, ties in the legal order."""
+    around = Neighbourhood(state.island, seat)
+    towers_left = [stock[TOWER] for stock in state.stocks]
+    moves = state.legal_moves(seat)
+    scored = sorted(range(len(moves)), key=lambda i: -around.placement_score(moves[i], towers_left))
+    return [moves[i] for i in scored[:PLACEMENTS_WEIGHED]]
+
+
+@register_strategy
+class TaluvaStrategy(Strategy):
+    ruleset = "taluva"
+    rollout_moves: ClassVar[int | None] = 4
+    budgets: ClassVar[dict[str, int]] = {"medium": 150, "strong": 600}
+
+    def values(self, state: TaluvaState) -> list[float]:  # type: ignore[override]
+        result = state.result()
+        if result is not None:
+            return outcome_values(result, state.players)
+        return margin_values([seat_score(state, seat) for seat in range(state.players)])
+
+    def candidates(self, state: TaluvaState, seat: int) -> Sequence[Move]:  # type: ignore[override]
+        if state.phase == LAY_TILE:
+            return ordered_placements(state, seat)
+        return ordered_builds(state, seat)
+
+    def rollout_move(self, state: TaluvaState, seat: int, rng: SeededRandom) -> Move:  # type: ignore[override]
+        moves = self.candidates(state, seat)
+        return moves[rng.randbelow(min(2, len(moves)))]

@@ -35,6 +35,8 @@ MARGIN_SCALE = 0.5
 # the new settlements it weighs per build.
 PLACEMENTS_WEIGHED = 10
 HUTS_WEIGHED = 4
+# Placements drawn at random, the best guess among them played, past the tree.
+ROLLOUT_PLACEMENTS_TRIED = 8
 BUILD_ORDER = {TEMPLE: 0, TOWER: 1}
 
 
@@ -138,13 +140,26 @@ def ordered_builds(state: TaluvaState, seat: int) -> list[BuildAction]:
     return builds + [m for _, m in extensions] + huts[:HUTS_WEIGHED]
 
 
-def ordered_placements(state: TaluvaState, seat: int) -> list[PlaceTile]:
-    """The placements with the best quick guesses, ties in the legal order."""
+def best_placements(
+    state: TaluvaState, seat: int, moves: Sequence[PlaceTile], count: int
+) -> list[PlaceTile]:
+    """The `count` placements among `moves` with the best quick guesses, ties
+    in the order given."""
     around = Neighbourhood(state.island, seat)
     towers_left = [stock[TOWER] for stock in state.stocks]
-    moves = state.legal_moves(seat)
     scored = sorted(range(len(moves)), key=lambda i: -around.placement_score(moves[i], towers_left))
-    return [moves[i] for i in scored[:PLACEMENTS_WEIGHED]]
+    return [moves[i] for i in scored[:count]]
+
+
+def position_key(state: TaluvaState, seat: int) -> tuple:
+    """What a seat's candidates depend on: the island, the stocks, the phase
+    (not the tile in hand: a placement's worth is guessed from the island)."""
+    cells = tuple(
+        (space, cell.terrain, cell.level, cell.owner, cell.building, cell.huts)
+        for space, cell in state.island.cells.items()
+    )
+    stocks = tuple(tuple(stock.values()) for stock in state.stocks)
+    return seat, state.phase, stocks, cells
 
 
 @register_strategy
@@ -153,6 +168,11 @@ class TaluvaStrategy(Strategy):
     rollout_moves: ClassVar[int | None] = 4
     budgets: ClassVar[dict[str, int]] = {"medium": 150, "strong": 600}
 
+    def __init__(self) -> None:
+        # A search meets the same island again and again under other piles:
+        # its candidates are worked out once per decision.
+        self._candidates: dict[tuple, list[Move]] = {}
+
     def values(self, state: TaluvaState) -> list[float]:  # type: ignore[override]
         result = state.result()
         if result is not None:
@@ -160,10 +180,23 @@ class TaluvaStrategy(Strategy):
         return margin_values([seat_score(state, seat) for seat in range(state.players)])
 
     def candidates(self, state: TaluvaState, seat: int) -> Sequence[Move]:  # type: ignore[override]
-        if state.phase == LAY_TILE:
-            return ordered_placements(state, seat)
-        return ordered_builds(state, seat)
+        key = position_key(state, seat)
+        known = self._candidates.get(key)
+        if known is None:
+            if state.phase == LAY_TILE:
+                moves = state.legal_moves(seat)
+                known = best_placements(state, seat, moves, PLACEMENTS_WEIGHED)
+            else:
+                known = ordered_builds(state, seat)
+            self._candidates[key] = known
+        return known
 
     def rollout_move(self, state: TaluvaState, seat: int, rng: SeededRandom) -> Move:  # type: ignore[override]
-        moves = self.candidates(state, seat)
-        return moves[rng.randbelow(min(2, len(moves)))]
+        """The best guess among a few placements drawn at random; one of the
+        two first builds."""
+        if state.phase == LAY_TILE:
+            moves = state.legal_moves(seat)
+            tried = [moves[rng.randbelow(len(moves))] for _ in range(ROLLOUT_PLACEMENTS_TRIED)]
+            return best_placements(state, seat, tried, 1)[0]
+        builds = ordered_builds(state, seat)
+        return builds[rng.randbelow(min(2, len(builds)))]

@@ -22,12 +22,14 @@ from engine.games.taluva.state import LAY_TILE, TaluvaState
 # then towers, then huts (two towers weigh less than a temple, twenty huts
 # less than a tower).
 WORTH = {TEMPLE: 1.0, TOWER: 0.45, HUT: 0.02}
+# Every kind a seat has placed in full: two of them win at once.
+KIND_COMPLETED = 0.6
 # A temple or a tower the seat could build at its next build.
 TEMPLE_READY, TOWER_READY = 0.4, 0.3
 # A seat with no build left is out of the game at its next tile; one whose
 # huts run short of its turns to come is heading there.
 STUCK = 3.0
-HUT_SHORTFALL = 0.5
+HUT_SHORTFALL = 1.0
 # A lead of one temple is worth about 0.88.
 MARGIN_SCALE = 0.5
 
@@ -55,10 +57,27 @@ def seat_score(state: TaluvaState, seat: int) -> float:
         score += TOWER_READY
     if not kinds and stock[HUT] == 0:
         score -= STUCK
-    if ending.kinds_completed(stock) < 2:
-        turns_left = -(-len(state.pile) // len(state.in_play()))
-        score -= HUT_SHORTFALL * max(0, turns_left - stock[HUT])
+    completed = ending.kinds_completed(stock)
+    score += KIND_COMPLETED * completed
+    if completed < 2:
+        score -= HUT_SHORTFALL * max(0, turns_left(state, seat) - stock[HUT])
     return score
+
+
+def turns_left(state: TaluvaState, seat: int) -> int:
+    """The builds `seat` still owes: this turn's if its tile is not laid yet,
+    then one for each tile of the pile that comes round to it."""
+    playing = state.in_play()
+    if seat not in playing:
+        return 0
+    owed = 1 if seat == state.current and state.phase == LAY_TILE else 0
+    after_current = (playing.index(seat) - playing.index(state.current)) % len(playing)
+    if after_current == 0:
+        after_current = len(playing)
+    tiles = len(state.pile)
+    if tiles >= after_current:
+        owed += 1 + (tiles - after_current) // len(playing)
+    return owed
 
 
 def margin_values(scores: Sequence[float]) -> list[float]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from engine.core.errors import EngineError, IllegalMove
@@ -183,10 +184,15 @@ class TaluvaState(State):
         """The pile, and the tile in hand unless `seat` holds it, come from the
         tiles `seat` has not seen laid or held: the set less those, whatever
         part of it the game left out."""
-        unseen = full_set()
-        seen = [*self.laid, *([self.drawn] if self.drawn and seat == self.current else [])]
-        for tile in seen:
-            unseen.remove(tile)
+        seen = Counter(self.laid)
+        if self.drawn is not None and seat == self.current:
+            seen[self.drawn] += 1
+        unseen = []
+        for tile in full_set():
+            if seen[tile]:
+                seen[tile] -= 1
+            else:
+                unseen.append(tile)
         rng.shuffle(unseen)
         if self.drawn is not None and seat != self.current:
             self.drawn = unseen.pop()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from itertools import takewhile
 from typing import ClassVar
 
 from engine.bots.strategy import Strategy, outcome_values, register_strategy
@@ -30,8 +31,8 @@ TEMPLE_READY, TOWER_READY = 0.4, 0.3
 # huts run short of its turns to come is heading there.
 STUCK = 3.0
 HUT_SHORTFALL = 1.0
-# A lead of one temple is worth about 0.88.
-MARGIN_SCALE = 0.5
+# A lead of one temple is worth about 0.98; a hut's lead moves the value by 0.02.
+MARGIN_SCALE = 0.25
 
 # Placements a search weighs per tile, best by `placement_score` first, and
 # the new settlements it weighs per build.
@@ -48,9 +49,9 @@ def seat_score(state: TaluvaState, seat: int) -> float:
         return -STUCK
     stock = state.stocks[seat]
     score = sum(WORTH[kind] * count for kind, count in ending.built(stock).items())
-    kinds = {
-        move.kind for move in Builder(state.island, seat, stock).legal() if isinstance(move, Build)
-    }
+    # `legal` yields the single buildings first, then the extensions.
+    singles = takewhile(lambda m: isinstance(m, Build), Builder(state.island, seat, stock).legal())
+    kinds = {move.kind for move in singles}
     if TEMPLE in kinds:
         score += TEMPLE_READY
     if TOWER in kinds:
@@ -90,18 +91,27 @@ def margin_values(scores: Sequence[float]) -> list[float]:
 
 
 class Neighbourhood:
-    """Who has which settlement beside each space, worked out once per tile."""
+    """Whose settlement holds each space, worked out once per island."""
 
     def __init__(self, island: Island, seat: int) -> None:
         self.island = island
         self.seat = seat
-        self.beside: dict[Hex, list[Settlement]] = {}
         self.settlement_of: dict[Hex, Settlement] = {}
+        self._beside: dict[Hex, list[Settlement]] = {}
         for settlement in island.settlements():
             for space in settlement.spaces:
                 self.settlement_of[space] = settlement
-            for n in {n for s in settlement.spaces for n in neighbors(s)}:
-                self.beside.setdefault(n, []).append(settlement)
+
+    def beside(self, space: Hex) -> list[Settlement]:
+        """The settlements touching a space, each once, in the order of the directions."""
+        found = self._beside.get(space)
+        if found is None:
+            found = self._beside[space] = []
+            for n in neighbors(space):
+                settlement = self.settlement_of.get(n)
+                if settlement is not None and all(s is not settlement for s in found):
+                    found.append(settlement)
+        return found
 
     def placement_score(self, move: PlaceTile, towers_left: list[int]) -> float:
         """A quick guess at a placement's worth to the seat, without playing it:
@@ -118,7 +128,7 @@ class Neighbourhood:
                 score += sign * 0.03 * cell.huts
                 key = self.settlement_of[space].key
                 crushed[key] = crushed.get(key, 0) + 1
-            for settlement in self.beside.get(space, ()):
+            for settlement in self.beside(space):
                 mine = settlement.owner == self.seat
                 if level >= TOWER_MIN_LEVEL and settlement.towers == 0:
                     if towers_left[settlement.owner]:
@@ -184,7 +194,7 @@ def position_key(state: TaluvaState, seat: int) -> tuple:
 @register_strategy
 class TaluvaStrategy(Strategy):
     ruleset = "taluva"
-    rollout_moves: ClassVar[int | None] = 4
+    rollout_moves: ClassVar[int | None] = 0
     budgets: ClassVar[dict[str, int]] = {"medium": 150, "strong": 600}
 
     def __init__(self) -> None:
@@ -211,11 +221,16 @@ class TaluvaStrategy(Strategy):
         return known
 
     def rollout_move(self, state: TaluvaState, seat: int, rng: SeededRandom) -> Move:  # type: ignore[override]
-        """The best guess among a few placements drawn at random; one of the
-        two first builds."""
+        """The best guess among a few placements drawn at random; a temple or
+        a tower when there is one, else any build."""
         if state.phase == LAY_TILE:
             moves = state.legal_moves(seat)
             tried = [moves[rng.randbelow(len(moves))] for _ in range(ROLLOUT_PLACEMENTS_TRIED)]
             return best_placements(state, seat, tried, 1)[0]
-        builds = ordered_builds(state, seat)
-        return builds[rng.randbelow(min(2, len(builds)))]
+        builds = list(Builder(state.island, seat, state.stocks[seat]).legal())
+        first = min(
+            builds, key=lambda m: BUILD_ORDER.get(getattr(m, "kind", HUT), len(BUILD_ORDER))
+        )
+        if isinstance(first, Build) and first.kind in BUILD_ORDER:
+            return first
+        return rng.choice(builds)

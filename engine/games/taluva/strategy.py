@@ -25,6 +25,9 @@ from engine.games.taluva.state import LAY_TILE, TaluvaState
 WORTH = {TEMPLE: 1.0, TOWER: 0.45, HUT: 0.02}
 # Every kind a seat has placed in full: two of them win at once.
 KIND_COMPLETED = 0.6
+# A seat with one kind placed in full whose next build can finish another:
+# it wins then unless the others spoil the space first.
+WIN_READY = 1.5
 # A temple or a tower the seat could build at its next build.
 TEMPLE_READY, TOWER_READY = 0.4, 0.3
 # A seat with no build left is out of the game at its next tile; one whose
@@ -60,6 +63,8 @@ def seat_score(state: TaluvaState, seat: int) -> float:
         score -= STUCK
     completed = ending.kinds_completed(stock)
     score += KIND_COMPLETED * completed
+    if completed == 1 and any(kind in kinds and stock[kind] == 1 for kind in (TEMPLE, TOWER)):
+        score += WIN_READY
     if completed < 2:
         score -= HUT_SHORTFALL * max(0, turns_left(state, seat) - stock[HUT])
     return score

@@ -34,8 +34,10 @@ TEMPLE_READY, TOWER_READY = 0.4, 0.3
 # huts run short of its turns to come is heading there.
 STUCK = 3.0
 HUT_SHORTFALL = 1.0
-# A lead of one temple is worth about 0.98; a hut's lead moves the value by 0.02.
-MARGIN_SCALE = 0.25
+# A lead is squashed twice, sharply and gently, averaged: near an even game a
+# hut's lead moves the value by about 0.01, and a seat a temple ahead or
+# behind still tells a tower from a hut (a lead of one temple is worth 0.82).
+MARGIN_SCALES = (0.25, 1.5)
 
 # Placements a search weighs per tile, best by `placement_score` first, and
 # the new settlements it weighs per build.
@@ -91,7 +93,8 @@ def margin_values(scores: Sequence[float]) -> list[float]:
     values = []
     for seat, score in enumerate(scores):
         best_other = max(s for other, s in enumerate(scores) if other != seat)
-        values.append(1.0 / (1.0 + math.exp(-(score - best_other) / MARGIN_SCALE)))
+        lead = score - best_other
+        values.append(sum(0.5 / (1.0 + math.exp(-lead / scale)) for scale in MARGIN_SCALES))
     return values
 
 

@@ -20,7 +20,7 @@ def make_bot(level: str, ruleset: str, key: str) -> Bot:
         raise ValueError(f"unknown bot level {level!r} (levels: {', '.join(LEVELS)})")
     if level == "random":
         return RandomBot(key)
-    strategy = strategy_for(ruleset).for_level(level)
+    strategy = strategy_for(ruleset)
     if level == "easy":
         return GreedyBot(key, strategy)
     return SearchBot(key, strategy, strategy.budgets[level])

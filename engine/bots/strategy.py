@@ -45,11 +45,6 @@ class Strategy:
     rollout_moves: ClassVar[int | None] = None
     budgets: ClassVar[dict[str, int]] = {"medium": 100, "strong": 800}
 
-    def for_level(self, level: str) -> Strategy:
-        """The strategy a level plays by; rulesets may widen what a stronger
-        level weighs. The same one for every level here."""
-        return self
-
     def values(self, state: State) -> list[float]:
         """Each seat's prospects in [0, 1], best 1, on a finished or running game."""
         result = state.result()

@@ -41,7 +41,7 @@ MARGIN_SCALES = (0.25, 1.5)
 
 # Placements a search weighs per tile, best by `placement_score` first, and
 # the new settlements it weighs per build.
-PLACEMENTS_WEIGHED = {"easy": 10, "medium": 10, "strong": 24}
+PLACEMENTS_WEIGHED = 10
 HUTS_WEIGHED = 4
 # Placements drawn at random, the best guess among them played, past the tree.
 ROLLOUT_PLACEMENTS_TRIED = 8
@@ -203,18 +203,12 @@ def position_key(state: TaluvaState, seat: int) -> tuple:
 class TaluvaStrategy(Strategy):
     ruleset = "taluva"
     rollout_moves: ClassVar[int | None] = 0
-    budgets: ClassVar[dict[str, int]] = {"medium": 150, "strong": 600}
+    budgets: ClassVar[dict[str, int]] = {"medium": 150, "strong": 300}
 
-    def __init__(self, placements: int = PLACEMENTS_WEIGHED["medium"]) -> None:
-        self.placements = placements
+    def __init__(self) -> None:
         # A search meets the same island again and again under other piles:
         # its candidates are worked out once per decision.
         self._candidates: dict[tuple, list[Move]] = {}
-
-    def for_level(self, level: str) -> TaluvaStrategy:
-        """`strong` weighs more placements: the quick guess knows nothing of
-        the terrains a tile brings, the search does."""
-        return TaluvaStrategy(PLACEMENTS_WEIGHED[level])
 
     def values(self, state: TaluvaState) -> list[float]:  # type: ignore[override]
         result = state.result()
@@ -228,7 +222,7 @@ class TaluvaStrategy(Strategy):
         if known is None:
             if state.phase == LAY_TILE:
                 moves = state.legal_moves(seat)
-                known = best_placements(state, seat, moves, self.placements)
+                known = best_placements(state, seat, moves, PLACEMENTS_WEIGHED)
             else:
                 known = ordered_builds(state, seat)
             self._candidates[key] = known

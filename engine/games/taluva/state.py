@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from engine.core.errors import EngineError, IllegalMove
@@ -66,6 +67,7 @@ class TaluvaState(State):
         SeededRandom(seed, "tiles").shuffle(tiles)
         self.pile: list[Tile] = tiles[: TILES_BY_PLAYERS.get(players, options["tiles"])]
         self.island = Island()
+        self.laid: list[Tile] = []  # every tile laid, in order: what all have seen of the set
         self.stocks = [dict(ending.PIECES) for _ in range(players)]
         self.eliminated: list[int] = []  # in the order they went out
         self.finished: list[int] = []  # ranking variant: in the order they won
@@ -117,6 +119,7 @@ class TaluvaState(State):
         if isinstance(move, PlaceTile):
             assert self.drawn is not None
             self.island.place(move, self.drawn)
+            self.laid.append(self.drawn)
             self.drawn = None
             self.last_built = []
             self.phase = BUILD
@@ -176,6 +179,24 @@ class TaluvaState(State):
         self.current = next((s for s in playing if s > self.current), playing[0])
         self.drawn = self.take_hidden(self.pile, UNKNOWN)
         self.phase = LAY_TILE
+
+    def redeal_unseen(self, seat: int, rng: SeededRandom) -> None:
+        """The pile, and the tile in hand unless `seat` holds it, come from the
+        tiles `seat` has not seen laid or held: the set less those, whatever
+        part of it the game left out."""
+        seen = Counter(self.laid)
+        if self.drawn is not None and seat == self.current:
+            seen[self.drawn] += 1
+        unseen = []
+        for tile in full_set():
+            if seen[tile]:
+                seen[tile] -= 1
+            else:
+                unseen.append(tile)
+        rng.shuffle(unseen)
+        if self.drawn is not None and seat != self.current:
+            self.drawn = unseen.pop()
+        self.pile = unseen[: len(self.pile)]
 
     # -- the end --------------------------------------------------------------
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import cache
 from importlib import resources
 
 from engine.core.vocabulary import Vocabulary
@@ -53,5 +54,11 @@ UNKNOWN = Tile("unknown", "unknown")  # a trial's draw from the stack: chance co
 
 def full_set() -> list[Tile]:
     """All 48 tiles in a fixed order (the order of the shipped data file)."""
+    return list(_shipped_set())
+
+
+@cache
+def _shipped_set() -> tuple[Tile, ...]:
+    """Read once: bots pool the unseen tiles from the set at every re-deal."""
     data = json.loads(resources.files(__package__).joinpath("data/tiles.json").read_text())
-    return [Tile(t["left"], t["right"]) for t in data["tiles"] for _ in range(t["count"])]
+    return tuple(Tile(t["left"], t["right"]) for t in data["tiles"] for _ in range(t["count"]))

@@ -1,0 +1,128 @@
+"""Taluva's bots: every level plays whole legal games, sees only its own seat
+(the pile and, for others, the tile in hand are re-dealt), and repeats itself."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from engine.bots import LEVELS, make_bot
+from engine.bots.base import Bot
+from engine.bots.greedy import GreedyBot
+from engine.bots.random_play import RandomBot
+from engine.bots.search import SearchBot
+from engine.bots.strategy import strategy_for
+from engine.core.game import Game
+from engine.core.rng import SeededRandom
+from engine.games.taluva.state import TaluvaState
+from engine.games.taluva.tiles import full_set
+
+# Searches in tests get a few iterations: the levels' own budgets
+# (TaluvaStrategy.budgets) are for play, the moves' legality is the same.
+TEST_ITERATIONS = {"medium": 4, "strong": 8}
+
+
+def bot(level: str, key: str) -> Bot:
+    """The bot of a level, searches given the test budgets."""
+    if level == "random":
+        return RandomBot(key)
+    if level == "easy":
+        return GreedyBot(key, strategy_for("taluva"))
+    return SearchBot(key, strategy_for("taluva"), TEST_ITERATIONS[level])
+
+
+def position(seed: str, plies: int, players: int = 2) -> TaluvaState:
+    """A game `plies` random moves in, with a seat to act."""
+    game = Game.new("taluva", [f"p{i}" for i in range(players)], seed)
+    mover = RandomBot(f"{seed}/moves")
+    for _ in range(plies):
+        seat = game.state.current
+        game.push(seat, mover.choose(game.state, seat))
+    assert not game.state.is_over()
+    return game.state
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("level", LEVELS)
+def test_every_level_plays_whole_legal_games(level, players):
+    game = Game.new("taluva", [f"{level}{i}" for i in range(players)], f"whole-{level}")
+    while not game.state.is_over():
+        seat = game.state.current
+        move = bot(level, f"{len(game.log)}").choose(game.state, seat)
+        assert move in game.state.legal_moves(seat)
+        game.push(seat, move)  # checked again by the rules
+    assert game.state.result().reason
+
+
+@pytest.mark.parametrize("plies", [0, 1, 8, 15, 30])
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_redeal_keeps_what_the_seat_sees_and_the_tiles_it_has_not(plies, players):
+    state = position(f"redeal-{players}", plies, players)
+    for seat in range(players):
+        redealt = state.copy()
+        redealt.redeal_unseen(seat, SeededRandom(f"other-{seat}"))
+        assert redealt.view(seat) == state.view(seat)
+        assert len(redealt.pile) == len(state.pile)
+        in_hand = [redealt.drawn] if redealt.drawn else []
+        in_play = Counter(redealt.laid + redealt.pile + in_hand)
+        assert not in_play - Counter(full_set())  # no tile more often than the set has it
+        if seat == state.current:
+            assert redealt.drawn == state.drawn
+
+
+def test_a_redeal_draws_from_tiles_left_out_of_the_game():
+    state = position("left-out", 4)
+    unseen = Counter(full_set()) - Counter([*state.laid, state.drawn])
+    piles = set()
+    for i in range(30):
+        redealt = state.copy()
+        redealt.redeal_unseen(state.current, SeededRandom(f"deal-{i}"))
+        piles.add(tuple(redealt.pile))
+        assert not Counter(redealt.pile) - unseen
+    assert len(piles) == 30
+    assert any(Counter(pile) - Counter(state.pile) for pile in piles)
+
+
+@pytest.mark.parametrize("plies", [2, 9, 20])
+@pytest.mark.parametrize("level", ["easy", "medium", "strong"])
+def test_what_the_seat_cannot_see_never_changes_the_choice(level, plies):
+    state = position(f"fair-{plies}", plies)
+    seat = state.current
+    chosen = bot(level, "fair").choose(state, seat)
+    for i in range(3):
+        redealt = state.copy()
+        redealt.redeal_unseen(seat, SeededRandom(f"another pile {i}"))
+        assert redealt.pile != state.pile
+        assert bot(level, "fair").choose(redealt, seat) == chosen
+
+
+CHOOSE_IN_A_FRESH_PROCESS = """
+import json
+from engine.bots import make_bot
+from tests.engine.test_taluva_bots import position
+state = position("again", 12)
+move = make_bot("strong", "taluva", "same key").choose(state, state.current)
+print(json.dumps(state.format_move(move)))
+"""
+
+
+def test_the_same_key_and_position_give_the_same_move_in_any_process():
+    state = position("again", 12)
+    move = make_bot("strong", "taluva", "same key").choose(state, state.current)
+    assert make_bot("strong", "taluva", "same key").choose(state, state.current) == move
+    env = {**os.environ, "PYTHONHASHSEED": "12345"}
+    out = subprocess.run(
+        [sys.executable, "-c", CHOOSE_IN_A_FRESH_PROCESS],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+        cwd=Path(__file__).parents[2],
+    ).stdout
+    assert json.loads(out) == state.format_move(move)

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from itertools import takewhile
 from typing import ClassVar
 
+from engine.bots.base import Bot
 from engine.bots.strategy import Strategy, outcome_values, register_strategy
 from engine.core.hexgrid import Hex, neighbors
 from engine.core.rng import SeededRandom
@@ -18,6 +19,7 @@ from engine.games.taluva.builds import TEMPLE_MIN_SPACES, TOWER_MIN_LEVEL, Build
 from engine.games.taluva.island import HUT, TEMPLE, TOWER, Island, Settlement
 from engine.games.taluva.notation import Build, BuildAction, Extend, Move, PlaceTile
 from engine.games.taluva.state import LAY_TILE, TaluvaState
+from engine.games.taluva.turns import TurnSearchBot
 
 # Worth of a building placed, in the order the end ranks them: temples,
 # then towers, then huts (two towers weigh less than a temple, twenty huts
@@ -46,6 +48,11 @@ HUTS_WEIGHED = 4
 # Placements drawn at random, the best guess among them played, past the tree.
 ROLLOUT_PLACEMENTS_TRIED = 8
 BUILD_ORDER = {TEMPLE: 0, TOWER: 1}
+# `strong`: the whole turns it answers with the next seat's best turn, and
+# the tiles it deals that seat for it.
+TURNS_KEPT = 5
+REPLY_DEALS = 3
+REPLY_PLACEMENTS_FOLLOWED = 3
 
 
 def seat_score(state: TaluvaState, seat: int) -> float:
@@ -242,3 +249,8 @@ class TaluvaStrategy(Strategy):
         if isinstance(first, Build) and first.kind in BUILD_ORDER:
             return first
         return rng.choice(builds)
+
+    def for_level(self, level: str, key: str) -> Bot | None:
+        if level != "strong":
+            return None
+        return TurnSearchBot(key, self, TURNS_KEPT, REPLY_DEALS, REPLY_PLACEMENTS_FOLLOWED)

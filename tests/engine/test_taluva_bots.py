@@ -22,10 +22,11 @@ from engine.core.game import Game
 from engine.core.rng import SeededRandom
 from engine.games.taluva.state import TaluvaState
 from engine.games.taluva.tiles import full_set
+from engine.games.taluva.turns import TurnSearchBot, whole_turns
 
-# Searches in tests get a few iterations: the levels' own budgets
-# (TaluvaStrategy.budgets) are for play, the moves' legality is the same.
-TEST_ITERATIONS = {"medium": 4, "strong": 8}
+# Searches in tests get small budgets: the levels' own (TaluvaStrategy.budgets,
+# TURNS_KEPT and the like) are for play, the moves' legality is the same.
+TEST_ITERATIONS = 4
 
 
 def bot(level: str, key: str) -> Bot:
@@ -34,7 +35,9 @@ def bot(level: str, key: str) -> Bot:
         return RandomBot(key)
     if level == "easy":
         return GreedyBot(key, strategy_for("taluva"))
-    return SearchBot(key, strategy_for("taluva"), TEST_ITERATIONS[level])
+    if level == "medium":
+        return SearchBot(key, strategy_for("taluva"), TEST_ITERATIONS)
+    return TurnSearchBot(key, strategy_for("taluva"), kept=3, deals=2, followed=1)
 
 
 def position(seed: str, plies: int, players: int = 2) -> TaluvaState:
@@ -100,6 +103,26 @@ def test_what_the_seat_cannot_see_never_changes_the_choice(level, plies):
         redealt.redeal_unseen(seat, SeededRandom(f"another pile {i}"))
         assert redealt.pile != state.pile
         assert bot(level, "fair").choose(redealt, seat) == chosen
+
+
+def test_strong_plays_its_own_turn_search():
+    assert isinstance(make_bot("strong", "taluva", "k"), TurnSearchBot)
+
+
+@pytest.mark.parametrize("followed", [None, 2])
+def test_whole_turns_end_the_turn_after_the_placements_followed(followed):
+    state = position("turns", 10)
+    seat = state.current
+    strategy = strategy_for("taluva")
+    turns = whole_turns(strategy, state, seat, followed)
+    placements = list(dict.fromkeys(move for move, _ in turns))
+    weighed = strategy.candidates(state, seat)
+    assert len(placements) == (followed or len(weighed))
+    assert set(placements) <= set(weighed)
+    for move, after in turns:
+        assert after.current != seat or after.is_over()
+        assert after.laid[:-1] == state.laid
+        assert move in state.legal_moves(seat)
 
 
 CHOOSE_IN_A_FRESH_PROCESS = """

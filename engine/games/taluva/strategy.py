@@ -35,6 +35,9 @@ TEMPLE_READY, TOWER_READY = 0.4, 0.3
 # A seat with no build left is out of the game at its next tile; one whose
 # huts run short of its turns to come is heading there.
 STUCK = 3.0
+# `strong`'s foresight: a settlement without a temple, by its spaces (three
+# or more: a temple can go beside it), counted once per temple left.
+PROSPECT = {1: 0.05, 2: 0.15, 3: 0.3}
 HUT_SHORTFALL = 1.0
 # A lead is squashed twice, sharply and gently, averaged: near an even game a
 # hut's lead moves the value by about 0.01, and a seat a temple ahead or
@@ -55,14 +58,18 @@ REPLY_DEALS = 3
 REPLY_PLACEMENTS_FOLLOWED = 3
 
 
-def seat_score(state: TaluvaState, seat: int) -> float:
-    """Buildings placed plus those ready to be placed; far below zero when out."""
+def seat_score(state: TaluvaState, seat: int, foresight: bool = False) -> float:
+    """Buildings placed plus those ready to be placed; far below zero when out.
+    With `foresight`, the temples the seat's settlements promise as well."""
     if seat in state.eliminated:
         return -STUCK
     stock = state.stocks[seat]
     score = sum(WORTH[kind] * count for kind, count in ending.built(stock).items())
+    builder = Builder(state.island, seat, stock)
+    if foresight:
+        score += temple_prospects(builder.mine, stock[TEMPLE])
     # `legal` yields the single buildings first, then the extensions.
-    singles = takewhile(lambda m: isinstance(m, Build), Builder(state.island, seat, stock).legal())
+    singles = takewhile(lambda m: isinstance(m, Build), builder.legal())
     kinds = {move.kind for move in singles}
     if TEMPLE in kinds:
         score += TEMPLE_READY
@@ -77,6 +84,14 @@ def seat_score(state: TaluvaState, seat: int) -> float:
     if completed < 2:
         score -= HUT_SHORTFALL * max(0, turns_left(state, seat) - stock[HUT])
     return score
+
+
+def temple_prospects(settlements: Sequence[Settlement], temples_left: int) -> float:
+    """The temples to come: settlements without one, biggest first, as many
+    as the seat has temples left, each worth more the nearer it is to three
+    spaces (a temple needs its own settlement of three)."""
+    sizes = sorted((len(s.spaces) for s in settlements if s.temples == 0), reverse=True)
+    return sum(PROSPECT[min(size, TEMPLE_MIN_SPACES)] for size in sizes[:temples_left])
 
 
 def turns_left(state: TaluvaState, seat: int) -> int:
@@ -212,7 +227,9 @@ class TaluvaStrategy(Strategy):
     rollout_moves: ClassVar[int | None] = 0
     budgets: ClassVar[dict[str, int]] = {"medium": 150, "strong": 300}
 
-    def __init__(self) -> None:
+    def __init__(self, foresight: bool = False) -> None:
+        # `strong` weighs the temples its settlements promise (`seat_score`).
+        self.foresight = foresight
         # A search meets the same island again and again under other piles:
         # its candidates are worked out once per decision.
         self._candidates: dict[tuple, list[Move]] = {}
@@ -221,7 +238,8 @@ class TaluvaStrategy(Strategy):
         result = state.result()
         if result is not None:
             return outcome_values(result, state.players)
-        return margin_values([seat_score(state, seat) for seat in range(state.players)])
+        scores = [seat_score(state, seat, self.foresight) for seat in range(state.players)]
+        return margin_values(scores)
 
     def candidates(self, state: TaluvaState, seat: int) -> Sequence[Move]:  # type: ignore[override]
         key = position_key(state, seat)
@@ -253,4 +271,4 @@ class TaluvaStrategy(Strategy):
     def for_level(self, level: str, key: str) -> Bot | None:
         if level != "strong":
             return None
-        return TurnSearchBot(key, self, TURNS_KEPT, REPLY_DEALS, REPLY_PLACEMENTS_FOLLOWED)
+        return TurnSearchBot(key, TaluvaStrategy(foresight=True), TURNS_KEPT, REPLY_DEALS, REPLY_PLACEMENTS_FOLLOWED)

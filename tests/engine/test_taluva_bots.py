@@ -20,7 +20,9 @@ from engine.bots.search import SearchBot
 from engine.bots.strategy import strategy_for
 from engine.core.game import Game
 from engine.core.rng import SeededRandom
+from engine.games.taluva.island import Settlement
 from engine.games.taluva.state import TaluvaState
+from engine.games.taluva.strategy import PROSPECT, TaluvaStrategy, temple_prospects
 from engine.games.taluva.tiles import full_set
 from engine.games.taluva.turns import TurnSearchBot, whole_turns
 
@@ -37,7 +39,7 @@ def bot(level: str, key: str) -> Bot:
         return GreedyBot(key, strategy_for("taluva"))
     if level == "medium":
         return SearchBot(key, strategy_for("taluva"), TEST_ITERATIONS)
-    return TurnSearchBot(key, strategy_for("taluva"), kept=3, deals=2, followed=1)
+    return TurnSearchBot(key, TaluvaStrategy(foresight=True), kept=3, deals=2, followed=1)
 
 
 def position(seed: str, plies: int, players: int = 2) -> TaluvaState:
@@ -107,6 +109,16 @@ def test_what_the_seat_cannot_see_never_changes_the_choice(level, plies):
 
 def test_strong_plays_its_own_turn_search():
     assert isinstance(make_bot("strong", "taluva", "k"), TurnSearchBot)
+
+
+def test_temple_prospects_count_the_biggest_settlements_without_a_temple():
+    def settlement(size: int, temples: int = 0) -> Settlement:
+        return Settlement(0, frozenset((q, 0) for q in range(size)), temples, 0)
+
+    settlements = [settlement(1), settlement(5, temples=1), settlement(4), settlement(2)]
+    assert temple_prospects(settlements, 3) == PROSPECT[3] + PROSPECT[2] + PROSPECT[1]
+    assert temple_prospects(settlements, 1) == PROSPECT[3]
+    assert temple_prospects(settlements, 0) == 0
 
 
 @pytest.mark.parametrize("followed", [None, 2])

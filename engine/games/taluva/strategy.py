@@ -271,4 +271,5 @@ class TaluvaStrategy(Strategy):
     def for_level(self, level: str, key: str) -> Bot | None:
         if level != "strong":
             return None
-        return TurnSearchBot(key, TaluvaStrategy(foresight=True), TURNS_KEPT, REPLY_DEALS, REPLY_PLACEMENTS_FOLLOWED)
+        foreseeing = TaluvaStrategy(foresight=True)
+        return TurnSearchBot(key, foreseeing, TURNS_KEPT, REPLY_DEALS, REPLY_PLACEMENTS_FOLLOWED)

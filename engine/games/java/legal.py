@@ -7,7 +7,7 @@ fast. Tests compare the two on random positions.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Container, Iterator
 from typing import TYPE_CHECKING
 
 from engine.games.java import cards
@@ -63,11 +63,12 @@ def moves(state: JavaState, seat: int) -> list[Move]:
     return found
 
 
-def tile_moves(state: JavaState, seat: int) -> list[PlaceTile]:
+def tile_moves(state: JavaState, seat: int, near: Container[str] | None = None) -> list[PlaceTile]:
+    """Every tile the seat may lay; with `near`, only those covering one of its spaces."""
     if state.ap_left < 1:
         return []
     kinds = [kind for kind in TILE_KINDS if state.has_tile(seat, kind)]
-    return list(_placements(state, kinds, ap=state.ap_left, developers_block=True))
+    return list(_placements(state, kinds, ap=state.ap_left, developers_block=True, near=near))
 
 
 def land_frozen(state: JavaState) -> bool:
@@ -82,12 +83,19 @@ def land_frozen(state: JavaState) -> bool:
 
 
 def _placements(
-    state: JavaState, kinds: list[str], *, ap: int | None, developers_block: bool
+    state: JavaState,
+    kinds: list[str],
+    *,
+    ap: int | None,
+    developers_block: bool,
+    near: Container[str] | None = None,
 ) -> Iterator[PlaceTile]:
     land = state.land
     villages = land.village_map()
     for kind in kinds:
         for cells in FOOTPRINTS[TILE_SIZE[kind]]:
+            if near is not None and not any(c in near for c in cells):
+                continue
             if ap is not None and state.tile_cost(cells) > ap:
                 continue
             if land.tile_problem(cells, developers_block=developers_block):

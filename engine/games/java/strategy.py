@@ -1,0 +1,77 @@
+"""What Java's bots know: a position's outlook per seat and the moves worth weighing."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import Any, ClassVar
+
+from engine.bots.strategy import Strategy, outcome_values, register_strategy
+from engine.core.rng import SeededRandom
+from engine.core.state import State
+from engine.games.java.choices import choices
+from engine.games.java.outlook import projected_points, squashed_margins
+from engine.games.java.state import JavaState
+
+
+def position_key(state: JavaState, seat: int) -> Hashable:
+    """All that decides the seat's choices: a search meets the same position
+    in many deals (only hidden cards differ), and choosing is the costly part."""
+    land = state.land
+    return (
+        seat,
+        state.turn_number,
+        state.ap_left,
+        state.tile_placed,
+        state.cards_drawn,
+        state.token_used,
+        state.triples,
+        state.irrigation_left,
+        tuple(state.own_tiles[seat].values()),
+        state.off_board[seat],
+        state.tokens[seat],
+        tuple(state.palace_supply.values()),
+        tuple(sorted(land.level.items())),
+        tuple(sorted(land.face.items())),
+        tuple(sorted(land.developers.items())),
+        tuple(
+            sorted(
+                (c, tuple(p.values), p.festival, p.changed_turn) for c, p in land.palaces.items()
+            )
+        ),
+        tuple(sorted(land.irrigation)),
+        tuple(state.hands[seat]),
+        state.faceup,
+        bool(state.deck or state.discards),
+        repr(state.auction),
+    )
+
+
+@register_strategy
+class JavaStrategy(Strategy):
+    """Leaves are judged by the outlook at once (no random play-outs: Java's
+    moves are too slow to generate for them)."""
+
+    ruleset = "java"
+    rollout_moves = 0
+    budgets: ClassVar[dict[str, int]] = {"medium": 40, "strong": 160}
+
+    def __init__(self) -> None:
+        self._choices: dict[Hashable, list[Any]] = {}
+
+    def values(self, state: State) -> list[float]:
+        assert isinstance(state, JavaState)
+        result = state.result()
+        if result is not None:
+            return outcome_values(result, state.players)
+        return squashed_margins(projected_points(state))
+
+    def candidates(self, state: State, seat: int) -> Sequence[Any]:
+        assert isinstance(state, JavaState)
+        key = position_key(state, seat)
+        found = self._choices.get(key)
+        if found is None:
+            found = self._choices[key] = choices(state, seat)
+        return found
+
+    def rollout_move(self, state: State, seat: int, rng: SeededRandom) -> Any:
+        return self.candidates(state, seat)[0]

@@ -85,7 +85,8 @@ class SearchBot(Bot):
             node = children[move]
             sample.apply(actor, move)
             path.append(node)
-            actor = acting_seat(sample)
+            if not sample.is_over():
+                actor = acting_seat(sample)
         values = self._rollout(sample)
         for visited in path:
             visited.visits += 1

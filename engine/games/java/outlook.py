@@ -25,6 +25,9 @@ PALACE_IN_SIGHT = 0.5
 CARD_POINTS = 0.3  # per matching card, toward festivals
 TOKEN_POINTS = 0.3
 AP_POINTS = 0.6  # per action point the seat to act may still spend
+# A developer on the land, more on high ground and in villages: where
+# palaces and cities come from.
+DEVELOPER_POINTS, HEIGHT_POINTS, IN_VILLAGE_POINTS = 0.4, 0.1, 0.4
 # Points of lead that make a game nearly decided.
 MARGIN_SCALE = 12.0
 
@@ -66,8 +69,12 @@ def projected_points(state: JavaState) -> list[float]:
             continue
         leader = strict_winner(positions)
         if leader is not None and unscored[leader]:
-            value = palace_in_reach(state, len(area))
+            value = palace_in_reach(state, max(len(area), 2))
             points[leader] += PALACE_IN_SIGHT * (value + value // 2)
+    for cell, seat in land.developers.items():
+        points[seat] += DEVELOPER_POINTS + HEIGHT_POINTS * land.level[cell]
+        if land.is_village(cell):
+            points[seat] += IN_VILLAGE_POINTS
     for seat in range(state.players):
         points[seat] += CARD_POINTS * min(len(cards.matching(state.hands[seat], state.faceup)), 6)
         points[seat] += TOKEN_POINTS * state.tokens[seat]

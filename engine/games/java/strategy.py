@@ -5,11 +5,13 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import Any, ClassVar
 
+from engine.bots.base import Bot
 from engine.bots.strategy import Strategy, outcome_values, register_strategy
 from engine.core.rng import SeededRandom
 from engine.core.state import State
 from engine.games.java.choices import choices
 from engine.games.java.outlook import projected_points, squashed_margins
+from engine.games.java.planner import TurnPlanBot
 from engine.games.java.state import JavaState
 
 
@@ -53,7 +55,9 @@ class JavaStrategy(Strategy):
 
     ruleset = "java"
     rollout_moves = 0
-    budgets: ClassVar[dict[str, int]] = {"medium": 40, "strong": 160}
+    # Beam widths of the turn planner, and for `strong` how many of its best
+    # turns meet the other seats' answers.
+    budgets: ClassVar[dict[str, int]] = {"medium": 2, "strong": 4, "strong_replies": 3}
 
     def __init__(self) -> None:
         self._choices: dict[Hashable, list[Any]] = {}
@@ -75,3 +79,12 @@ class JavaStrategy(Strategy):
 
     def rollout_move(self, state: State, seat: int, rng: SeededRandom) -> Any:
         return self.candidates(state, seat)[0]
+
+    def bot(self, level: str, key: str) -> Bot | None:
+        if level == "medium":
+            return TurnPlanBot(key, self, self.budgets["medium"])
+        if level == "strong":
+            return TurnPlanBot(
+                key, self, self.budgets["strong"], replies=self.budgets["strong_replies"]
+            )
+        return None

@@ -46,13 +46,14 @@ def choices(state: JavaState, seat: int) -> list[Move]:
     if state.auction is not None:
         return auction_choices(state, seat)
     tiles = tile_choices(state, seat)
+    others = legal.other_moves(state, seat)
     found: list[Move] = [
         *palace_choices(state, seat),
         *festival_choices(state, seat),
         *tiles,
         *developer_choices(state, seat),
-        *irrigation_choices(state, seat),
-        *(m for m in legal.other_moves(state, seat) if not isinstance(m, Irrigate)),
+        *irrigation_choices(state, seat, others),
+        *(m for m in others if not isinstance(m, Irrigate)),
     ]
     if not (state.duty_pending and tiles):
         found.append(EndTurn())
@@ -184,11 +185,11 @@ def festival_choices(state: JavaState, seat: int) -> list[Move]:
     return [best[c] for c in sorted(best)]
 
 
-def irrigation_choices(state: JavaState, seat: int) -> list[Move]:
-    """Irrigation that closes a pond the seat scores at once."""
+def irrigation_choices(state: JavaState, seat: int, others: list[Move]) -> list[Move]:
+    """Irrigation (among the seat's `others` moves) that closes a pond it scores at once."""
     land = state.land
     found: list[Move] = []
-    for move in legal.other_moves(state, seat):
+    for move in others:
         if not isinstance(move, Irrigate):
             continue
         cell = move.cell

@@ -7,7 +7,6 @@ from typing import Any, ClassVar
 
 from engine.bots.base import Bot
 from engine.bots.strategy import Strategy, outcome_values, register_strategy
-from engine.core.rng import SeededRandom
 from engine.core.state import State
 from engine.games.java.choices import choices
 from engine.games.java.outlook import projected_points, squashed_margins
@@ -16,8 +15,9 @@ from engine.games.java.state import JavaState
 
 
 def position_key(state: JavaState, seat: int) -> Hashable:
-    """All that decides the seat's choices: a search meets the same position
-    in many deals (only hidden cards differ), and choosing is the costly part."""
+    """All that decides the seat's choices: a plan meets a position again
+    (its first actions, turns reached in another order), and choosing is the
+    costly part."""
     land = state.land
     return (
         seat,
@@ -50,11 +50,10 @@ def position_key(state: JavaState, seat: int) -> Hashable:
 
 @register_strategy
 class JavaStrategy(Strategy):
-    """Leaves are judged by the outlook at once (no random play-outs: Java's
-    moves are too slow to generate for them)."""
+    """`easy` is the generic one-action look-ahead; `medium` and `strong`
+    plan whole turns (`engine.games.java.planner`), judged by the outlook."""
 
     ruleset = "java"
-    rollout_moves = 0
     # Beam widths of the turn planner, and for `strong` how many of its best
     # turns meet the other seats' answers.
     budgets: ClassVar[dict[str, int]] = {"medium": 2, "strong": 4, "strong_replies": 3}
@@ -76,9 +75,6 @@ class JavaStrategy(Strategy):
         if found is None:
             found = self._choices[key] = choices(state, seat)
         return found
-
-    def rollout_move(self, state: State, seat: int, rng: SeededRandom) -> Any:
-        return self.candidates(state, seat)[0]
 
     def bot(self, level: str, key: str) -> Bot | None:
         if level == "medium":

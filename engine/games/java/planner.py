@@ -18,6 +18,7 @@ from engine.bots.base import Bot
 from engine.bots.hidden import seat_sample
 from engine.bots.strategy import Strategy
 from engine.core.state import State
+from engine.games.java.state import JavaState
 
 MAX_TURN_ACTIONS = 16
 
@@ -27,32 +28,32 @@ class Plan:
     """A whole turn: its first action and the position where it ends."""
 
     first: Any
-    end: State
+    end: JavaState
     value: float
 
 
-def settle_auction(strategy: Strategy, state: State) -> None:
+def settle_auction(strategy: Strategy, state: JavaState) -> None:
     """Plays a running festival out: each seat keeps up at the cheapest."""
-    while getattr(state, "auction", None) is not None:
+    while state.auction is not None:
         actor = min(state.to_act())
         state.apply(actor, strategy.candidates(state, actor)[0])
 
 
-def turn_over(state: State, seat: int) -> bool:
+def turn_over(state: JavaState, seat: int) -> bool:
     return state.is_over() or seat not in state.to_act()
 
 
-def plan_turn(strategy: Strategy, state: State, seat: int, width: int) -> list[Plan]:
-    """Whole turns of `seat` from `state`, best first (at most a few per first action)."""
+def plan_turn(strategy: Strategy, state: JavaState, seat: int, width: int) -> list[Plan]:
+    """Whole turns of `seat` from `state` found by a beam of `width`, best first."""
     done: list[Plan] = []
-    frontier: list[tuple[float, int, Any, State]] = []
+    frontier: list[tuple[float, int, Any, JavaState]] = []
     order = 0
 
-    def grow(first: Any, before: State, move: Any) -> None:
+    def grow(first: Any, before: JavaState, move: Any) -> None:
         nonlocal order
         after = before.copy()
         after.apply(seat, move)
-        if getattr(after, "auction", None) is not None and seat not in after.to_act():
+        if after.auction is not None and seat not in after.to_act():
             settle_auction(strategy, after)
         value = strategy.values(after)[seat]
         if turn_over(after, seat):
@@ -95,6 +96,7 @@ class TurnPlanBot(Bot):
 
     def choose(self, state: State, seat: int) -> Any:
         sample = seat_sample(state, seat, self.rng)
+        assert isinstance(sample, JavaState)
         first = self.strategy.candidates(sample, seat)
         if not first:
             raise RuntimeError(f"seat {seat} is asked to act but has no legal move")

@@ -21,6 +21,9 @@ def make_bot(level: str, ruleset: str, key: str) -> Bot:
     if level == "random":
         return RandomBot(key)
     strategy = strategy_for(ruleset)
+    own = strategy.bot(level, key)
+    if own is not None:
+        return own
     if level == "easy":
         return GreedyBot(key, strategy)
     return SearchBot(key, strategy, strategy.budgets[level])

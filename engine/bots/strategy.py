@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
+from engine.bots.base import Bot
 from engine.core.rng import SeededRandom
 from engine.core.state import Result, State
 
@@ -59,6 +60,10 @@ class Strategy:
     def rollout_move(self, state: State, seat: int, rng: SeededRandom) -> Any:
         """A quick move for play past the search tree."""
         return rng.choice(self.candidates(state, seat))
+
+    def bot(self, level: str, key: str) -> Bot | None:
+        """The ruleset's own bot for a level, or None for the generic one."""
+        return None
 
 
 def register_strategy(cls: type[Strategy]) -> type[Strategy]:

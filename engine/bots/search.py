@@ -85,6 +85,8 @@ class SearchBot(Bot):
             node = children[move]
             sample.apply(actor, move)
             path.append(node)
+            if sample.is_over():
+                break
             actor = acting_seat(sample)
         values = self._rollout(sample)
         for visited in path:

@@ -4,8 +4,8 @@ figures, the best few by their effect on the outlook (`evaluation`)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.bots.strategy import Strategy, outcome_values, register_strategy
 from engine.core.rng import SeededRandom
@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 # The strongest tile of each figure and two samurai: influence wherever needed.
 OPENING = ChooseTiles(tuple(in_order(["helmet4", "buddha4", "rice4", "samurai3", "samurai2"])))
 EXCHANGES = (placement.FIGURE_EXCHANGE, placement.TOKEN_EXCHANGE)
+Judged = tuple[Move, list[float]]  # a move and the values it leads to
 WIDTH = 8  # tile moves a search weighs at each step, beside ending the turn
 
 
@@ -34,7 +35,7 @@ WIDTH = 8  # tile moves a search weighs at each step, beside ending the turn
 class SamuraiStrategy(Strategy):
     ruleset = "samurai"
     rollout_moves = 6
-    budgets = {"medium": 60, "strong": 300}
+    budgets: ClassVar[dict[str, int]] = {"medium": 60, "strong": 300}
 
     def values(self, state: SamuraiState) -> list[float]:  # type: ignore[override]
         result = state.result()
@@ -66,7 +67,8 @@ class SamuraiStrategy(Strategy):
         hand = [
             code
             for code in state.hands[seat]
-            if code not in EXCHANGES and placement.turn_error(state.hands[seat], state.played, code) is None
+            if code not in EXCHANGES
+            and placement.turn_error(state.hands[seat], state.played, code) is None
         ]
         if hand:
             code = rng.choice(hand)
@@ -88,22 +90,6 @@ def ranked_tile_moves(state: SamuraiState, seat: int) -> list[tuple[float, Move]
     return [(-value, move) for value, _, move in judged]
 
 
-def _judged_moves(state: SamuraiState, seat: int, outlook: Outlook):  # type: ignore[no-untyped-def]
-    board = state.board
-    near = settlements_near(state.players)
-    live = [s for s, figures in state.figures.items() if figures]
-    spaces = open_spaces(state)
-    for code in dict.fromkeys(state.hands[seat]):
-        if placement.turn_error(state.hands[seat], state.played, code) is not None:
-            continue
-        if code == placement.FIGURE_EXCHANGE:
-            yield from _figure_exchanges(state, outlook, live)
-        elif code == placement.TOKEN_EXCHANGE:
-            yield from _token_exchanges(state, seat, outlook, spaces, near)
-        else:
-            yield from _placements(state, seat, outlook, code, spaces)
-
-
 def open_spaces(state: SamuraiState) -> list[int]:
     """Empty spaces next to a settlement that still holds figures."""
     board = state.board
@@ -121,32 +107,53 @@ def _fits(state: SamuraiState, code: str, space: int) -> bool:
     return state.board.space(space).is_sea == kind(code).is_ship
 
 
-def _placements(state: SamuraiState, seat: int, outlook: Outlook, code: str, open_spaces: list[int]):  # type: ignore[no-untyped-def]
-    fitting = [s for s in open_spaces if _fits(state, code, s)]
+def _judged_moves(state: SamuraiState, seat: int, outlook: Outlook) -> Iterator[Judged]:
+    spaces = open_spaces(state)
+    for code in dict.fromkeys(state.hands[seat]):
+        if placement.turn_error(state.hands[seat], state.played, code) is not None:
+            continue
+        if code == placement.FIGURE_EXCHANGE:
+            yield from _figure_exchanges(state, outlook)
+        elif code == placement.TOKEN_EXCHANGE:
+            yield from _token_exchanges(state, seat, outlook, spaces)
+        else:
+            yield from _placements(state, seat, outlook, code, spaces)
+
+
+def _placements(
+    state: SamuraiState, seat: int, outlook: Outlook, code: str, spaces: list[int]
+) -> Iterator[Judged]:
+    fitting = [s for s in spaces if _fits(state, code, s)]
     for space in fitting:
         yield PlayTile(code, space), outlook.with_tile(space, seat, code)
     if not fitting:  # nowhere it counts: out of the way, to keep the turn going
         board = state.board
-        spare = next((s for s in board.spaces if s not in state.tiles and _fits(state, code, s) and board.space(s).kind in ("land", "sea")), None)
-        if spare is not None:
-            yield PlayTile(code, spare), outlook.values()
+        spare = [
+            s for s in (board.sea if kind(code).is_ship else board.land) if s not in state.tiles
+        ]
+        if spare:
+            yield PlayTile(code, spare[0]), outlook.values()
 
 
-def _token_exchanges(state, seat, outlook, open_spaces, near):  # type: ignore[no-untyped-def]
+def _token_exchanges(
+    state: SamuraiState, seat: int, outlook: Outlook, spaces: list[int]
+) -> Iterator[Judged]:
     """Only tiles standing where no figure is left move: pure gain elsewhere."""
+    near = settlements_near(state.players)
     idle = sorted(
-        s for s, (owner, _) in state.tiles.items()
+        s
+        for s, (owner, _) in state.tiles.items()
         if owner == seat and not any(state.figures[n] for n in near[s])
     )
     for space in idle:
         lifted = state.tiles[space][1]
-        for target in open_spaces:
+        for target in spaces:
             if _fits(state, lifted, target):
                 yield TokenExchange(space, target), outlook.with_tile(target, seat, lifted)
 
 
-def _figure_exchanges(state, outlook, live):  # type: ignore[no-untyped-def]
-    placed = [(s, f) for s in live for f in state.figures[s]]
+def _figure_exchanges(state: SamuraiState, outlook: Outlook) -> Iterator[Judged]:
+    placed = [(s, f) for s, figures in state.figures.items() for f in figures]
     for i, (a, fa) in enumerate(placed):
         for b, fb in placed[i + 1 :]:
             if a == b or fa == fb:

@@ -35,7 +35,7 @@ WIDTH = 8  # tile moves a search weighs at each step, beside ending the turn
 class SamuraiStrategy(Strategy):
     ruleset = "samurai"
     rollout_moves = 6
-    budgets: ClassVar[dict[str, int]] = {"medium": 60, "strong": 300}
+    budgets: ClassVar[dict[str, int]] = {"medium": 60, "strong": 600}
 
     def values(self, state: SamuraiState) -> list[float]:  # type: ignore[override]
         result = state.result()

@@ -114,6 +114,10 @@ class Outlook:
     def values(self) -> list[float]:
         return score_values(seat_scores(self.projection))
 
+    def touched(self, settlement: int) -> bool:
+        """Whether any tile gives influence on the settlement's figures."""
+        return any(any(seats) for seats in self.totals[settlement].values())
+
     def _without(self, settlements: Sequence[int]) -> Projection:
         projection = [dict(p) for p in self.projection]
         for s in settlements:

@@ -35,7 +35,7 @@ WIDTH = 8  # tile moves a search weighs at each step, beside ending the turn
 class SamuraiStrategy(Strategy):
     ruleset = "samurai"
     rollout_moves = 6
-    budgets: ClassVar[dict[str, int]] = {"medium": 60, "strong": 600}
+    budgets: ClassVar[dict[str, int]] = {"medium": 60, "strong": 300}
 
     def values(self, state: SamuraiState) -> list[float]:  # type: ignore[override]
         result = state.result()
@@ -153,10 +153,11 @@ def _token_exchanges(
 
 
 def _figure_exchanges(state: SamuraiState, outlook: Outlook) -> Iterator[Judged]:
+    """Swaps between two settlements no tile touches yet change nothing now."""
     placed = [(s, f) for s, figures in state.figures.items() for f in figures]
     for i, (a, fa) in enumerate(placed):
         for b, fb in placed[i + 1 :]:
-            if a == b or fa == fb:
+            if a == b or fa == fb or not (outlook.touched(a) or outlook.touched(b)):
                 continue
             move = FigureExchange.between(a, fa, b, fb)
             if placement.figure_exchange_error(state.board, state.figures, move) is not None:

@@ -21,7 +21,7 @@ def make_bot(level: str, ruleset: str, key: str) -> Bot:
     if level == "random":
         return RandomBot(key)
     strategy = strategy_for(ruleset)
-    own = strategy.for_level(level, key)
+    own = strategy.bot(level, key)
     if own is not None:
         return own
     if level == "easy":

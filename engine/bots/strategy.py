@@ -61,9 +61,8 @@ class Strategy:
         """A quick move for play past the search tree."""
         return rng.choice(self.candidates(state, seat))
 
-    def for_level(self, level: str, key: str) -> Bot | None:
-        """The ruleset's own bot for `level`, or None for the shared one
-        (a game whose search needs another shape than the shared tree)."""
+    def bot(self, level: str, key: str) -> Bot | None:
+        """The ruleset's own bot for a level, or None for the generic one."""
         return None
 
 

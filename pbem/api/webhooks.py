@@ -15,6 +15,7 @@ from marshmallow import validate
 
 from pbem.api.auth import api_user
 from pbem.api.games import service_error
+from pbem.api.schemas import COUNTING, within
 from pbem.db import request_session
 from pbem.models import Webhook, WebhookFormat
 from pbem.notify import hooks
@@ -27,7 +28,7 @@ HOOK_URL = f"/<{ID_CONVERTER}:hook_id>"
 
 
 class WebhookSchema(ma.Schema):
-    id = ma.fields.Integer(dump_only=True)
+    id = ma.fields.Integer(dump_only=True, validate=within(COUNTING))
     url = ma.fields.String(
         required=True,
         validate=validate.Length(min=1, max=2000),

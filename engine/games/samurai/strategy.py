@@ -1,0 +1,167 @@
+"""What Samurai teaches its bots: a strong opening hand, figures set out in
+order, and in play only the tiles that touch a settlement still holding
+figures, the best few by their effect on the outlook (`evaluation`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from engine.bots.strategy import Strategy, outcome_values, register_strategy
+from engine.core.rng import SeededRandom
+from engine.games.samurai import placement
+from engine.games.samurai.evaluation import Outlook, settlements_near
+from engine.games.samurai.notation import (
+    ChooseTiles,
+    EndTurn,
+    FigureExchange,
+    Move,
+    PlayTile,
+    TokenExchange,
+)
+from engine.games.samurai.tiles import UNKNOWN, in_order, kind
+
+if TYPE_CHECKING:
+    from engine.games.samurai.state import SamuraiState
+
+# The strongest tile of each figure and two samurai: influence wherever needed.
+OPENING = ChooseTiles(tuple(in_order(["helmet4", "buddha4", "rice4", "samurai3", "samurai2"])))
+EXCHANGES = (placement.FIGURE_EXCHANGE, placement.TOKEN_EXCHANGE)
+Judged = tuple[Move, list[float]]  # a move and the values it leads to
+WIDTH = 8  # tile moves a search weighs at each step, beside ending the turn
+
+
+@register_strategy
+class SamuraiStrategy(Strategy):
+    ruleset = "samurai"
+    rollout_moves = 6
+    budgets: ClassVar[dict[str, int]] = {"medium": 60, "strong": 300}
+
+    def values(self, state: SamuraiState) -> list[float]:  # type: ignore[override]
+        result = state.result()
+        if result is not None:
+            return outcome_values(result, state.players)
+        return Outlook(state).values()
+
+    def candidates(self, state: SamuraiState, seat: int) -> Sequence[Any]:  # type: ignore[override]
+        """The opening hand; the first figure placement in the catalogue; in
+        play the best `WIDTH` tile moves, then `end` once a tile is down."""
+        if state.phase == "choose":
+            return [OPENING]
+        legal_first = state.phase == "figures" or UNKNOWN in state.hands[seat]
+        if legal_first:
+            return state.legal_moves(seat)[:1]
+        ranked = ranked_tile_moves(state, seat)
+        moves: list[Move] = [move for _, move in ranked[:WIDTH]]
+        if state.played:
+            moves.append(EndTurn())
+        return moves or state.legal_moves(seat)
+
+    def rollout_move(self, state: SamuraiState, seat: int, rng: SeededRandom) -> Any:  # type: ignore[override]
+        """A random tile on a random space where it counts; the turn ends
+        after its normal tile."""
+        if state.phase != "play":
+            return self.candidates(state, seat)[0]
+        if any(not kind(t).fast for t in state.played):
+            return EndTurn()
+        hand = [
+            code
+            for code in state.hands[seat]
+            if code not in EXCHANGES
+            and placement.turn_error(state.hands[seat], state.played, code) is None
+        ]
+        if hand:
+            code = rng.choice(hand)
+            spaces = [s for s in open_spaces(state) if _fits(state, code, s)]
+            if spaces:
+                return PlayTile(code, rng.choice(spaces))
+        if state.played:
+            return EndTurn()
+        return rng.choice(self.candidates(state, seat))
+
+
+def ranked_tile_moves(state: SamuraiState, seat: int) -> list[tuple[float, Move]]:
+    """The tile moves worth weighing, best for `seat` first (ties in catalogue order)."""
+    outlook = Outlook(state)
+    judged: list[tuple[float, int, Move]] = []
+    for move, values in _judged_moves(state, seat, outlook):
+        judged.append((-values[seat], len(judged), move))
+    judged.sort(key=lambda item: item[:2])
+    return [(-value, move) for value, _, move in judged]
+
+
+def open_spaces(state: SamuraiState) -> list[int]:
+    """Empty spaces next to a settlement that still holds figures."""
+    board = state.board
+    found = {
+        n
+        for s, figures in state.figures.items()
+        if figures
+        for n in board.space(s).neighbors
+        if n not in state.tiles
+    }
+    return sorted(found)
+
+
+def _fits(state: SamuraiState, code: str, space: int) -> bool:
+    return state.board.space(space).is_sea == kind(code).is_ship
+
+
+def _judged_moves(state: SamuraiState, seat: int, outlook: Outlook) -> Iterator[Judged]:
+    spaces = open_spaces(state)
+    for code in dict.fromkeys(state.hands[seat]):
+        if placement.turn_error(state.hands[seat], state.played, code) is not None:
+            continue
+        if code == placement.FIGURE_EXCHANGE:
+            yield from _figure_exchanges(state, outlook)
+        elif code == placement.TOKEN_EXCHANGE:
+            yield from _token_exchanges(state, seat, outlook, spaces)
+        else:
+            yield from _placements(state, seat, outlook, code, spaces)
+
+
+def _placements(
+    state: SamuraiState, seat: int, outlook: Outlook, code: str, spaces: list[int]
+) -> Iterator[Judged]:
+    fitting = [s for s in spaces if _fits(state, code, s)]
+    for space in fitting:
+        yield PlayTile(code, space), outlook.with_tile(space, seat, code)
+    if not fitting:  # nowhere it counts: out of the way, to keep the turn going
+        board = state.board
+        spare = [
+            s for s in (board.sea if kind(code).is_ship else board.land) if s not in state.tiles
+        ]
+        if spare:
+            yield PlayTile(code, spare[0]), outlook.values()
+
+
+def _token_exchanges(
+    state: SamuraiState, seat: int, outlook: Outlook, spaces: list[int]
+) -> Iterator[Judged]:
+    """Only tiles standing where no figure is left move: pure gain elsewhere."""
+    near = settlements_near(state.players)
+    idle = sorted(
+        s
+        for s, (owner, _) in state.tiles.items()
+        if owner == seat and not any(state.figures[n] for n in near[s])
+    )
+    for space in idle:
+        lifted = state.tiles[space][1]
+        for target in spaces:
+            if _fits(state, lifted, target):
+                yield TokenExchange(space, target), outlook.with_tile(target, seat, lifted)
+
+
+def _figure_exchanges(state: SamuraiState, outlook: Outlook) -> Iterator[Judged]:
+    """Swaps between two settlements no tile touches yet change nothing now."""
+    placed = [(s, f) for s, figures in state.figures.items() for f in figures]
+    for i, (a, fa) in enumerate(placed):
+        for b, fb in placed[i + 1 :]:
+            if a == b or fa == fb or not (outlook.touched(a) or outlook.touched(b)):
+                continue
+            move = FigureExchange.between(a, fa, b, fb)
+            if placement.figure_exchange_error(state.board, state.figures, move) is not None:
+                continue
+            swapped = {a: list(state.figures[a]), b: list(state.figures[b])}
+            placement.swap(swapped, move)
+            yield move, outlook.with_figures(swapped)

@@ -7,6 +7,25 @@ import tests.toy_game  # noqa: F401  (registers the toy ruleset for core tests)
 pytest_plugins = ["tests.wall_clock"]
 QUICK_STAND_IN = "random"
 
+# The fixtures that build an app on a database: its tests run on PostgreSQL,
+# production's database, and those marked `also_sqlite` on the embedded
+# default's SQLite as well (the list: docs/development.md).
+APP_FIXTURES = ("app", "rig")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    databases = ["postgresql"]
+    if metafunc.definition.get_closest_marker("also_sqlite"):
+        databases = ["sqlite", "postgresql"]
+    chosen = {  # tests that name their database themselves keep it
+        name.strip()
+        for mark in metafunc.definition.iter_markers("parametrize")
+        for name in (mark.args[0].split(",") if isinstance(mark.args[0], str) else mark.args[0])
+    }
+    for name in APP_FIXTURES:
+        if name in metafunc.fixturenames and name not in chosen:
+            metafunc.parametrize(name, databases, indirect=True, scope="session")
+
 
 @pytest.fixture(scope="session", autouse=True)
 def instance_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:

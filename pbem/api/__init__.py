@@ -57,7 +57,7 @@ for blueprint, _url in BLUEPRINTS:
 SETTINGS = {
     "API_TITLE": "pbem",
     "API_VERSION": "v1",
-    "OPENAPI_VERSION": "3.0.3",
+    "OPENAPI_VERSION": "3.1.0",
     "OPENAPI_URL_PREFIX": API_PREFIX,
     "OPENAPI_JSON_PATH": "openapi.json",
     "API_SPEC_OPTIONS": {
@@ -72,7 +72,7 @@ SETTINGS = {
             "hold a NUL character (422)."
         },
         "security": [{"bearerAuth": []}],
-        "x-webhooks": WEBHOOKS_DOC,
+        "webhooks": WEBHOOKS_DOC,
         "components": {
             "securitySchemes": {
                 "bearerAuth": {
@@ -118,15 +118,12 @@ class PbemApi(Api):
         self.spec.components.header("PAGINATION", PAGINATION_HEADER, lazy=True)
 
 
-def _null_not_any_object(_converter: Any, _field: Any, ret: dict[str, Any], **_: Any) -> dict:
-    """apispec documents a nullable nested object as "the object, or any object
-    (nullable)", which lets `{}` pass for a time control; say "or null"."""
-    loose = {"type": "object", "nullable": True}
-    if loose not in ret.get("anyOf", []):
-        return {}
-    return {
-        "anyOf": [{"nullable": True, "enum": [None]} if s == loose else s for s in ret["anyOf"]]
-    }
+def _null_among_choices(_converter: Any, field: Any, ret: dict[str, Any], **_: Any) -> dict:
+    """apispec lists a nullable field's choices without null, which JSON Schema
+    (OpenAPI 3.1) reads as "null is refused"; the field takes it."""
+    if field.allow_none and "enum" in ret and None not in ret["enum"]:
+        return {"enum": [*ret["enum"], None]}
+    return {}
 
 
 def validation_summary(errors: dict[str, Any]) -> str:
@@ -157,7 +154,7 @@ def init_app(app: Flask) -> PbemApi:
         app.config.setdefault(key, value)
     auth.init_app(app)
     api = PbemApi(app)
-    api.ma_plugin.converter.add_attribute_function(_null_not_any_object)
+    api.ma_plugin.converter.add_attribute_function(_null_among_choices)
     for blueprint, url in BLUEPRINTS:
         api.register_blueprint(blueprint, url_prefix=f"{API_PREFIX}/v1/{url}")
     bodies.init_app(app)

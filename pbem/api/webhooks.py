@@ -153,7 +153,7 @@ _SEAT = {
     "properties": {
         "seat": {"type": "integer", "description": "counted from 0"},
         "player": {"type": "string"},
-        "deadline": {"type": "string", "format": "date-time", "nullable": True},
+        "deadline": {"type": ["string", "null"], "format": "date-time"},
         "due": {"type": "string", "description": "the deadline in the hook owner's words"},
     },
 }
@@ -166,8 +166,8 @@ _NAMED = {
         "link": {"type": "string", "format": "uri"},
     },
 }
-# OpenAPI 3.0 has no `webhooks` (3.1 has); `x-webhooks` holds the same Path
-# Item, as documentation tools that read 3.0 expect it.
+# The document's `webhooks` (OpenAPI 3.1): what pbem posts to a hook of
+# format json.
 WEBHOOKS_DOC = {
     "delivery": {
         "post": {

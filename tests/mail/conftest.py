@@ -48,7 +48,7 @@ def imap_server() -> Iterator[ImapServer]:
         yield server
 
 
-@pytest.fixture(scope="session", params=["sqlite", "postgresql"])
+@pytest.fixture(scope="session")
 def rig(
     request: pytest.FixtureRequest,
     tmp_path_factory: pytest.TempPathFactory,

@@ -38,6 +38,8 @@ from tests.server.pipeline_helpers import (
 )
 from worker.celery_app import beat_schedule
 
+pytestmark = pytest.mark.also_sqlite  # the embedded default's database too
+
 
 def turn_mail(rig, game, user, ending: str = "your turn"):  # type: ignore[no-untyped-def]
     """`ending`: the subject's last words in the user's language."""

@@ -37,6 +37,8 @@ from tests.server.conftest import wait_for
 from tests.server.pipeline_helpers import start_game
 from tests.server.test_moved_mail import first_legal, play_first_legal
 
+pytestmark = pytest.mark.also_sqlite  # the embedded default's database too
+
 
 def image_size(png: bytes) -> tuple[int, int]:
     return Image.open(io.BytesIO(png)).size

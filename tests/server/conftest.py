@@ -60,11 +60,12 @@ def database_url(backend: str, request: pytest.FixtureRequest, tmp: Any) -> str:
     return f"sqlite:///{tmp.mktemp('sqlite') / 'pbem.sqlite3'}"
 
 
-@pytest.fixture(scope="session", params=["sqlite", "postgresql"])
+@pytest.fixture(scope="session")
 def app(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Flask]:
-    """The app on one database, with a worker thread on its own Redis queue."""
+    """The app on one database (PostgreSQL, and SQLite too for the tests marked
+    `also_sqlite`: tests/conftest.py), with a worker thread on its own Redis queue."""
     flask_app = create_app(
         {
             "TESTING": True,

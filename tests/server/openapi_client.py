@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask.testing import FlaskClient
-from openapi_schema_validator import OAS30Validator
+from openapi_schema_validator import OAS31Validator
 from openapi_spec_validator import validate
 from werkzeug.test import TestResponse
 
@@ -52,7 +52,7 @@ class OpenApiClient:
         documented = self._resolve(operation["responses"][status])
         schema = documented.get("content", {}).get("application/json", {}).get("schema")
         if schema is not None:
-            OAS30Validator(self._resolve(schema)).validate(response.get_json())
+            OAS31Validator(self._resolve(schema)).validate(response.get_json())
 
     def _resolve(self, node: Any) -> Any:
         """The node with every $ref replaced by what it points at (no cycles here)."""

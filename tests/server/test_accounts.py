@@ -34,6 +34,8 @@ from tests import toy_game  # noqa: F401  (registers the toy ruleset)
 from tests.server.leagues.test_seasons import play_out
 from tests.server.pipeline_helpers import rivals
 
+pytestmark = pytest.mark.also_sqlite  # the embedded default's database too
+
 KINDS = (
     "account",
     "settings",

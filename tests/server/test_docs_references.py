@@ -18,6 +18,7 @@ CODE_SPAN = re.compile(r"`([^`]+)`")  # a span may wrap onto the next line
 COMMAND = re.compile(r"(?<![\w.+-])pbem ([a-z][\w-]*)(?: ([a-z][\w-]*))?")
 PATH = re.compile(rf"(?<![\w./-])((?:{'|'.join(TOP_FOLDERS)})/[\w./-]*\w/?)")
 LINK = re.compile(r"\]\(([^)#:]+)\)")
+ALSO_SQLITE = re.compile(r"^pytestmark = .*\bpytest\.mark\.also_sqlite\b", re.MULTILINE)
 
 
 def markdown_files() -> list[Path]:
@@ -98,3 +99,17 @@ def _exists(where: str, path: str) -> bool:
     """A path from the repository root, or (a markdown link) from the file's folder."""
     folder = (ROOT / where).parent if where.endswith(".md") else ROOT
     return (ROOT / path).exists() or (folder / path).exists()
+
+
+def test_the_tests_also_on_sqlite_are_the_ones_the_guide_lists():
+    """The SQLite set is chosen on purpose: docs/development.md names every
+    file marked `also_sqlite`, and no other."""
+    guide = (ROOT / "docs" / "development.md").read_text(encoding="utf-8")
+    section = guide.split("### Which database", 1)[1].split("The migrations (", 1)[0]
+    listed = {span for span in CODE_SPAN.findall(section) if "/test_" in span}
+    marked = {
+        path.relative_to(ROOT).as_posix()
+        for path in (ROOT / "tests").rglob("test_*.py")
+        if ALSO_SQLITE.search(path.read_text(encoding="utf-8"))
+    }
+    assert listed == marked

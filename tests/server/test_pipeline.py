@@ -28,6 +28,8 @@ from tests.server.pipeline_helpers import (
     start_game,
 )
 
+pytestmark = pytest.mark.also_sqlite  # the embedded default's database too
+
 
 def test_accepted_move_is_stored_with_its_ply_and_channel(app, session, make_user):
     ann, bob = make_user("Ann"), make_user("Bob")

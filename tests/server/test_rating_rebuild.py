@@ -14,6 +14,8 @@ from pbem.models import Game, Rating, RatingChange
 from pbem.services.ratings import MODEL
 from tests.server.pipeline_helpers import played_out
 
+pytestmark = pytest.mark.also_sqlite  # the embedded default's database too
+
 
 def ratings_of(session, users) -> dict[tuple[int, str], tuple[float, float, int]]:
     session.expire_all()

@@ -13,6 +13,8 @@ from pbem.services.ratings import MODEL, rate_game, ratings_of
 from tests.server.conftest import wait_for
 from tests.server.pipeline_helpers import judged, send, start_game
 
+pytestmark = pytest.mark.also_sqlite  # the embedded default's database too
+
 START = MODEL.rating()
 
 

@@ -20,6 +20,8 @@ from pbem.services.replay import engine_game, record_of, verify_game
 from pbem.services.submissions import submit
 from pbem.web.positions import position_at
 
+pytestmark = pytest.mark.also_sqlite  # the embedded default's database too
+
 
 @pytest.fixture
 def checks(app: Flask):

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta, timezone
 
+import pytest
 from sqlalchemy import text
 
 from pbem.models import Game, Seat
 from pbem.services import accounts
 from tests.server.openapi_client import OpenApiClient
 from tests.server.pipeline_helpers import start_game
+
+pytestmark = pytest.mark.also_sqlite  # the embedded default's database too
 
 
 def test_times_read_back_from_the_database_are_utc(app, session, make_user):

@@ -14,6 +14,8 @@ from pbem.services.games import SeatSpec, create_game, join_game
 from pbem.services.time_control import TimeControl
 from tests.server.clock.helpers import clocked_game, player, seat_of
 
+pytestmark = pytest.mark.also_sqlite  # the embedded default's database too
+
 DEFAULT_QUIET = ("22:00", "08:00")
 
 

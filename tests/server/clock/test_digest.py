@@ -7,6 +7,7 @@ from __future__ import annotations
 import threading
 from datetime import UTC, datetime, timedelta
 
+import pytest
 import time_machine
 from sqlalchemy import select
 
@@ -21,6 +22,8 @@ from pbem.services.time_control import TimeControl
 from tests.mail.helpers import text_of
 from tests.server.conftest import drain
 from tests.server.pipeline_helpers import send
+
+pytestmark = pytest.mark.also_sqlite  # the embedded default's database too
 
 PRAGUE = "Europe/Prague"
 # Tuesday 1 December 2026, 07:00 in Prague; Ann wants her digest at 09:00.

@@ -33,6 +33,8 @@ from tests.server.pipeline_helpers import (
     send,
 )
 
+pytestmark = pytest.mark.also_sqlite  # the embedded default's database too
+
 RULESETS = ["taluva", "java", "samurai"]
 
 

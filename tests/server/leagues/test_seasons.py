@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from sqlalchemy import select
 
 from pbem.leagues.balance import division_balance
@@ -17,6 +18,8 @@ from pbem.models import Game, GameStatus, Outbox, OutboxStatus, Submission, Subm
 from pbem.services.pipeline import process_submission
 from pbem.services.submissions import submit
 from tests import toy_game  # noqa: F401  (registers the toy ruleset)
+
+pytestmark = pytest.mark.also_sqlite  # the embedded default's database too
 
 
 def league_of(session, make_user, names, **settings):

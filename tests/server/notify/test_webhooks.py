@@ -10,9 +10,11 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
+from openapi_schema_validator import OAS31Validator
 from sqlalchemy import select
 
 from pbem import signals
+from pbem.api.webhooks import WEBHOOKS_DOC
 from pbem.leagues.seasons import start_season
 from pbem.models import DeliveryStatus, Outbox, Webhook, WebhookDelivery
 from pbem.notify import deliver, hooks, outbound
@@ -23,13 +25,18 @@ from tests.server.conftest import wait_for
 from tests.server.leagues.test_seasons import league_of, play_out
 from tests.server.pipeline_helpers import judged, send, start_game
 
+DELIVERY = WEBHOOKS_DOC["delivery"]["post"]["requestBody"]["content"]["application/json"]
+
 
 def verified(secret: str, request) -> dict:
-    """The body, once its signature is checked as a receiver would."""
+    """The body, once its signature is checked as a receiver would, and once
+    it is checked against the API document's `webhooks` section."""
     stamp, v1 = (part.split("=", 1)[1] for part in request.headers["X-Pbem-Signature"].split(","))
     expected = hmac.new(secret.encode(), f"{stamp}.".encode() + request.body, hashlib.sha256)
     assert hmac.compare_digest(v1, expected.hexdigest())
-    return request.json()
+    body = request.json()
+    OAS31Validator(DELIVERY["schema"]).validate(body)
+    return body
 
 
 def add(api, token, url, format="json", **about):

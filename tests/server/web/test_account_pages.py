@@ -21,6 +21,7 @@ from pbem.services.notifications import DELETE_ACCOUNT
 from pbem.services.pipeline import process_submission
 from pbem.services.submissions import submit
 from tests import toy_game  # noqa: F401  (registers the toy ruleset)
+from tests.server.conftest import wait_for
 from tests.server.pipeline_helpers import rivals, stored_first_tile
 from tests.server.test_accounts import KINDS, a_players_world
 
@@ -95,7 +96,12 @@ def test_a_suspended_user_is_refused_on_every_channel_and_a_bot_plays(
     # The stand-in bot plays the seat, which stays Ann's.
     session.refresh(seat)
     assert seat.user_id == ann.id and seat.bot is not None and seat.resigned_at is None
-    sent = session.scalars(select(Submission).where(Submission.seat_id == seat.id)).all()
+
+    def moves_of_the_seat() -> list[Submission]:
+        session.rollback()  # a snapshot of now: SQLite keeps one per transaction
+        return session.scalars(select(Submission).where(Submission.seat_id == seat.id)).all()
+
+    sent = wait_for(moves_of_the_seat, what="the stand-in's move (the bots' worker thinks)")
     assert [s.channel for s in sent] == ["bot"]
     bob_moves = submit(session, game.seats[1], "pick 1", "api")
     session.commit()

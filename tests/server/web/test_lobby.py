@@ -14,6 +14,8 @@ from tests.server.conftest import wait_for
 from tests.server.web.conftest import Browser
 from tests.server.web.test_sign_in import path_of
 
+pytestmark = pytest.mark.also_sqlite  # the embedded default's database too
+
 
 def created_game(session, response) -> Game:
     assert response.status_code == 302, response.get_data(as_text=True)

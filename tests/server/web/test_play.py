@@ -9,6 +9,7 @@ import re
 from collections.abc import Callable
 from zoneinfo import ZoneInfo
 
+import pytest
 from flask import Flask
 from sqlalchemy import func, select
 
@@ -23,6 +24,8 @@ from tests.server.pipeline_helpers import (
     start_game,
 )
 from tests.server.pipeline_helpers import send as send_turn
+
+pytestmark = pytest.mark.also_sqlite  # the embedded default's database too
 
 
 def legal(session, game: Game, position: int) -> list[str]:

@@ -7,10 +7,13 @@ import time
 import uuid
 from urllib.parse import urlsplit
 
+import pytest
 from sqlalchemy import select
 
 from pbem.models import Outbox, User
 from tests.server.web.conftest import Browser
+
+pytestmark = pytest.mark.also_sqlite  # the embedded default's database too
 
 
 def fresh_email() -> str:

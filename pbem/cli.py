@@ -80,7 +80,7 @@ def web(info: ScriptInfo, bind: str | None, workers: int | None, dev: bool) -> N
             self.cfg.set("post_fork", lambda _server, _worker: get_db_of(app).dispose_after_fork())
             self.cfg.set("child_exit", lambda _server, worker: process_ended(worker.pid))
 
-        def load(self) -> Flask:
+        def load(self) -> Flask:  # type: ignore[override]  # types-gunicorn: environ a MutableMapping, Flask wants a dict
             return app
 
     # The web processes count into one folder, summed at each scrape.

@@ -125,7 +125,7 @@ def init_app(app: Flask) -> Limiter:
     app.extensions[EXTENSION] = limiter
     app.before_request(_cap_request_body)
     for endpoint, view in list(app.view_functions.items()):
-        rates = getattr(view, RATES, None) or getattr(getattr(view, "view_class", None), RATES, ())
+        rates = getattr(view, RATES, ()) or getattr(getattr(view, "view_class", None), RATES, ())
         for rate in rates:
             view = _route_limit(limiter, rate)(view)
         app.view_functions[endpoint] = view

@@ -97,7 +97,7 @@ PAGINATION_HEADER = {
 }
 
 
-class PbemApi(Api):
+class PbemApi(Api):  # type: ignore[misc]  # flask-smorest has no types: Api is Any
     """Answers errors in JSON under /api only, so pages keep their own error pages."""
 
     def handle_http_exception(self, error: HTTPException):  # type: ignore[no-untyped-def]
@@ -118,7 +118,9 @@ class PbemApi(Api):
         self.spec.components.header("PAGINATION", PAGINATION_HEADER, lazy=True)
 
 
-def _null_not_any_object(_converter: Any, _field: Any, ret: dict[str, Any], **_: Any) -> dict:
+def _null_not_any_object(
+    _converter: Any, _field: Any, ret: dict[str, Any], **_: Any
+) -> dict[str, Any]:
     """apispec documents a nullable nested object as "the object, or any object
     (nullable)", which lets `{}` pass for a time control; say "or null"."""
     loose = {"type": "object", "nullable": True}

@@ -7,9 +7,9 @@ from typing import Any, NoReturn
 from flask import current_app, url_for
 from flask.views import MethodView
 from flask_babel import gettext as _
-from flask_smorest import abort
 from flask_smorest.error_handler import ErrorSchema
 from flask_smorest.pagination import PaginationParameters
+from webargs.flaskparser import abort
 from werkzeug.http import HTTP_STATUS_CODES
 
 from pbem.api.auth import api_user

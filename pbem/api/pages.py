@@ -12,7 +12,7 @@ import flask_smorest
 from pbem.api.schemas import COUNTING, within
 
 
-class Blueprint(flask_smorest.Blueprint):
+class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]  # flask-smorest has no types
     def paginate(self, pager: Any = None, **kwargs: Any) -> Callable[[Any], Any]:
         paginated = super().paginate(pager, **kwargs)
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from flask.views import MethodView
-from flask_smorest import Blueprint, abort
+from flask_smorest import Blueprint
 from flask_smorest.error_handler import ErrorSchema
+from webargs.flaskparser import abort
 
 from pbem.api.auth import api_user
 from pbem.api.schemas import SettingsSchema

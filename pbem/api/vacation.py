@@ -7,8 +7,9 @@ from typing import Any, NoReturn
 
 from flask import current_app
 from flask.views import MethodView
-from flask_smorest import Blueprint, abort
+from flask_smorest import Blueprint
 from flask_smorest.error_handler import ErrorSchema
+from webargs.flaskparser import abort
 
 from pbem.api.auth import api_user
 from pbem.api.schemas import VacationSchema, VacationStartSchema

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from datetime import timedelta
+from typing import Any
 
 from celery import shared_task
 from flask import current_app
@@ -27,7 +28,7 @@ from pbem.task_names import (
 log = logging.getLogger(__name__)
 
 MAX_SEND_RETRIES = 8
-DB_RETRY = {
+DB_RETRY: dict[str, Any] = {  # options of shared_task
     "autoretry_for": (OperationalError,),
     "max_retries": 5,
     "retry_backoff": 1,

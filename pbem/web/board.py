@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Response, redirect, request, url_for
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
 from pbem.models import GameStatus
@@ -26,7 +27,7 @@ SIGN_IN_FIRST = -1  # not a seat: the reader must sign in to see one
 
 
 @bp.route("/games/<game_id>/board.png")
-def board_png(game_id: str) -> Response:
+def board_png(game_id: str) -> ResponseReturnValue:
     game = public_game(game_id)
     asked = ply_argument(request.args.get("ply"))
     viewer = _viewer(game, request.args.get("seat"), asked)

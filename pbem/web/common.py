@@ -34,7 +34,7 @@ HTTP_ERRORS = {
 }
 
 
-class SignedIn(UserMixin):
+class SignedIn(UserMixin):  # type: ignore[misc]  # flask-login has no types: UserMixin is Any
     """Flask-Login's idea of a user, wrapping ours for the current request."""
 
     def __init__(self, user: User) -> None:
@@ -87,6 +87,13 @@ def db() -> Session:
 def me() -> User | None:
     """The signed-in user, or None."""
     return current_user.user if current_user.is_authenticated else None
+
+
+def signed_in_user() -> User:
+    """The signed-in user, on a page behind `signed_in`."""
+    user = me()
+    assert user is not None  # signed_in sent anybody else to sign in
+    return user
 
 
 def signed_in(view: Callable[..., Any]) -> Callable[..., Any]:

@@ -200,7 +200,7 @@ def _invited_place(token: str) -> tuple[League, User]:
         e.invited_email == email and e.user_id is None and e.left_at is None
         for e in league.entrants
     )
-    if not kept or invitee is None:
+    if league is None or not kept or invitee is None:
         raise BadLink(_("this invitation has been used or withdrawn"))
     return league, invitee
 

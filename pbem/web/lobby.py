@@ -111,7 +111,8 @@ def season_title(league: str, number: int) -> str:
 
 def _page_url(section: Section, number: int) -> str:
     """This page with one section turned to page `number`, the others kept."""
-    return url_for("lobby.home", **{**request.args.to_dict(), section: number}, _anchor=section)
+    args: dict[str, Any] = {**request.args.to_dict(), section: number}
+    return url_for("lobby.home", **args, _anchor=section)
 
 
 def _row(game: Game, user: User, names: dict[str, str]) -> GameRow:

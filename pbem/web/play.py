@@ -35,7 +35,7 @@ from pbem.services.resign import resign
 from pbem.services.seat_address import renew_address
 from pbem.services.submissions import pending_submission, submission_lines
 from pbem.services.turns import TurnRefused, accept_turn, sent_from_page, try_turn
-from pbem.web.common import db, me, page_blueprint, signed_in
+from pbem.web.common import db, me, page_blueprint, signed_in, signed_in_user
 from pbem.web.lobby import titles
 from pbem.web.move_groups import FULL_LIST, as_choice, group_moves
 from pbem.web.positions import Position, ply_argument, position_at, private_information
@@ -52,7 +52,7 @@ def _my_seat(game_id: str) -> Seat:
 @bp.route("/games/<game_id>")
 @signed_in
 def game_page(game_id: str):  # type: ignore[no-untyped-def]
-    user = me()
+    user = signed_in_user()
     game = game_service.visible_game(db(), game_id, user)
     if game.status == GameStatus.OPEN:
         joinable = bool(game_service.open_seats_for(game, user))
@@ -60,7 +60,8 @@ def game_page(game_id: str):  # type: ignore[no-untyped-def]
             "open_game.html", game=game, user=user, titles=titles(), joinable=joinable
         )
     if not any(seat.user_id == user.id for seat in game.seats):  # its organiser, not playing
-        return redirect(url_for("spectate.watch", game_id=game_id, **request.args))
+        args: dict[str, Any] = request.args.to_dict()
+        return redirect(url_for("spectate.watch", game_id=game_id, **args))
     seat = _my_seat(game_id)
     shown = _shown_submission(seat, request.args.get("submission"))
     return render_game_page(seat, ply_argument(request.args.get("ply")), shown=shown)
@@ -210,6 +211,7 @@ def _explained(refusal: TurnRefused) -> engine.IllegalMove:
     assert refusal.illegal is not None  # a trial's refusal
     if refusal.why != "moved_on":
         return refusal.illegal
+    assert refusal.then is not None and refusal.now is not None  # said when it moved on
     return engine.IllegalMove.of(
         "pbem.page_outdated",
         rule=refusal.illegal.rule,
@@ -326,7 +328,7 @@ def submit(game_id: str):  # type: ignore[no-untyped-def]
     if earlier is not None:
         return redirect(_game_url(seat, submission=earlier.id, again=1))
     try:
-        submission = accept_turn(db(), seat, me().id, text, "web", drawn_at)
+        submission = accept_turn(db(), seat, signed_in_user().id, text, "web", drawn_at)
     except (TurnRefused, Conflict) as refusal:
         db().rollback()
         earlier = sent_from_page(db(), seat, text, drawn_at)

@@ -77,7 +77,8 @@ class Counted:
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+        port: int = sock.getsockname()[1]
+        return port
 
 
 def turns_of(moves: list[Any]) -> list[tuple[int, int, list[str]]]:

@@ -93,6 +93,7 @@ from urllib.parse import urlsplit
 
 import redis
 from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import SMTP, Envelope, Session
 from sqlalchemy import func, select
 
 import engine
@@ -168,9 +169,9 @@ class MailSink:
     def __init__(self) -> None:
         self.arrivals: list[Arrival] = []
 
-    async def handle_DATA(self, server, session, envelope) -> str:  # type: ignore[no-untyped-def]
+    async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
         at = time.time()
-        headers = BytesHeaderParser().parsebytes(envelope.original_content)
+        headers = BytesHeaderParser().parsebytes(envelope.original_content or b"")
         self.arrivals.append(
             Arrival(
                 at,

@@ -11,8 +11,10 @@ from typing import Any, TypeVar
 from flask import Flask, current_app, g
 from sqlalchemy import CursorResult, Engine, Result, create_engine, event, select, update
 from sqlalchemy.engine import make_url
+from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload, sessionmaker
+from sqlalchemy.pool import ConnectionPoolEntry
 
 from pbem import signals
 from pbem.models import Game, League, Season, SeasonEntrant, User
@@ -155,7 +157,7 @@ def is_unique_violation(error: IntegrityError) -> bool:
     return "UNIQUE constraint failed" in str(error.orig)
 
 
-def _sqlite_pragmas(dbapi_connection, _record) -> None:  # type: ignore[no-untyped-def]
+def _sqlite_pragmas(dbapi_connection: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA journal_mode=WAL")

@@ -112,7 +112,7 @@ def init_app(app: Flask) -> Limiter:
     if proxies:
         # Behind nginx every request comes from the proxy: take the client's
         # address from X-Forwarded-For, trusting only that many proxies.
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)  # type: ignore[method-assign]
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)  # type: ignore[method-assign]  # Flask's documented way to wrap its WSGI app
     limiter = Limiter(
         get_remote_address,
         app=app,

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask, request
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext, lazy_gettext
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
@@ -100,7 +101,7 @@ PAGINATION_HEADER = {
 class PbemApi(Api):  # type: ignore[misc]  # flask-smorest has no types: Api is Any
     """Answers errors in JSON under /api only, so pages keep their own error pages."""
 
-    def handle_http_exception(self, error: HTTPException):  # type: ignore[no-untyped-def]
+    def handle_http_exception(self, error: HTTPException) -> HTTPException | ResponseReturnValue:
         if request.path == API_PREFIX or request.path.startswith(API_PREFIX + "/"):
             payload, code, headers = super().handle_http_exception(error)
             # The methods a 405 names (Allow), as Werkzeug's own answer gives them.

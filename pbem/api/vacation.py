@@ -36,7 +36,7 @@ class Vacation(MethodView):
     @blp.doc(operationId="getVacation")
     @blp.response(200, VacationSchema)
     @blp.alt_response(401, schema=ErrorSchema, description="No valid API token")
-    def get(self):  # type: ignore[no-untyped-def]
+    def get(self) -> vacation.VacationStatus:
         """Your vacation days this year and the vacation you are on, if any"""
         return _status()
 
@@ -46,7 +46,7 @@ class Vacation(MethodView):
     @blp.alt_response(401, schema=ErrorSchema, description="No valid API token")
     @blp.alt_response(409, schema=ErrorSchema, description="You are on vacation already")
     @blp.alt_response(422, schema=ErrorSchema, description="More days than you have left")
-    def post(self, body: dict[str, Any]):  # type: ignore[no-untyped-def]
+    def post(self, body: dict[str, Any]) -> vacation.VacationStatus:
         """Start a vacation now: your clocks stop in every game for that many days"""
         allowance = current_app.config["PBEM_VACATION_DAYS"]
         try:
@@ -60,7 +60,7 @@ class Vacation(MethodView):
     @blp.response(200, VacationSchema)
     @blp.alt_response(401, schema=ErrorSchema, description="No valid API token")
     @blp.alt_response(409, schema=ErrorSchema, description="You are not on vacation")
-    def delete(self):  # type: ignore[no-untyped-def]
+    def delete(self) -> vacation.VacationStatus:
         """Come back now: your clocks run again"""
         try:
             vacation.end(request_session(), api_user(), utcnow())

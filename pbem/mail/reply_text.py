@@ -41,7 +41,7 @@ class _HtmlText(HTMLParser):
         self.skipping = 0  # depth inside a skipped element
         self.parts: list[str] = []
 
-    def handle_starttag(self, tag: str, attrs: list) -> None:  # type: ignore[type-arg]
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in self.VOID:
             if tag == "br" and not self.skipping:
                 self.parts.append("\n")
@@ -65,7 +65,7 @@ class _HtmlText(HTMLParser):
             self.parts.append(data)
 
 
-def _is_quote_div(attrs: list) -> bool:  # type: ignore[type-arg]
+def _is_quote_div(attrs: list[tuple[str, str | None]]) -> bool:
     classes = " ".join(value or "" for name, value in attrs if name == "class")
     return "gmail_quote" in classes or "moz-cite-prefix" in classes
 

@@ -12,7 +12,7 @@ from flask import Response, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
-from pbem.models import GameStatus
+from pbem.models import Game, GameStatus
 from pbem.services import pictures
 from pbem.services.errors import NotFound
 from pbem.services.links import picture_key_allows
@@ -57,7 +57,7 @@ def board_png(game_id: str) -> ResponseReturnValue:
     return response
 
 
-def _viewer(game, raw_seat: str | None, ply: int | None) -> int | None:  # type: ignore[no-untyped-def]
+def _viewer(game: Game, raw_seat: str | None, ply: int | None) -> int | None:
     """None (spectator) without ?seat=; a seat only for the player sitting
     there, or with the mail's signed key for that seat and move. A reader who
     is not signed in and has no such key is to sign in (SIGN_IN_FIRST)."""

@@ -49,7 +49,7 @@ site = Blueprint(
 
 
 @site.route("/favicon.ico")
-def favicon():  # type: ignore[no-untyped-def]
+def favicon() -> ResponseReturnValue:
     """Where browsers and feed readers look without reading the page's link."""
     return site.send_static_file("favicon.ico")
 
@@ -62,12 +62,12 @@ def page_blueprint(name: str) -> Blueprint:
     return bp
 
 
-def service_error(error: ServiceError):  # type: ignore[no-untyped-def]
+def service_error(error: ServiceError) -> ResponseReturnValue:
     title = _("Not found") if isinstance(error, NotFound) else _("Not possible")
     return error_page(title, str(error), STATUS_FOR.get(type(error), 400))
 
 
-def http_error(error: HTTPException):  # type: ignore[no-untyped-def]
+def http_error(error: HTTPException) -> ResponseReturnValue:
     code = error.code or 500
     title, standard = HTTP_ERRORS.get(code, (error.name, error.description))
     description = error.description or ""
@@ -76,7 +76,7 @@ def http_error(error: HTTPException):  # type: ignore[no-untyped-def]
     return error_page(str(title), description, code)
 
 
-def error_page(title: str, message: str, status: int):  # type: ignore[no-untyped-def]
+def error_page(title: str, message: str, status: int) -> ResponseReturnValue:
     return render_template("error.html", title=title, message=message), status
 
 

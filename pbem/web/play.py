@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import current_app, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from markupsafe import Markup
 from sqlalchemy import select
@@ -51,7 +52,7 @@ def _my_seat(game_id: str) -> Seat:
 
 @bp.route("/games/<game_id>")
 @signed_in
-def game_page(game_id: str):  # type: ignore[no-untyped-def]
+def game_page(game_id: str) -> ResponseReturnValue:
     user = signed_in_user()
     game = game_service.visible_game(db(), game_id, user)
     if game.status == GameStatus.OPEN:
@@ -223,7 +224,7 @@ def _explained(refusal: TurnRefused) -> engine.IllegalMove:
 
 @bp.route("/games/<game_id>/preview", methods=["POST"])
 @signed_in
-def preview_page(game_id: str):  # type: ignore[no-untyped-def]
+def preview_page(game_id: str) -> ResponseReturnValue:
     seat = _my_seat(game_id)
     text, drawn_at = _form()
     try:
@@ -256,7 +257,7 @@ def _following(trial: engine.Trial) -> NextMoves:
 
 @bp.route("/games/<game_id>/follow")
 @signed_in
-def what_follows(game_id: str):  # type: ignore[no-untyped-def]
+def what_follows(game_id: str) -> ResponseReturnValue:
     """The turn builder's question (static/play.js): after these lines, which
     moves may follow, and how does the board look? A refused line comes back
     explained in the reader's language; nothing is stored."""
@@ -319,7 +320,7 @@ def _refusal_status(exc: engine.IllegalMove) -> int:
 
 @bp.route("/games/<game_id>/submit", methods=["POST"])
 @signed_in
-def submit(game_id: str):  # type: ignore[no-untyped-def]
+def submit(game_id: str) -> ResponseReturnValue:
     seat = _my_seat(game_id)
     text, drawn_at = _form()
     # The same form sent twice (a double click, a reload, two tabs racing)
@@ -345,7 +346,7 @@ def submit(game_id: str):  # type: ignore[no-untyped-def]
 
 @bp.route("/games/<game_id>/new-address", methods=["POST"])
 @signed_in
-def new_address(game_id: str):  # type: ignore[no-untyped-def]
+def new_address(game_id: str) -> ResponseReturnValue:
     """A new secret mail address for the seat; a mail from it tells the player."""
     seat = _my_seat(game_id)
     renew_address(db(), seat)
@@ -360,7 +361,7 @@ def _game_url(seat: Seat, **values: Any) -> str:
 
 @bp.route("/games/<game_id>/resign", methods=["GET", "POST"])
 @signed_in
-def resign_page(game_id: str):  # type: ignore[no-untyped-def]
+def resign_page(game_id: str) -> ResponseReturnValue:
     """GET asks to confirm; only the confirmation's POST resigns."""
     seat = _my_seat(game_id)
     title = game_title(seat.game.ruleset)
@@ -372,7 +373,7 @@ def resign_page(game_id: str):  # type: ignore[no-untyped-def]
 
 
 @bp.route("/games/<game_id>/version")
-def version(game_id: str):  # type: ignore[no-untyped-def]
+def version(game_id: str) -> ResponseReturnValue:
     """What the pages poll: changes whenever anything happens in the game.
     Public like the spectator view."""
     game = db().scalar(select(Game).where(Game.public_id == game_id))

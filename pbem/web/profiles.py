@@ -19,7 +19,7 @@ bp = page_blueprint("profiles")
 
 @bp.route(f"/players/<{ID_CONVERTER}:user_id>")
 @signed_in
-def player(user_id: int):  # type: ignore[no-untyped-def]
+def player(user_id: int) -> str:
     shown = profile(
         db(),
         user_id,

@@ -34,7 +34,7 @@ from pathlib import Path
 
 from celery import Celery
 from celery.beat import EmbeddedService
-from celery.bootsteps import CLOSE  # type: ignore[attr-defined]  # celery-types omits it
+from celery.bootsteps import CLOSE  # type: ignore[attr-defined]  # celery-types omits CLOSE
 from flask import Flask
 
 from worker.celery_app import bots_celery
@@ -59,7 +59,7 @@ def worker_threads(app: Flask) -> Iterator[None]:
 def worker_thread(celery_app: Celery, queue: str, name: str = "pbem-worker") -> Iterator[None]:
     """A worker reading `queue` in a thread of its own."""
 
-    class ThreadWorker(celery_app.WorkController):  # type: ignore[name-defined, misc]  # made per app
+    class ThreadWorker(celery_app.WorkController):  # type: ignore[name-defined, misc]  # celery-types: a class made per app
         def should_use_eventloop(self) -> bool:
             return False
 

@@ -86,7 +86,12 @@ class TurnPlanBot(Bot):
     """
 
     def __init__(
-        self, key: str, strategy: Strategy[JavaState], width: int, replies: int = 0, reply_width: int = 1
+        self,
+        key: str,
+        strategy: Strategy[JavaState],
+        width: int,
+        replies: int = 0,
+        reply_width: int = 1,
     ) -> None:
         super().__init__(key)
         self.strategy = strategy

@@ -55,7 +55,9 @@ class TurnSearchBot(Bot):
     the next seat, after that seat's best turn (among the builds of its
     `followed` best placements)."""
 
-    def __init__(self, key: str, strategy: Strategy[Any], kept: int, deals: int, followed: int) -> None:
+    def __init__(
+        self, key: str, strategy: Strategy[Any], kept: int, deals: int, followed: int
+    ) -> None:
         super().__init__(key)
         self.key = key
         self.strategy = strategy

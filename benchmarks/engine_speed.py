@@ -20,10 +20,12 @@ import statistics
 import time
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
-from engine import Game, Record, State, rulesets
+from engine import Game, Record, rulesets
 from engine.core.selfplay import play_bot_game
+from engine.games.java.state import JavaState
 from engine.games.taluva.state import BUILD, LAY_TILE, TaluvaState
 
 PLAYERS = 3
@@ -79,7 +81,7 @@ def per_ruleset(repeats: int) -> None:
     for ruleset in rulesets():
         record = play_bot_game(ruleset.name, PLAYERS, "bench-1").game.to_record()
         late = int(len(record.moves) * LATE_FRACTION)
-        replay_ms = median_us(lambda r=record: Game.from_record(r), repeats) / 1000
+        replay_ms = median_us(partial(Game.from_record, record), repeats) / 1000
         print(
             f"{ruleset.name:8} {len(record.moves):6d} {replay_ms:10.1f} {late:8d} "
             f"{legal_us(record, EARLY_PLY, repeats):15.0f} {legal_us(record, late, repeats):14.0f} "
@@ -94,6 +96,7 @@ def taluva_positions(count: int) -> dict[str, list[TaluvaState]]:
 
     def keep(game: Game, seat: int, move: Any) -> None:
         state = game.state  # copied before the bot asks it anything
+        assert isinstance(state, TaluvaState)
         if not state.is_over() and len(found[state.phase]) < count:
             found[state.phase].append(state.copy())
 
@@ -104,14 +107,14 @@ def taluva_positions(count: int) -> dict[str, list[TaluvaState]]:
     return found
 
 
-def first_call_us(state: State, repeats: int) -> float:
+def first_call_us(state: TaluvaState, repeats: int) -> float:
     """Legal moves asked once of fresh copies of a position, as in play: what
     a position works out when first asked is in the time."""
     copies = [state.copy() for _ in range(repeats)]
     times = []
     for copy in copies:
         started = time.perf_counter()
-        copy.legal_moves(copy.current)  # type: ignore[attr-defined]
+        copy.legal_moves(copy.current)
         times.append(time.perf_counter() - started)
     return statistics.median(times) * 1e6
 
@@ -135,10 +138,12 @@ def java_long_game(repeats: int) -> None:
     total = len(record.moves)
     print(f"\nJava, a long bot game ({players} players, seed {seed!r}, {total} moves)")
     game = Game.new(name, record.seats, record.seed, record.options)
-    states: list[State] = []
+    states: list[JavaState] = []
     for ply, entry in enumerate(record.moves):
         if ply % 10 == 0:
-            states.append(game.state.copy())
+            state = game.state
+            assert isinstance(state, JavaState)
+            states.append(state.copy())
         game.play(entry.seat, entry.text)
     fresh = [replace(state.land) for state in states]  # shallow, nothing worked out yet
     first, again = [], []
@@ -147,7 +152,7 @@ def java_long_game(repeats: int) -> None:
             started = time.perf_counter()
             land.move_costs(cell)
             first.append((time.perf_counter() - started) * 1e6)
-            again.append(median_us(lambda land=land, cell=cell: land.move_costs(cell), repeats))
+            again.append(median_us(partial(land.move_costs, cell), repeats))
     print(
         f"Land.move_costs: {statistics.median(first):.0f} µs per first call on a position, "
         f"{statistics.median(again):.0f} µs per repeat ({len(first)} calls)"
@@ -158,7 +163,7 @@ def java_long_game(repeats: int) -> None:
     print(f"{'ply':>6} {'replay + one move ms':>21} {'one move µs':>12} {'legal µs':>9}")
     for ply in (EARLY_PLY, total // 2, total - 30):
         cut = prefix(record, ply + 1)
-        both = median_us(lambda c=cut: Game.from_record(c), repeats) / 1000
+        both = median_us(partial(Game.from_record, cut), repeats) / 1000
         print(
             f"{ply:6d} {both:21.1f} {one_move_us(record, ply, repeats):12.0f} "
             f"{legal_us(record, ply, repeats):9.0f}"

@@ -16,17 +16,20 @@ from pathlib import Path
 
 from engine import Game, Record
 from engine.games.java.notation import PlaceTile
+from engine.games.java.state import JavaState
 
 
 def tally(record: Record, counts: Counter[str]) -> None:
     game = Game.new(record.ruleset, record.seats, record.seed, record.options, record.version)
+    state = game.state
+    assert isinstance(state, JavaState)
     for entry in record.moves:
-        move = game.state.parse_move(entry.seat, entry.text)
+        move = state.parse_move(entry.seat, entry.text)
         counts[f"move: {entry.text.split()[0]}"] += 1
-        if isinstance(move, PlaceTile) and game.state.land.overhang(move.cells):
+        if isinstance(move, PlaceTile) and state.land.overhang(move.cells):
             counts["overhanging tiles"] += 1
         game.push(entry.seat, move)
-    events = game.state.events
+    events = state.events
     counts["ponds closed"] += sum(1 for e in events if e.startswith("pond "))
     counts["ponds scored"] += sum(1 for e in events if e.startswith("pond ") and "scores" in e)
     result = game.state.result()

@@ -39,6 +39,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -90,6 +91,10 @@ class Template:
     result: dict[str, Any]
 
 
+def _note_to_act(to_act: list[list[int]], game: engine.Game, _seat: int, _move: Any) -> None:
+    to_act.append(sorted(game.state.to_act()))
+
+
 def templates() -> dict[tuple[str, int], Template]:
     made = {}
     for rules in engine.rulesets():
@@ -100,9 +105,7 @@ def templates() -> dict[tuple[str, int], Template]:
                 rules.name,
                 players,
                 seed,
-                on_move=lambda game, _seat, _move, to_act=to_act: to_act.append(
-                    sorted(game.state.to_act())
-                ),
+                on_move=partial(_note_to_act, to_act),
             ).game
             record = played.to_record()
             result = played.result()
@@ -159,7 +162,11 @@ class Filler:
             return GameStatus.OPEN
         return GameStatus.ACTIVE if share < open_share + 0.45 else GameStatus.FINISHED
 
-    def _insert(self, model: type, rows: Sequence[dict[str, Any]]) -> list[int]:
+    def _insert(
+        self,
+        model: type[User | League | Entrant | Season | SeasonEntrant | Game | Seat],
+        rows: Sequence[dict[str, Any]],
+    ) -> list[int]:
         if not rows:
             return []
         statement = insert(model).returning(model.id, sort_by_parameter_order=True)

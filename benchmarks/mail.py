@@ -28,6 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import SMTP, Envelope
+from aiosmtpd.smtp import Session as SMTPSession
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
@@ -53,7 +55,7 @@ class Sink:
         self.connections = 0
         self._seen: weakref.WeakSet[object] = weakref.WeakSet()
 
-    async def handle_DATA(self, server, session, envelope) -> str:  # type: ignore[no-untyped-def]
+    async def handle_DATA(self, server: SMTP, session: SMTPSession, envelope: Envelope) -> str:
         if session not in self._seen:  # aiosmtpd makes one session per connection
             self._seen.add(session)
             self.connections += 1
@@ -77,7 +79,8 @@ class Counted:
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+        port: int = sock.getsockname()[1]
+        return port
 
 
 def turns_of(moves: list[Any]) -> list[tuple[int, int, list[str]]]:

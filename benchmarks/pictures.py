@@ -20,6 +20,7 @@ import statistics
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from flask import Flask
@@ -114,17 +115,13 @@ def main() -> None:
         for ply in (EARLY_PLY, last):
             view = cut(played, ply).view(None)
             png = render_png(view, colours)
-            draw = median_ms(
-                lambda view=view, colours=colours: render_png(view, colours), args.repeats
-            )
+            draw = median_ms(partial(render_png, view, colours), args.repeats)
             url = f"/games/{public_id}/board.png?ply={ply}"
-            first = median_ms(lambda url=url: client.get(url), 1)
-            again = median_ms(lambda url=url: client.get(url), args.repeats)
+            first = median_ms(partial(client.get, url), 1)
+            again = median_ms(partial(client.get, url), args.repeats)
             served = client.get(url)
             known = {"If-None-Match": served.headers.get("ETag", "")}
-            revalidated = median_ms(
-                lambda url=url, known=known: client.get(url, headers=known), args.repeats
-            )
+            revalidated = median_ms(partial(client.get, url, headers=known), args.repeats)
             print(
                 f"{ruleset.name:8} {ply:5d} {len(png) / 1024:7.1f} {draw:8.1f} | "
                 f"{first:16.1f} {again:8.1f} {len(served.get_data()) / 1024:7.1f} "

@@ -86,12 +86,14 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.parser import BytesHeaderParser
+from functools import partial
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import redis
 from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import SMTP, Envelope, Session
 from sqlalchemy import func, select
 
 import engine
@@ -167,9 +169,9 @@ class MailSink:
     def __init__(self) -> None:
         self.arrivals: list[Arrival] = []
 
-    async def handle_DATA(self, server, session, envelope) -> str:  # type: ignore[no-untyped-def]
+    async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
         at = time.time()
-        headers = BytesHeaderParser().parsebytes(envelope.original_content)
+        headers = BytesHeaderParser().parsebytes(envelope.original_content or b"")
         self.arrivals.append(
             Arrival(
                 at,
@@ -199,7 +201,9 @@ def claimed_redis_database() -> Iterator[str]:
     """The URL of an empty database of the tests' Redis server (not the tests'
     own number), claimed for this run and flushed at the end."""
     server = redis.Redis.from_url(REDIS_URL)
-    count = int(server.config_get("databases")["databases"])
+    databases = server.config_get("databases")["databases"]
+    assert databases is not None
+    count = int(databases)
     taken = server.connection_pool.connection_kwargs.get("db", 0)
     server_url = urlsplit(REDIS_URL)
     for number in range(count - 1, -1, -1):
@@ -217,6 +221,11 @@ def claimed_redis_database() -> Iterator[str]:
         yield url
     finally:
         candidate.flushdb()
+
+
+def says_ready(log: Path) -> bool:
+    """A Celery worker's log once it reads its queues."""
+    return "ready." in log_tail(log)
 
 
 def log_tail(path: Path, chars: int = 3000) -> str:
@@ -263,7 +272,7 @@ def production_processes(env: dict[str, str], options: argparse.Namespace) -> It
         start("bots", "worker", "--bots")
         wait_for(lambda: answers(env["PBEM_BASE_URL"] + "/"), 60, "pbem web to answer")
         for name in [f"worker-{n}" for n in range(options.workers)] + ["bots"]:
-            wait_for(lambda name=name: "ready." in log_tail(logs / f"{name}.log"), 60, name)
+            wait_for(partial(says_ready, logs / f"{name}.log"), 60, name)
         yield Cluster([process for process, _ in processes], workers)
     except Exception:
         for process, path in processes:
@@ -453,7 +462,8 @@ def seed_moves(database: Database, public_id: str, plies: int) -> None:
     as the game's log; then the pipeline tells the seat to act, as after any move."""
     with database.session() as session:
         game = lock_game(
-            session, session.scalar(select(Game.id).where(Game.public_id == public_id))
+            session,
+            session.execute(select(Game.id).where(Game.public_id == public_id)).scalar_one(),
         )
         played = bot_moves(engine_game(game), plies)
         seat_ids = {seat.position: seat.id for seat in game.seats}
@@ -477,7 +487,7 @@ class Table:
         api, (creator, *others) = self.run.api, self.tokens
         seats = ["me"] + ["open"] * len(others)
         body = {"ruleset": self.kind.ruleset, "seats": seats, "title": self.kind.label}
-        public_id = api.expect(201, "POST", "/games", creator, body)["id"]
+        public_id: str = api.expect(201, "POST", "/games", creator, body)["id"]
         for position, token in enumerate(others, start=1):
             api.expect(200, "POST", f"/games/{public_id}/join", token, {"position": position})
         if self.kind.seed_plies:
@@ -485,7 +495,9 @@ class Table:
             seed_moves(self.run.database, public_id, self.kind.seed_plies)
             self.run.seeding.append(time.perf_counter() - started)
         with self.run.database.session() as session:
-            game_id = session.scalar(select(Game.id).where(Game.public_id == public_id))
+            game_id = session.execute(
+                select(Game.id).where(Game.public_id == public_id)
+            ).scalar_one()
         with self.run.lock:
             self.run.games[game_id] = public_id
         return public_id
@@ -537,7 +549,8 @@ class BotTable:
 
     def new_game(self) -> str:
         body = {"ruleset": self.ruleset, "seats": [f"bot:{self.level}"] * 2, "title": "bots"}
-        return self.run.api.expect(201, "POST", "/games", self.token, body)["id"]
+        game_id: str = self.run.api.expect(201, "POST", "/games", self.token, body)["id"]
+        return game_id
 
     def __call__(self, first: str) -> None:
         public_id = first
@@ -554,7 +567,7 @@ class BotTable:
 def bot_moves_applied(database: Database, began: float, ended: float) -> int:
     """Moves the bots made between `began` and `ended` (epoch seconds)."""
     with database.session() as session:
-        return session.scalar(
+        return session.execute(
             select(func.count())
             .select_from(Move)
             .where(
@@ -562,7 +575,7 @@ def bot_moves_applied(database: Database, began: float, ended: float) -> int:
                 Move.created_at >= datetime.fromtimestamp(began, UTC),
                 Move.created_at <= datetime.fromtimestamp(ended, UTC),
             )
-        )
+        ).scalar_one()
 
 
 @dataclass
@@ -602,7 +615,7 @@ def timings(run: Run, sink: MailSink) -> tuple[list[Timing], dict[str, int]]:
             )
         }
         rows = session.scalars(select(Outbox).where(Outbox.kind == YOUR_TURN)).all()
-    told: dict[tuple[int, int], list[Outbox]] = defaultdict(list)
+    told: dict[tuple[int | None, int], list[Outbox]] = defaultdict(list)
     for row in rows:
         told[row.game_id, row.payload["ply"]].append(row)
     counts = {"queued": 0, "arrived": 0, "drawn later": 0, "misfiled": 0}
@@ -668,11 +681,11 @@ def print_stages(found: list[Timing]) -> None:
 
 def unsent_mail(database: Database) -> int:
     with database.session() as session:
-        return session.scalar(
+        return session.execute(
             select(func.count())
             .select_from(Outbox)
             .where(Outbox.status.in_([OutboxStatus.PENDING, OutboxStatus.SENDING]))
-        )
+        ).scalar_one()
 
 
 def mail_sent(database: Database, seconds: float) -> int:
@@ -792,11 +805,11 @@ def run(options: argparse.Namespace) -> Report:
             first = table.new_game()
             tables.append(threading.Thread(target=table, args=(first,), daemon=True))
         bots_owner = next(tokens)
-        bot_tables = []
+        bot_threads = []
         for number in range(options.bot_games):
             bot_table = BotTable(bench, bots_owner, options.bot_level, number)
             first = bot_table.new_game()
-            bot_tables.append(threading.Thread(target=bot_table, args=(first,), daemon=True))
+            bot_threads.append(threading.Thread(target=bot_table, args=(first,), daemon=True))
         seeded = (
             f"; seeding one java 4p game: {statistics.median(bench.seeding):.1f} s"
             if bench.seeding
@@ -808,8 +821,8 @@ def run(options: argparse.Namespace) -> Report:
         print(f"their first mails sent in {time.perf_counter() - clock:.1f} s", flush=True)
         before = worker_memory(cluster)
         load = os.getloadavg()[0]
-        for bot_table in bot_tables:
-            bot_table.start()
+        for thread in bot_threads:
+            thread.start()
         window = steady_phase(bench, tables, options)
         load_after = os.getloadavg()[0]
         unsent = settle(bench, tables, options.drain)

@@ -16,10 +16,8 @@ import argparse
 from collections import defaultdict
 from dataclasses import dataclass, field
 from email import policy
-from email.message import EmailMessage
 from email.parser import BytesParser
 from pathlib import Path
-from typing import cast
 
 from pbem.mail.reply_text import body_text, new_text
 from pbem.services.submissions import submission_lines
@@ -71,7 +69,7 @@ class Case:
         """The lines pbem takes from the fixture as the player's new text."""
         if self.path.suffix == ".eml":
             parsed = BytesParser(policy=policy.default).parsebytes(self.path.read_bytes())
-            body = body_text(cast(EmailMessage, parsed))
+            body = body_text(parsed)
         else:
             body = self.path.read_text(encoding="utf-8")
         return submission_lines(new_text(body))

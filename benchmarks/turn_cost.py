@@ -31,6 +31,7 @@ from pathlib import Path
 from flask import Flask
 
 from benchmarks.engine_speed import LONG_JAVA
+from engine import LoggedMove
 from engine.core.selfplay import play_bot_game
 from pbem import create_app, migrate
 from pbem.db import get_db
@@ -67,7 +68,9 @@ def percentiles(samples: list[float]) -> str:
     return f"{statistics.median(ordered):8.1f} {p95:8.1f}"
 
 
-def stored(app: Flask, ruleset: str, players: int, seed: str, ply: int) -> tuple[int, list]:
+def stored(
+    app: Flask, ruleset: str, players: int, seed: str, ply: int
+) -> tuple[int, list[LoggedMove]]:
     """The bots' game stored up to `ply`, every seat a player; its record's moves."""
     record = play_bot_game(ruleset, players, seed).game.to_record()
     with get_db().session() as session:
@@ -85,7 +88,9 @@ def stored(app: Flask, ruleset: str, players: int, seed: str, ply: int) -> tuple
         return game.id, record.moves
 
 
-def timed_turns(game_id: int, moves: list, first: int, turns: int, fresh: bool) -> list[float]:
+def timed_turns(
+    game_id: int, moves: list[LoggedMove], first: int, turns: int, fresh: bool
+) -> list[float]:
     """Judge the record's moves from ply `first` on, one submission each."""
     samples = []
     with get_db().session() as session:

@@ -22,7 +22,7 @@ from datetime import timedelta
 from sqlalchemy import or_, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
-from pbem.db import Database
+from pbem.db import Database, rows_changed
 from pbem.models import Lease, utcnow
 
 log = logging.getLogger(__name__)
@@ -48,7 +48,7 @@ def take(database: Database, name: str, holder: str, seconds: int) -> bool:
             .where(Lease.name == name, or_(Lease.holder == holder, Lease.expires_at < now))
             .values(holder=holder, expires_at=until)
         )
-        if taken.rowcount:
+        if rows_changed(taken):
             session.commit()
             return True
         if session.get(Lease, name) is not None:

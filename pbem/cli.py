@@ -80,7 +80,7 @@ def web(info: ScriptInfo, bind: str | None, workers: int | None, dev: bool) -> N
             self.cfg.set("post_fork", lambda _server, _worker: get_db_of(app).dispose_after_fork())
             self.cfg.set("child_exit", lambda _server, worker: process_ended(worker.pid))
 
-        def load(self) -> Flask:
+        def load(self) -> Flask:  # type: ignore[override]  # types-gunicorn: environ a MutableMapping, Flask wants a dict
             return app
 
     # The web processes count into one folder, summed at each scrape.
@@ -442,7 +442,7 @@ def verify(games: tuple[str, ...], every: bool) -> None:
 def check() -> None:
     """Print whether this installation can serve, as /readyz answers: the
     database, its migrations and the broker. Exit status 1 when it cannot."""
-    found = readiness(current_app._get_current_object())  # type: ignore[attr-defined]
+    found = readiness(current_app._get_current_object())  # type: ignore[attr-defined]  # Flask types current_app as the app, not its proxy
     click.echo(json.dumps(found.to_json(), indent=2))
     if not found.ready:
         raise SystemExit(1)
@@ -471,11 +471,11 @@ def sweep() -> None:
     help="run a worker in this process, or rely on `pbem worker` processes",
 )
 @with_appcontext
-def demo(  # type: ignore[no-untyped-def]
+def demo(
     ruleset: str, players: int, seed: str | None, bot: str, timeout: float, embedded_worker: bool
-):
+) -> None:
     """Bots play a whole game through the submission pipeline."""
-    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    app = current_app._get_current_object()  # type: ignore[attr-defined]  # Flask types current_app as the app, not its proxy
     database = get_db()
     migrate.upgrade(database.engine)
     with database.session() as session:

@@ -11,7 +11,7 @@ import os
 import secrets
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 from engine.bots import DEFAULT_LEVEL, LEVELS
 
@@ -20,6 +20,12 @@ STAND_IN_CHOICES = (DEFAULT_LEVEL, *(level for level in LEVELS if level != DEFAU
 ENV_PREFIX = "PBEM_"
 
 
+@overload
+def _env(name: str) -> str | None: ...
+@overload
+def _env(name: str, default: str) -> str: ...
+@overload
+def _env(name: str, default: str | None) -> str | None: ...
 def _env(name: str, default: str | None = None) -> str | None:
     value = os.environ.get(ENV_PREFIX + name)
     return value if value not in (None, "") else default

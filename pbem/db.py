@@ -9,10 +9,12 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from flask import Flask, current_app, g
-from sqlalchemy import Engine, create_engine, event, select, update
+from sqlalchemy import CursorResult, Engine, Result, create_engine, event, select, update
 from sqlalchemy.engine import make_url
+from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload, sessionmaker
+from sqlalchemy.pool import ConnectionPoolEntry
 
 from pbem import signals
 from pbem.models import Game, League, Season, SeasonEntrant, User
@@ -120,7 +122,7 @@ def _lock_row(session: Session, model: type[_Row], row_id: int, column: Any) -> 
     """PostgreSQL: FOR NO KEY UPDATE, which serialises these writers without
     waiting for the key share locks that rows referring to this one take.
     SQLite: its write lock, taken by a write that changes nothing."""
-    key = model.id  # type: ignore[attr-defined]
+    key = model.id
     if _is_sqlite(session):
         session.execute(update(model).where(key == row_id).values({column: column}))
     else:
@@ -130,10 +132,17 @@ def _lock_row(session: Session, model: type[_Row], row_id: int, column: Any) -> 
 
 def _fresh(session: Session, model: type[_Row], row_id: int) -> _Row:
     """The row as committed now, whatever the session held before the lock."""
-    key = model.id  # type: ignore[attr-defined]
+    key = model.id
     return session.execute(
         select(model).where(key == row_id).execution_options(populate_existing=True)
     ).scalar_one()
+
+
+def rows_changed(result: Result[*tuple[Any, ...]]) -> int:
+    """The rows an UPDATE or DELETE run by a session changed: its result is a
+    CursorResult, though `Session.execute` is typed to return any Result."""
+    assert isinstance(result, CursorResult)
+    return result.rowcount
 
 
 def _is_sqlite(session: Session) -> bool:
@@ -148,7 +157,7 @@ def is_unique_violation(error: IntegrityError) -> bool:
     return "UNIQUE constraint failed" in str(error.orig)
 
 
-def _sqlite_pragmas(dbapi_connection, _record) -> None:  # type: ignore[no-untyped-def]
+def _sqlite_pragmas(dbapi_connection: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA journal_mode=WAL")

@@ -92,7 +92,7 @@ def healthz() -> Response:
 
 @bp.route("/readyz")
 def readyz() -> tuple[Response, int]:
-    found = readiness(current_app._get_current_object())  # type: ignore[attr-defined]
+    found = readiness(current_app._get_current_object())  # type: ignore[attr-defined]  # Flask types current_app as the app, not its proxy
     if not found.ready:
         log.warning("not ready: %s", found.checks)
     return jsonify(found.to_json(detail=False)), 200 if found.ready else 503

@@ -128,12 +128,12 @@ def _request_ended(_error: BaseException | None) -> None:
 
 
 @task_prerun.connect
-def _task_started(task_id: str, task: Task, **_kwargs: Any) -> None:
+def _task_started(task_id: str, task: Task[Any, Any], **_kwargs: Any) -> None:
     setattr(task.request, TOKEN_KEY, bind(task=task_id, task_name=task.name))
 
 
 @task_postrun.connect
-def _task_ended(task: Task, **_kwargs: Any) -> None:
+def _task_ended(task: Task[Any, Any], **_kwargs: Any) -> None:
     token = getattr(task.request, TOKEN_KEY, None)
     if token is not None:
         _context.reset(token)

@@ -70,4 +70,4 @@ class RunReadsAgain:
 def init_app(app: Flask) -> None:
     app.register_error_handler(DBAPIError, _ask_to_run_again)
     app.register_error_handler(PendingRollbackError, _ask_to_run_again)
-    app.wsgi_app = RunReadsAgain(app.wsgi_app)  # type: ignore[method-assign]
+    app.wsgi_app = RunReadsAgain(app.wsgi_app)  # type: ignore[method-assign]  # Flask's documented way to wrap its WSGI app

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from alembic import command
 from alembic.config import Config as AlembicConfig
 from sqlalchemy import Engine
@@ -14,7 +16,7 @@ def alembic_config(engine: Engine) -> AlembicConfig:
     return config
 
 
-def _run(engine: Engine, action, *args) -> None:  # type: ignore[no-untyped-def]
+def _run(engine: Engine, action: Callable[..., object], *args: str) -> None:
     config = alembic_config(engine)
     with engine.connect() as connection:
         if connection.dialect.name != "sqlite":

@@ -112,7 +112,7 @@ def init_app(app: Flask) -> Limiter:
     if proxies:
         # Behind nginx every request comes from the proxy: take the client's
         # address from X-Forwarded-For, trusting only that many proxies.
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)  # type: ignore[method-assign]
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)  # type: ignore[method-assign]  # Flask's documented way to wrap its WSGI app
     limiter = Limiter(
         get_remote_address,
         app=app,
@@ -125,7 +125,7 @@ def init_app(app: Flask) -> Limiter:
     app.extensions[EXTENSION] = limiter
     app.before_request(_cap_request_body)
     for endpoint, view in list(app.view_functions.items()):
-        rates = getattr(view, RATES, None) or getattr(getattr(view, "view_class", None), RATES, ())
+        rates = getattr(view, RATES, ()) or getattr(getattr(view, "view_class", None), RATES, ())
         for rate in rates:
             view = _route_limit(limiter, rate)(view)
         app.view_functions[endpoint] = view

@@ -21,7 +21,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from blinker import Namespace, Signal
+from blinker import NamedSignal, Namespace
 from flask import Flask
 from sqlalchemy import event
 from sqlalchemy.orm import Session, sessionmaker
@@ -33,39 +33,39 @@ Recorder = Callable[..., None]  # (app, session, **data)
 
 _signals = Namespace()
 # A turn stored for a worker to judge: submission_id, game_id, channel.
-submission_stored: Signal = _signals.signal("submission-stored")
+submission_stored: NamedSignal = _signals.signal("submission-stored")
 # Seats asked to act now: game_id, positions, ply.
-turn_started: Signal = _signals.signal("turn-started")
+turn_started: NamedSignal = _signals.signal("turn-started")
 # A seat's moves applied: game_id, position, plies, channel.
-move_applied: Signal = _signals.signal("move-applied")
+move_applied: NamedSignal = _signals.signal("move-applied")
 # A turn judged and refused (partly or whole): game_id, position, channel, submission_id.
-turn_refused: Signal = _signals.signal("turn-refused")
+turn_refused: NamedSignal = _signals.signal("turn-refused")
 # The game is over (abandoned or not): game_id, abandoned.
-game_ended: Signal = _signals.signal("game-ended")
+game_ended: NamedSignal = _signals.signal("game-ended")
 # A seat given to another player or a bot: game_id, position, old_user_id, new_user_id, why.
-seat_changed_hands: Signal = _signals.signal("seat-changed-hands")
+seat_changed_hands: NamedSignal = _signals.signal("seat-changed-hands")
 # A bot is asked to think for a seat (pbem.services.bot_thinking): game_id, seat_id.
-bot_asked: Signal = _signals.signal("bot-asked")
+bot_asked: NamedSignal = _signals.signal("bot-asked")
 # A seat ran out of time: game_id, position, rule.
-timed_out: Signal = _signals.signal("timed-out")
+timed_out: NamedSignal = _signals.signal("timed-out")
 # An organiser changed the game: game_id, kind, organiser_id.
-organiser_acted: Signal = _signals.signal("organiser-acted")
+organiser_acted: NamedSignal = _signals.signal("organiser-acted")
 # A league round is over (its games finished): season_id, division, round.
-league_round_ended: Signal = _signals.signal("league-round-ended")
+league_round_ended: NamedSignal = _signals.signal("league-round-ended")
 # A seat's deadline is near (its one reminder is due): game_id, position.
-deadline_near: Signal = _signals.signal("deadline-near")
+deadline_near: NamedSignal = _signals.signal("deadline-near")
 # A league round's games are made: season_id, division, round.
-league_round_started: Signal = _signals.signal("league-round-started")
+league_round_started: NamedSignal = _signals.signal("league-round-started")
 # Rows for a worker to send once committed: task (its name), ids.
-stored_for_worker: Signal = _signals.signal("stored-for-worker")
+stored_for_worker: NamedSignal = _signals.signal("stored-for-worker")
 
 
-def announce(session: Session, signal: Signal, **data: Any) -> None:
+def announce(session: Session, signal: NamedSignal, **data: Any) -> None:
     """Tell the signal's receivers once this session's transaction commits."""
     session.info.setdefault(SESSION_KEY, []).append((signal, data))
 
 
-def record(app: Flask, signal: Signal, recorder: Recorder) -> None:
+def record(app: Flask, signal: NamedSignal, recorder: Recorder) -> None:
     """Call `recorder(app, session, **data)` for each announcement of `signal`,
     in the announcing transaction just before it commits; what it fails at
     fails the commit, as a row the service wrote itself would."""
@@ -98,7 +98,7 @@ def deliver_after_commit(app: Flask, sessions: sessionmaker[Session]) -> None:
             session.info.pop(SESSION_KEY, None)
 
 
-def _send_each(app: Flask, signal: Signal, data: dict[str, Any]) -> None:
+def _send_each(app: Flask, signal: NamedSignal, data: dict[str, Any]) -> None:
     for receiver in signal.receivers_for(app):
         try:
             receiver(app, **data)

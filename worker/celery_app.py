@@ -81,12 +81,12 @@ def bots_celery(app: Flask) -> Celery:
 
 
 def _celery_of(app: Flask, default_queue: str) -> Celery:
-    class FlaskTask(Task):
+    class FlaskTask(Task[Any, Any]):
         def __call__(self, *args: object, **kwargs: object) -> object:
             with app.app_context():
                 return self.run(*args, **kwargs)
 
-    celery_app = Celery(app.name, task_cls=FlaskTask)
+    celery_app: Celery = Celery(app.name, task_cls=FlaskTask)
     celery_app.config_from_object(
         celery_settings(app.config) | {"task_default_queue": default_queue}
     )

@@ -34,7 +34,7 @@ from pathlib import Path
 
 from celery import Celery
 from celery.beat import EmbeddedService
-from celery.bootsteps import CLOSE
+from celery.bootsteps import CLOSE  # type: ignore[attr-defined]  # celery-types omits CLOSE
 from flask import Flask
 
 from worker.celery_app import bots_celery
@@ -59,12 +59,12 @@ def worker_threads(app: Flask) -> Iterator[None]:
 def worker_thread(celery_app: Celery, queue: str, name: str = "pbem-worker") -> Iterator[None]:
     """A worker reading `queue` in a thread of its own."""
 
-    class ThreadWorker(celery_app.WorkController):  # type: ignore[name-defined]
+    class ThreadWorker(celery_app.WorkController):  # type: ignore[name-defined, misc]  # celery-types: a class made per app
         def should_use_eventloop(self) -> bool:
             return False
 
     stopping = threading.Event()
-    running: list = []
+    running: list[object] = []
 
     def run() -> None:
         # Tasks are looked up in the thread's current app, which is otherwise
@@ -113,7 +113,7 @@ def beat_thread(celery_app: Celery, schedule: Path) -> Iterator[None]:
     """The periodic sweeps that hand on work a crash left behind."""
     schedule.parent.mkdir(parents=True, exist_ok=True)
     beat = EmbeddedService(celery_app, thread=True, schedule_filename=str(schedule))
-    beat.start()
+    beat.start()  # type: ignore[union-attr]  # celery-types: its _Process has no start
     try:
         yield
     finally:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 from celery import shared_task
 from flask import current_app
@@ -26,7 +27,7 @@ from pbem.task_names import (
     THINK_BOT,
 )
 
-RETRY = {
+RETRY: dict[str, Any] = {  # options of shared_task
     "autoretry_for": (OperationalError,),  # lost connection, lock timeout
     "max_retries": 5,
     "retry_backoff": 1,

@@ -14,7 +14,7 @@ class GreedyBot(Bot):
     """Plays the candidate after which its seat's value is highest; ties go
     to the earlier candidate, so the ruleset's move order breaks them."""
 
-    def __init__(self, key: str, strategy: Strategy) -> None:
+    def __init__(self, key: str, strategy: Strategy[Any]) -> None:
         super().__init__(key)
         self.strategy = strategy
 

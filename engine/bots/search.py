@@ -47,7 +47,7 @@ def acting_seat(state: State) -> int:
 class SearchBot(Bot):
     """`iterations` re-deals and descents per decision."""
 
-    def __init__(self, key: str, strategy: Strategy, iterations: int) -> None:
+    def __init__(self, key: str, strategy: Strategy[Any], iterations: int) -> None:
         super().__init__(key)
         self.strategy = strategy
         self.iterations = iterations

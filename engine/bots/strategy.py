@@ -7,13 +7,14 @@ ruleset name; `engine.bots.levels` builds the levels from it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from engine.bots.base import Bot
 from engine.core.rng import SeededRandom
 from engine.core.state import Result, State
 
-_STRATEGIES: dict[str, type[Strategy]] = {}
+S = TypeVar("S", bound=State)  # the state of the strategy's ruleset
+_STRATEGIES: dict[str, type[Strategy[Any]]] = {}
 
 
 def outcome_values(result: Result, players: int) -> list[float]:
@@ -32,7 +33,7 @@ def outcome_values(result: Result, players: int) -> list[float]:
     return values
 
 
-class Strategy:
+class Strategy(Generic[S]):
     """The plain strategy: no knowledge of the game beyond its end.
 
     Subclasses give `values` a heuristic so searches may stop early
@@ -46,18 +47,18 @@ class Strategy:
     rollout_moves: ClassVar[int | None] = None
     budgets: ClassVar[dict[str, int]] = {"medium": 100, "strong": 800}
 
-    def values(self, state: State) -> list[float]:
+    def values(self, state: S) -> list[float]:
         """Each seat's prospects in [0, 1], best 1, on a finished or running game."""
         result = state.result()
         if result is not None:
             return outcome_values(result, state.players)
         return [0.5] * state.players
 
-    def candidates(self, state: State, seat: int) -> Sequence[Any]:
+    def candidates(self, state: S, seat: int) -> Sequence[Any]:
         """The moves a bot weighs, best guesses first; all legal moves here."""
         return state.legal_moves(seat)
 
-    def rollout_move(self, state: State, seat: int, rng: SeededRandom) -> Any:
+    def rollout_move(self, state: S, seat: int, rng: SeededRandom) -> Any:
         """A quick move for play past the search tree."""
         return rng.choice(self.candidates(state, seat))
 
@@ -66,12 +67,15 @@ class Strategy:
         return None
 
 
-def register_strategy(cls: type[Strategy]) -> type[Strategy]:
+R = TypeVar("R", bound=type[Strategy[Any]])  # a strategy class
+
+
+def register_strategy(cls: R) -> R:
     """Class decorator: the strategy of `cls.ruleset`."""
     _STRATEGIES[cls.ruleset] = cls
     return cls
 
 
-def strategy_for(ruleset: str) -> Strategy:
+def strategy_for(ruleset: str) -> Strategy[Any]:
     """The registered strategy of a ruleset, or the plain one."""
     return _STRATEGIES.get(ruleset, Strategy)()

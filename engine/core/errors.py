@@ -38,10 +38,11 @@ class IllegalMove(EngineError):
         self.rule = rule
 
     @classmethod
-    def of(cls, code: str, /, rule: str | None = None, **params: Argument) -> Self:
+    def of(cls, code: str, /, rule: Argument | None = None, **params: Argument) -> Self:
         """A refusal by message id, e.g. `IllegalMove.of("taluva.no_land", space="2,-1")`;
-        `rule` is a registered word (see `messages.words`)."""
-        if rule is not None and rule not in registered_words():
+        `rule` is a registered word (see `messages.words`): typed as any
+        parameter, as `EngineError.of` takes one by that name too."""
+        if rule is not None and (not isinstance(rule, str) or rule not in registered_words()):
             raise ValueError(f"rule {rule!r} is not a registered word (messages.words)")
         message = Message(code, params)
         error = cls(message.text(), rule)

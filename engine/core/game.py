@@ -148,8 +148,8 @@ class Game:
     def view(self, seat: int | None) -> dict[str, Any]:
         """The seat's view plus seat names and the move history it may see."""
         view = self.state.view(seat)
-        if self.withdrawn and view["result"] is not None:
-            view["result"] = self.result().to_json()  # type: ignore[union-attr]
+        if self.withdrawn and (result := self.result()) is not None:
+            view["result"] = result.to_json()
         view["seats"] = list(self.seats)
         view["history"] = [
             {"seat": entry.seat, "move": self.state.history_text(entry.text, entry.seat, seat)}

@@ -33,8 +33,6 @@ class SeededRandom:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, SeededRandom) and vars(self) == vars(other)
 
-    __hash__ = None  # type: ignore[assignment]
-
     def _word(self) -> int:
         block = f"{self.seed}\x00{self.stream}\x00{self.counter}".encode()
         self.counter += 1

@@ -237,9 +237,8 @@ class State(ABC):
 
     def copy(self) -> Self:
         """A deep copy; pickling is several times faster than copy.deepcopy."""
-        return pickle.loads(pickle.dumps(self, pickle.HIGHEST_PROTOCOL))
+        clone: Self = pickle.loads(pickle.dumps(self, pickle.HIGHEST_PROTOCOL))
+        return clone
 
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self) and vars(self) == vars(other)
-
-    __hash__ = None  # type: ignore[assignment]

@@ -62,10 +62,10 @@ def _draw(placed: Mapping[tuple[int, int], tuple[str, str]], width: int) -> str:
     left, top = min(cols), min(rows)
     height = 2 * (max(rows) - top + 1) + 1
     canvas = [[" "] * ((max(cols) - left + 1) * (width + 1)) for _ in range(height)]
-    for (col, row), lines in placed.items():
+    for (col, row), cell_lines in placed.items():
         y = 2 * (row - top) + (col & 1)
         x = (col - left) * (width + 1)
-        for dy, text in enumerate(lines):
+        for dy, text in enumerate(cell_lines):
             canvas[y + dy][x : x + width] = list(text[:width].ljust(width))
     lines = ["".join(line).rstrip() for line in canvas]
     while lines and not lines[0]:

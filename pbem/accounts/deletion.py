@@ -128,7 +128,7 @@ def _erase_mail(session: Session, user: User, email: str) -> None:
     kept = session.execute(
         select(InboundMessage.id, InboundMessage.raw).where(InboundMessage.raw.is_not(None))
     )
-    quoting = [row_id for row_id, raw in kept if needle in raw.lower()]
+    quoting = [row_id for row_id, raw in kept if raw is not None and needle in raw.lower()]
     if quoting:
         session.execute(delete(InboundMessage).where(InboundMessage.id.in_(quoting)))
 

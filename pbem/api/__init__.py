@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask, request
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext, lazy_gettext
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
@@ -97,10 +98,10 @@ PAGINATION_HEADER = {
 }
 
 
-class PbemApi(Api):
+class PbemApi(Api):  # type: ignore[misc]  # flask-smorest has no types: Api is Any
     """Answers errors in JSON under /api only, so pages keep their own error pages."""
 
-    def handle_http_exception(self, error: HTTPException):  # type: ignore[no-untyped-def]
+    def handle_http_exception(self, error: HTTPException) -> HTTPException | ResponseReturnValue:
         if request.path == API_PREFIX or request.path.startswith(API_PREFIX + "/"):
             payload, code, headers = super().handle_http_exception(error)
             # The methods a 405 names (Allow), as Werkzeug's own answer gives them.
@@ -118,7 +119,9 @@ class PbemApi(Api):
         self.spec.components.header("PAGINATION", PAGINATION_HEADER, lazy=True)
 
 
-def _null_among_choices(_converter: Any, field: Any, ret: dict[str, Any], **_: Any) -> dict:
+def _null_among_choices(
+    _converter: Any, field: Any, ret: dict[str, Any], **_: Any
+) -> dict[str, Any]:
     """apispec lists a nullable field's choices without null, which JSON Schema
     (OpenAPI 3.1) reads as "null is refused"; the field takes it."""
     if field.allow_none and "enum" in ret and None not in ret["enum"]:

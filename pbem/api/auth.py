@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from flask import Flask, g, request
-from flask_smorest import abort
+from webargs.flaskparser import abort
 
 from pbem.db import request_session
 from pbem.models import User

@@ -9,7 +9,7 @@ from typing import Any
 
 from flask import Flask, current_app, request
 from flask_babel import gettext
-from flask_smorest import abort
+from webargs.flaskparser import abort
 
 BODY_LOCATIONS = ("json", "form", "files")
 

@@ -11,6 +11,7 @@ from pbem.api.auth import api_user
 from pbem.api.games import service_error
 from pbem.api.schemas import EventSchema
 from pbem.db import request_session
+from pbem.models import GameEvent
 from pbem.services.errors import ServiceError
 from pbem.services.events import events_of
 from pbem.services.games import visible_game
@@ -25,7 +26,7 @@ class Events(MethodView):
     @blp.response(200, EventSchema(many=True))
     @blp.alt_response(401, schema=ErrorSchema, description="No valid API token")
     @blp.alt_response(404, schema=ErrorSchema, description="No such game, or not yours to see")
-    def get(self, game_id: str):  # type: ignore[no-untyped-def]
+    def get(self, game_id: str) -> list[GameEvent]:
         """The game's events (timeouts, organiser actions), oldest first; each
         came after move `ply`"""
         session = request_session()

@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, NoReturn
 
 from flask import current_app, url_for
 from flask.views import MethodView
 from flask_babel import gettext as _
-from flask_smorest import abort
 from flask_smorest.error_handler import ErrorSchema
 from flask_smorest.pagination import PaginationParameters
+from webargs.flaskparser import abort
 from werkzeug.http import HTTP_STATUS_CODES
 
 from pbem.api.auth import api_user
-from pbem.api.pages import Blueprint
+from pbem.api.pages import Blueprint, View
 from pbem.api.schemas import (
     ChatMessageSchema,
     ChatPostSchema,
@@ -31,7 +32,7 @@ from pbem.i18n import current_language, page_language
 from pbem.i18n.boards import board_text
 from pbem.i18n.rules import describe_error, refusal_of
 from pbem.leagues.seasons import shown_title
-from pbem.models import Game, Seat, Submission, User
+from pbem.models import ChatMessage, Game, Seat, Submission, User
 from pbem.numbers import ID_CONVERTER
 from pbem.services import chat
 from pbem.services import games as game_service
@@ -54,12 +55,12 @@ MAX_PAGE_SIZE = 2 * PAGE_SIZE
 STATUS_FOR = {Forbidden: 403, NotFound: 404, Conflict: 409, Invalid: 422}
 
 
-def errors(code: int, description: str):  # type: ignore[no-untyped-def]
+def errors(code: int, description: str) -> Callable[[View], View]:
     """Document an error answer with the shape every error has."""
     return blp.alt_response(code, schema=ErrorSchema, description=description)
 
 
-def authenticated(method):  # type: ignore[no-untyped-def]
+def authenticated(method: View) -> View:
     return errors(401, "No valid API token")(method)
 
 
@@ -67,7 +68,7 @@ SEAT_URL = f"/<game_id>/seats/<{ID_CONVERTER}:position>"
 
 
 @blp.errorhandler(ServiceError)
-def service_error(error: ServiceError):  # type: ignore[no-untyped-def]
+def service_error(error: ServiceError) -> tuple[dict[str, Any], int]:
     """A service's refusal as an error answer; other API blueprints register it too."""
     return _error(STATUS_FOR.get(type(error), 400), str(error))
 
@@ -149,7 +150,7 @@ class Games(MethodView):
     @blp.doc(operationId="listGames")
     @blp.response(200, GameSchema(many=True))
     @blp.paginate(page_size=PAGE_SIZE, max_page_size=MAX_PAGE_SIZE)
-    def get(self, pagination_parameters: PaginationParameters):  # type: ignore[no-untyped-def]
+    def get(self, pagination_parameters: PaginationParameters) -> list[dict[str, Any]]:
         """Your games and the games waiting for players, newest first, a page
         at a time (see the X-Pagination header: total, next_page...)"""
         user = api_user()
@@ -164,7 +165,7 @@ class Games(MethodView):
     @blp.arguments(GameCreateSchema)
     @blp.response(201, GameSchema)
     @errors(422, "Unknown game, bad options, player count or time control")
-    def post(self, body: dict[str, Any]):  # type: ignore[no-untyped-def]
+    def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Start a game: seat yourself, bots and open seats for others to join"""
         user = api_user()
         if body["seats"].count("me") > 1:
@@ -196,7 +197,7 @@ class GameResource(MethodView):
     @blp.doc(operationId="getGame")
     @blp.response(200, GameSchema)
     @errors(404, "No such game, or not yours to see")
-    def get(self, game_id: str):  # type: ignore[no-untyped-def]
+    def get(self, game_id: str) -> dict[str, Any]:
         """One game"""
         user = api_user()
         return game_json(game_service.visible_game(request_session(), game_id, user), user)
@@ -210,7 +211,7 @@ class Join(MethodView):
     @blp.response(200, GameSchema)
     @errors(404, "No such game")
     @errors(409, "No open seat, or you sit here already")
-    def post(self, body: dict[str, Any], game_id: str):  # type: ignore[no-untyped-def]
+    def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
         """Take an open seat; the game starts when the last one is taken"""
         user = api_user()
         session = request_session()
@@ -230,7 +231,7 @@ class SeatView(MethodView):
     @blp.response(200, ViewSchema)
     @errors(404, "No such game or seat of yours")
     @errors(409, "The game waits for players")
-    def get(self, game_id: str, position: int):  # type: ignore[no-untyped-def]
+    def get(self, game_id: str, position: int) -> dict[str, Any]:
         """What your seat sees: board, your private information, history"""
         seat = _own_seat(game_id, position)
         played = engine_game(seat.game)
@@ -251,7 +252,7 @@ class LegalMoves(MethodView):
     @blp.response(200, LegalMovesSchema)
     @errors(404, "No such game or seat of yours")
     @errors(409, "The game waits for players")
-    def get(self, game_id: str, position: int):  # type: ignore[no-untyped-def]
+    def get(self, game_id: str, position: int) -> dict[str, Any]:
         """Every move your seat may make now (empty when it is not your turn)"""
         game = _own_seat(game_id, position).game
         if game.abandoned_at is not None:
@@ -269,7 +270,9 @@ class Moves(MethodView):
     @errors(404, "No such game or seat of yours")
     @errors(409, "Not your turn, or your last submission still waits")
     @errors(422, "Illegal or malformed move: the message says why")
-    def post(self, body: dict[str, Any], game_id: str, position: int):  # type: ignore[no-untyped-def]
+    def post(
+        self, body: dict[str, Any], game_id: str, position: int
+    ) -> tuple[Submission, int, dict[str, str]]:
         """Send one turn's moves; a worker applies them all or none (a draw stands)"""
         seat = _own_seat(game_id, position)
         session = request_session()
@@ -313,7 +316,7 @@ class Resign(MethodView):
     @blp.response(200, GameSchema)
     @errors(404, "No such game or seat of yours")
     @errors(409, "The game is not going on, or you resigned already")
-    def post(self, game_id: str, position: int):  # type: ignore[no-untyped-def]
+    def post(self, game_id: str, position: int) -> dict[str, Any]:
         """Leave the game: a bot plays your seat to the end, the others are told"""
         seat = _own_seat(game_id, position)
         session = request_session()
@@ -328,7 +331,7 @@ class Chat(MethodView):
     @blp.doc(operationId="listChat")
     @blp.response(200, ChatMessageSchema(many=True))
     @errors(404, "No such game of yours")
-    def get(self, game_id: str):  # type: ignore[no-untyped-def]
+    def get(self, game_id: str) -> list[ChatMessage]:
         """The game's chat, oldest first (players only)"""
         seat = game_service.seat_of(request_session(), game_id, api_user())
         return chat.messages(request_session(), seat.game)
@@ -339,7 +342,7 @@ class Chat(MethodView):
     @blp.response(201, ChatSentSchema)
     @errors(404, "No such game of yours")
     @errors(422, "Empty or too long")
-    def post(self, body: dict[str, Any], game_id: str):  # type: ignore[no-untyped-def]
+    def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
         """Write to the other players: kept with the game and mailed to them"""
         session = request_session()
         seat = game_service.seat_of(session, game_id, api_user())
@@ -356,7 +359,7 @@ class ChatLine(MethodView):
     @blp.response(200, ChatMessageSchema)
     @errors(403, "Not an organiser of the game nor an administrator")
     @errors(404, "No such game or chat line")
-    def delete(self, game_id: str, message_id: int):  # type: ignore[no-untyped-def]
+    def delete(self, game_id: str, message_id: int) -> ChatMessage:
         """Remove a chat line (the game's organisers, administrators): its text is erased"""
         session = request_session()
         line = chat.remove(
@@ -372,7 +375,7 @@ class SubmissionResource(MethodView):
     @blp.doc(operationId="getSubmission")
     @blp.response(200, SubmissionSchema)
     @errors(404, "No such submission of yours")
-    def get(self, game_id: str, position: int, submission_id: int):  # type: ignore[no-untyped-def]
+    def get(self, game_id: str, position: int, submission_id: int) -> Submission:
         """Whether a submission was accepted, and why not"""
         seat = _own_seat(game_id, position)
         submission = request_session().get(Submission, submission_id)

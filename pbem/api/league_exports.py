@@ -4,7 +4,10 @@ with a token, as the season page is for anyone signed in."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import marshmallow as ma
+from flask import Response
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from flask_smorest.error_handler import ErrorSchema
@@ -49,7 +52,7 @@ class StandingsJson(MethodView):
     @blp.response(200, SeasonExportSchema)
     @blp.alt_response(401, schema=ErrorSchema, description="No valid API token")
     @blp.alt_response(404, schema=ErrorSchema, description=NOT_FOUND)
-    def get(self, league_id: str, season: int):  # type: ignore[no-untyped-def]
+    def get(self, league_id: str, season: int) -> dict[str, Any]:
         """Every division's table of the season, best first"""
         api_user()
         return exports.standings_json(request_session(), _season(league_id, season))
@@ -61,7 +64,7 @@ class StandingsCsv(MethodView):
     @blp.response(200, {"type": "string"}, content_type="text/csv", description="CSV file")
     @blp.alt_response(401, schema=ErrorSchema, description="No valid API token")
     @blp.alt_response(404, schema=ErrorSchema, description=NOT_FOUND)
-    def get(self, league_id: str, season: int):  # type: ignore[no-untyped-def]
+    def get(self, league_id: str, season: int) -> Response:
         """The season's tables as CSV
 
         Columns: division, place, player, played, points, score, rating, withdrawn."""
@@ -76,7 +79,7 @@ class RecordsZip(MethodView):
     @blp.response(200, FILE, content_type="application/zip", description="Zip file")
     @blp.alt_response(401, schema=ErrorSchema, description="No valid API token")
     @blp.alt_response(404, schema=ErrorSchema, description=NOT_FOUND)
-    def get(self, league_id: str, season: int):  # type: ignore[no-untyped-def]
+    def get(self, league_id: str, season: int) -> Response:
         """The season's finished games' records as one zip
 
         One `<title>-<game id>.json` per game whose record the caller may have

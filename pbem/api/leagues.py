@@ -5,6 +5,7 @@ its organisers only."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask.views import MethodView
@@ -26,6 +27,7 @@ from pbem.api.league_schemas import (
     StandingsQuerySchema,
     StandingsSchema,
 )
+from pbem.api.pages import View
 from pbem.api.schemas import StandInSchema
 from pbem.db import request_session
 from pbem.leagues import leagues as league_service
@@ -49,10 +51,10 @@ SEASON_URL = f"{LEAGUE_URL}/seasons/<{ID_CONVERTER}:season>"
 PLACE_URL = f"{SEASON_URL}/entrants/<{ID_CONVERTER}:entrant>"
 
 
-def _documented(operation_id: str, answers: dict[int, str]):  # type: ignore[no-untyped-def]
+def _documented(operation_id: str, answers: dict[int, str]) -> Callable[[View], View]:
     """The operation's id and its error answers, each with the shape every error has."""
 
-    def wrap(method):  # type: ignore[no-untyped-def]
+    def wrap(method: View) -> View:
         method = blp.doc(operationId=operation_id)(method)
         for code, description in {401: "No valid API token", **answers}.items():
             method = blp.alt_response(code, schema=ErrorSchema, description=description)(method)
@@ -114,7 +116,7 @@ class Leagues(MethodView):
     @blp.arguments(LeagueCreateSchema)
     @blp.response(201, LeagueSchema)
     @_documented("createLeague", {422: "Unknown game, bad options, players or points table"})
-    def post(self, body: dict[str, Any]):  # type: ignore[no-untyped-def]
+    def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Make a league; you are its first organiser"""
         clock = body["time_control"]
         league = league_service.create_league(
@@ -138,7 +140,7 @@ class Leagues(MethodView):
 class LeagueResource(MethodView):
     @blp.response(200, LeagueSchema)
     @_documented("getLeague", {404: "No such league"})
-    def get(self, league_id: str):  # type: ignore[no-untyped-def]
+    def get(self, league_id: str) -> dict[str, Any]:
         """A league: its settings, organisers, entrants and seasons"""
         return league_json(league_service.find_league(request_session(), league_id), api_user())
 
@@ -166,7 +168,7 @@ class Entrants(MethodView):
             429: "Too many invitations (PBEM_INVITATION_LIMIT)",
         },
     )
-    def post(self, body: dict[str, str], league_id: str):  # type: ignore[no-untyped-def]
+    def post(self, body: dict[str, str], league_id: str) -> dict[str, Any]:
         """Invite the person at an address; they are mailed a link that signs them in,
         once, to join"""
         league = _organised(league_id)
@@ -192,7 +194,7 @@ class EntrantDivision(MethodView):
             422: "Not one of the league's divisions",
         },
     )
-    def post(self, body: dict[str, int], league_id: str, entrant: int):  # type: ignore[no-untyped-def]
+    def post(self, body: dict[str, int], league_id: str, entrant: int) -> dict[str, Any]:
         """Place an entrant (its `id` in the league's entrants) in a division for the
         seasons to come: the first season's divisions, or a correction between seasons"""
         league = _organised(league_id)
@@ -213,7 +215,7 @@ class Organisers(MethodView):
             422: "Not an e-mail address",
         },
     )
-    def post(self, body: dict[str, str], league_id: str):  # type: ignore[no-untyped-def]
+    def post(self, body: dict[str, str], league_id: str) -> dict[str, Any]:
         """Make the person at an address an organiser, with every power of yours"""
         league = _organised(league_id)
         league_service.add_organiser(request_session(), league, body["email"])
@@ -228,7 +230,7 @@ class StandIn(MethodView):
         "chooseLeagueStandIn",
         {403: "You do not organise the league", 404: "No such league", 422: "Unknown bot level"},
     )
-    def post(self, body: dict[str, str], league_id: str):  # type: ignore[no-untyped-def]
+    def post(self, body: dict[str, str], league_id: str) -> dict[str, Any]:
         """Choose the level of the bots that stand in for absent players in the
         league's games, those under way included, and play for entrants who withdrew"""
         league = _organised(league_id)
@@ -247,7 +249,7 @@ class Join(MethodView):
             409: "You are an entrant already",
         },
     )
-    def post(self, league_id: str):  # type: ignore[no-untyped-def]
+    def post(self, league_id: str) -> dict[str, Any]:
         """Enter the league: accept your invitation, or join an open league;
         newcomers start in the lowest division and play from the next season"""
         entrant = league_service.join_league(request_session(), league_id, api_user())
@@ -258,7 +260,7 @@ class Join(MethodView):
 class Leave(MethodView):
     @blp.response(200, LeagueSchema)
     @_documented("leaveLeague", {404: "No such league, or you are not an entrant"})
-    def post(self, league_id: str):  # type: ignore[no-untyped-def]
+    def post(self, league_id: str) -> dict[str, Any]:
         """Leave the league; bots play your games of the season under way, which you lose"""
         league = league_service.find_league(request_session(), league_id)
         leave_league(request_session(), league, api_user())
@@ -278,7 +280,7 @@ class Seasons(MethodView):
             422: "Too few entrants in a division, or bad legs, pacing or days",
         },
     )
-    def post(self, body: dict[str, Any], league_id: str):  # type: ignore[no-untyped-def]
+    def post(self, body: dict[str, Any], league_id: str) -> dict[str, Any]:
         """Start the league's next season with its entrants as they stand: the
         schedule is made and the first games (all of them with pacing all) start"""
         league = _organised(league_id)
@@ -292,7 +294,7 @@ class Seasons(MethodView):
 class SeasonResource(MethodView):
     @blp.response(200, SeasonSchema)
     @_documented("getSeason", {404: "No such league or season"})
-    def get(self, league_id: str, season: int):  # type: ignore[no-untyped-def]
+    def get(self, league_id: str, season: int) -> dict[str, Any]:
         """A season: per division the balance of its schedule, its rounds (games
         not started yet by their entrants) and its table"""
         api_user()
@@ -372,7 +374,7 @@ class Standings(MethodView):
     @blp.arguments(StandingsQuerySchema, location="query")
     @blp.response(200, StandingsSchema)
     @_documented("getStandings", {404: "No such league, season or division", 422: "Bad query"})
-    def get(self, query: dict[str, int], league_id: str):  # type: ignore[no-untyped-def]
+    def get(self, query: dict[str, int], league_id: str) -> dict[str, Any]:
         """A division's table, best first: the season going on (else the last
         one) and division 1 unless the query names others"""
         api_user()
@@ -414,7 +416,7 @@ class Withdraw(MethodView):
             409: "The season is over, or the entrant withdrew already",
         },
     )
-    def post(self, league_id: str, season: int, entrant: int):  # type: ignore[no-untyped-def]
+    def post(self, league_id: str, season: int, entrant: int) -> dict[str, Any]:
         """Withdraw an entrant from the season (its player, or an organiser): bots
         play its games to the end and it loses them; answers its division's table"""
         session = request_session()
@@ -438,7 +440,9 @@ class Replace(MethodView):
             422: "Not an e-mail address",
         },
     )
-    def post(self, body: dict[str, str], league_id: str, season: int, entrant: int):  # type: ignore[no-untyped-def]
+    def post(
+        self, body: dict[str, str], league_id: str, season: int, entrant: int
+    ) -> dict[str, Any]:
         """Give an entrant's place (its points and games under way) to the person at
         an address, who is invited by mail; answers its division's table"""
         league = _organised(league_id)

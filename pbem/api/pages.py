@@ -5,14 +5,17 @@ now it is refused with 422, and the OpenAPI document gives the maximum."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import flask_smorest
 
 from pbem.api.schemas import COUNTING, within
 
+# A view method; flask-smorest's decorators (untyped) give it back as it was.
+View = TypeVar("View", bound=Callable[..., Any])
 
-class Blueprint(flask_smorest.Blueprint):
+
+class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]  # flask-smorest has no types
     def paginate(self, pager: Any = None, **kwargs: Any) -> Callable[[Any], Any]:
         paginated = super().paginate(pager, **kwargs)
 

@@ -34,7 +34,7 @@ class Player(MethodView):
     @blp.response(200, PlayerSchema)
     @blp.alt_response(401, schema=ErrorSchema, description="No valid API token")
     @blp.alt_response(404, schema=ErrorSchema, description="No such player")
-    def get(self, query: dict[str, int], user_id: int):  # type: ignore[no-untyped-def]
+    def get(self, query: dict[str, int], user_id: int) -> dict[str, Any]:
         """A player's profile: name, local time, ratings per game with their
         history, the leagues they entered with their place, games going on and
         finished games (pages of 50, newest first)"""

@@ -3,6 +3,8 @@ may have it, and when)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from flask_smorest.error_handler import ErrorSchema
@@ -34,7 +36,7 @@ class GameRecord(MethodView):
         description="The game is not over yet (the record holds the seed), or was"
         " abandoned before it started",
     )
-    def get(self, game_id: str):  # type: ignore[no-untyped-def]
+    def get(self, game_id: str) -> dict[str, Any]:
         """The game record, seed included, once the game is over
 
         An abandoned game's record goes up to where it stopped. Save it as a

@@ -15,6 +15,6 @@ blp = Blueprint("api_rulesets", __name__, description="The games this server run
 class Rulesets(MethodView):
     @blp.doc(operationId="listRulesets", security=[])
     @blp.response(200, RulesetSchema(many=True))
-    def get(self):  # type: ignore[no-untyped-def]
+    def get(self) -> list[type[engine.State]]:
         """Every ruleset and version, with its options"""
         return engine.rulesets()

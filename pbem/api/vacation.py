@@ -7,8 +7,9 @@ from typing import Any, NoReturn
 
 from flask import current_app
 from flask.views import MethodView
-from flask_smorest import Blueprint, abort
+from flask_smorest import Blueprint
 from flask_smorest.error_handler import ErrorSchema
+from webargs.flaskparser import abort
 
 from pbem.api.auth import api_user
 from pbem.api.schemas import VacationSchema, VacationStartSchema
@@ -35,7 +36,7 @@ class Vacation(MethodView):
     @blp.doc(operationId="getVacation")
     @blp.response(200, VacationSchema)
     @blp.alt_response(401, schema=ErrorSchema, description="No valid API token")
-    def get(self):  # type: ignore[no-untyped-def]
+    def get(self) -> vacation.VacationStatus:
         """Your vacation days this year and the vacation you are on, if any"""
         return _status()
 
@@ -45,7 +46,7 @@ class Vacation(MethodView):
     @blp.alt_response(401, schema=ErrorSchema, description="No valid API token")
     @blp.alt_response(409, schema=ErrorSchema, description="You are on vacation already")
     @blp.alt_response(422, schema=ErrorSchema, description="More days than you have left")
-    def post(self, body: dict[str, Any]):  # type: ignore[no-untyped-def]
+    def post(self, body: dict[str, Any]) -> vacation.VacationStatus:
         """Start a vacation now: your clocks stop in every game for that many days"""
         allowance = current_app.config["PBEM_VACATION_DAYS"]
         try:
@@ -59,7 +60,7 @@ class Vacation(MethodView):
     @blp.response(200, VacationSchema)
     @blp.alt_response(401, schema=ErrorSchema, description="No valid API token")
     @blp.alt_response(409, schema=ErrorSchema, description="You are not on vacation")
-    def delete(self):  # type: ignore[no-untyped-def]
+    def delete(self) -> vacation.VacationStatus:
         """Come back now: your clocks run again"""
         try:
             vacation.end(request_session(), api_user(), utcnow())

@@ -4,6 +4,7 @@ receiver. The JSON deliveries are documented in the document's `webhooks`."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import marshmallow as ma
@@ -15,6 +16,7 @@ from marshmallow import validate
 
 from pbem.api.auth import api_user
 from pbem.api.games import service_error
+from pbem.api.pages import View
 from pbem.api.schemas import COUNTING, within
 from pbem.db import request_session
 from pbem.models import Webhook, WebhookFormat
@@ -84,7 +86,7 @@ class Webhooks(MethodView):
     @blp.doc(operationId="listWebhooks")
     @blp.response(200, WebhookSchema(many=True))
     @blp.alt_response(401, schema=ErrorSchema, description="No valid API token")
-    def get(self):  # type: ignore[no-untyped-def]
+    def get(self) -> list[dict[str, Any]]:
         """Your webhooks (their secrets are not shown again)"""
         return [hook_json(hook) for hook in hooks.hooks_of(request_session(), api_user())]
 
@@ -95,7 +97,7 @@ class Webhooks(MethodView):
     @blp.alt_response(403, schema=ErrorSchema, description="Not the game's or league's organiser")
     @blp.alt_response(404, schema=ErrorSchema, description="No such game or league")
     @blp.alt_response(422, schema=ErrorSchema, description="An address pbem may not post to")
-    def post(self, body: dict[str, Any]):  # type: ignore[no-untyped-def]
+    def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Add a webhook; the answer shows its secret, once"""
         session = request_session()
         hook, secret = hooks.add_hook(session, api_user(), config=current_app.config, **body)
@@ -103,10 +105,10 @@ class Webhooks(MethodView):
         return hook_json(hook, secret)
 
 
-def _on_own_hook(operation_id: str, status: int, schema: Any = None):  # type: ignore[no-untyped-def]
+def _on_own_hook(operation_id: str, status: int, schema: Any = None) -> Callable[[View], View]:
     """An operation on one of the user's hooks: its id and its answers."""
 
-    def wrap(method):  # type: ignore[no-untyped-def]
+    def wrap(method: View) -> View:
         for code, description in ((401, "No valid API token"), (404, "No such webhook of yours")):
             method = blp.alt_response(code, schema=ErrorSchema, description=description)(method)
         return blp.doc(operationId=operation_id)(blp.response(status, schema)(method))
@@ -117,7 +119,7 @@ def _on_own_hook(operation_id: str, status: int, schema: Any = None):  # type: i
 @blp.route(HOOK_URL)
 class OneWebhook(MethodView):
     @_on_own_hook("removeWebhook", 204)
-    def delete(self, hook_id: int):  # type: ignore[no-untyped-def]
+    def delete(self, hook_id: int) -> None:
         """Remove a webhook"""
         session = request_session()
         hooks.remove_hook(session, api_user(), hook_id)
@@ -127,7 +129,7 @@ class OneWebhook(MethodView):
 @blp.route(f"{HOOK_URL}/test")
 class WebhookTest(MethodView):
     @_on_own_hook("testWebhook", 202, WebhookSchema)
-    def post(self, hook_id: int):  # type: ignore[no-untyped-def]
+    def post(self, hook_id: int) -> dict[str, Any]:
         """Send a test delivery now (one that gets through switches the hook back on)"""
         session = request_session()
         hook = hooks.own_hook(session, api_user(), hook_id)
@@ -139,7 +141,7 @@ class WebhookTest(MethodView):
 @blp.route(f"{HOOK_URL}/secret")
 class WebhookSecret(MethodView):
     @_on_own_hook("renewWebhookSecret", 200, NewWebhookSchema)
-    def post(self, hook_id: int):  # type: ignore[no-untyped-def]
+    def post(self, hook_id: int) -> dict[str, Any]:
         """A new secret, shown once; the old one signs nothing any more"""
         session = request_session()
         hook = hooks.own_hook(session, api_user(), hook_id)

@@ -11,6 +11,7 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import ColumnElement, or_, select, update
 from sqlalchemy.orm import Session
 
+from pbem.db import rows_changed
 from pbem.models import User
 from pbem.services import notifications
 from pbem.services.game_lists import seats_to_act
@@ -30,6 +31,7 @@ def send_digests(session: Session, now: datetime) -> int:
     ).all()
     sent = 0
     for user_id, zone, hour in candidates:
+        assert hour is not None  # the query's condition
         local = now.astimezone(ZoneInfo(zone))
         if local.hour < hour:
             continue
@@ -40,7 +42,7 @@ def send_digests(session: Session, now: datetime) -> int:
             .execution_options(synchronize_session=False)
         )
         user = session.get_one(User, user_id)
-        if claimed.rowcount == 1 and seats_to_act(session, user):
+        if rows_changed(claimed) == 1 and seats_to_act(session, user):
             notifications.notify_digest(session, user)
             sent += 1
         session.commit()

@@ -124,7 +124,7 @@ def untranslated(root: Path = PROJECT_ROOT) -> list[Entry]:
                     problem = "missing"
                 elif known.fuzzy:
                     problem = "fuzzy"
-                elif not all(known.string if message.pluralizable else [known.string]):
+                elif not (all(known.string) if isinstance(known.string, tuple) else known.string):
                     problem = "empty"
                 else:
                     continue

@@ -4,6 +4,7 @@ off they are, like "Thu 26 Nov, 18:00 (in 2 days)"."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import Literal
 from zoneinfo import ZoneInfo
 
 from babel.dates import format_datetime, format_timedelta
@@ -13,7 +14,11 @@ from flask_babel import gettext
 from pbem.i18n import current_language
 from pbem.models import utcnow
 
-UNITS = (("day", 86400), ("hour", 3600), ("minute", 60))
+UNITS: tuple[tuple[Literal["day", "hour", "minute"], int], ...] = (
+    ("day", 86400),
+    ("hour", 3600),
+    ("minute", 60),
+)
 
 
 def local_time(

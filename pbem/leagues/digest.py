@@ -14,6 +14,7 @@ from flask_babel import lazy_gettext
 from sqlalchemy import ColumnElement, exists, or_, select, update
 from sqlalchemy.orm import Session
 
+from pbem.db import rows_changed
 from pbem.leagues import notices
 from pbem.models import Season, SeasonEntrant, User
 
@@ -49,7 +50,7 @@ def send_league_digests(session: Session, now: datetime) -> int:
             .values(league_digest_sent_on=local.date())
             .execution_options(synchronize_session=False)
         )
-        if claimed.rowcount == 1:
+        if rows_changed(claimed) == 1:
             notices.weekly_digest(session, user_id)
             sent += 1
         session.commit()

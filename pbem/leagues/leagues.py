@@ -178,7 +178,12 @@ def _entrant_of(league: League, address: str) -> Entrant | None:
 def current_entrants(league: League) -> list[Entrant]:
     """Those who accepted and have not left, by division then name."""
     playing = [e for e in league.entrants if e.user is not None and e.left_at is None]
-    return sorted(playing, key=lambda e: (e.division, e.user.name.casefold(), e.id))
+    return sorted(playing, key=_division_and_name)
+
+
+def _division_and_name(entrant: Entrant) -> tuple[int, str, int]:
+    assert entrant.user is not None  # a current entrant accepted
+    return entrant.division, entrant.user.name.casefold(), entrant.id
 
 
 def find_season(session: Session, league_public_id: str, number: int) -> Season:

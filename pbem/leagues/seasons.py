@@ -80,7 +80,7 @@ def start_season(
         started_at=utcnow(),
     )
     session.add(season)
-    plan: dict[str, list] = {}
+    plan: dict[str, list[list[list[int]]]] = {}
     for division, entrants in divisions.items():
         places = [
             SeasonEntrant(entrant=e, division=division, user_id=e.user_id, name=e.user.name)
@@ -246,7 +246,7 @@ def stored_title(season: Season, division: int, round_number: int, number: int) 
 
 def shown_title(game: Game) -> str:
     """A game's title for the reader: a league game's in their language."""
-    if game.season is None or None in (game.division, game.round, game.number):
+    if game.season is None or game.division is None or game.round is None or game.number is None:
         return game.title
     return game_title(game.season, game.division, game.round, game.number)
 

@@ -5,6 +5,7 @@ database and adds what the pages show (the player, their rating)."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Hashable
 from dataclasses import dataclass
 
 from flask_babel import lazy_gettext
@@ -47,7 +48,7 @@ def division_table(session: Session, season: Season, division: int) -> list[Tabl
             outcomes.append(GameOutcome.of(game.id, entrants, result))
     table = season.league.points_table
     rows = standings([p.id for p in places], outcomes, table, ranks_per_game(season, division))
-    by_id = {p.id: p for p in places}
+    by_id: dict[Hashable, SeasonEntrant] = {p.id: p for p in places}
     ratings = _ratings(session, season, [p.user_id for p in places if p.user_id is not None])
     return [
         TableRow(by_id[row.entrant], row, ratings.get(by_id[row.entrant].user_id or 0))

@@ -115,6 +115,7 @@ def _account_mail(session: Session, row: Outbox, config: Mapping[str, Any]) -> E
     mail = Mail()
     payload = row.payload
     if row.kind == notifications.DIGEST:
+        assert row.recipient is not None  # a digest is queued for a player
         return _digest(session, mail, row.recipient, config)
     if row.kind == notifications.SIGN_IN:
         mail.para(_("Use this link to sign in to pbem. It works once and expires soon."))

@@ -21,31 +21,36 @@ from pbem.services.replay import engine_game
 T = TypeVar("T")
 
 
+def _once(made: dict[Hashable, T], key: Hashable, make: Callable[[], T]) -> T:
+    if key not in made:
+        made[key] = make()
+    return made[key]
+
+
 class GameViews:
     def __init__(self) -> None:
-        self._made: dict[Hashable, object] = {}
+        self._played: dict[Hashable, engine.Game] = {}
+        self._pictures: dict[Hashable, SeatPicture] = {}
+        self._pngs: dict[Hashable, bytes] = {}
 
     def played(self, game: Game) -> engine.Game:
-        return self._once(("played", game.id), lambda: engine_game(game))
+        return _once(self._played, game.id, lambda: engine_game(game))
 
     def picture(self, game: Game, position: int) -> SeatPicture:
         """The seat's picture in the language being written in (its reader's)."""
         language = current_language()
-        return self._once(
-            ("picture", game.id, position, language),
+        return _once(
+            self._pictures,
+            (game.id, position, language),
             lambda: seat_picture(self.played(game), position, language),
         )
 
     def png(self, session: Session, game: Game, picture: SeatPicture) -> bytes:
         language = current_language()
-        return self._once(
-            ("png", game.id, picture.ply, picture.position, language),
+        return _once(
+            self._pngs,
+            (game.id, picture.ply, picture.position, language),
             lambda: board_png(
                 session, game, picture.ply, picture.position, lambda: picture.view, language
             ),
         )
-
-    def _once(self, key: Hashable, make: Callable[[], T]) -> T:
-        if key not in self._made:
-            self._made[key] = make()
-        return self._made[key]  # type: ignore[return-value]

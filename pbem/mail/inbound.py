@@ -28,6 +28,7 @@ from sqlalchemy import select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session
 
+from pbem.db import rows_changed
 from pbem.dispatch import send_tasks
 from pbem.i18n import in_language
 from pbem.mail import addresses
@@ -126,7 +127,7 @@ def process(session: Session, inbound_id: int, config: Mapping[str, Any]) -> Res
         .where(InboundMessage.id == inbound_id, InboundMessage.status == InboundStatus.RECEIVED)
         .values(processed_at=utcnow())
     )
-    if claimed.rowcount == 0:
+    if rows_changed(claimed) == 0:
         session.rollback()
         return None
     row = session.get_one(InboundMessage, inbound_id)
@@ -155,8 +156,10 @@ def _read_or_fail(session: Session, row: InboundMessage, config: Mapping[str, An
 
 
 def _read(session: Session, row: InboundMessage, config: Mapping[str, Any]) -> Result:
+    raw = row.raw
+    assert raw is not None  # forgotten only once read (pbem.mail.retention)
     try:
-        message = BytesParser(policy=policy.default).parsebytes(row.raw)
+        message = BytesParser(policy=policy.default).parsebytes(raw)
         if is_automatic(message, row.envelope_from):
             return Result("ignored", "automatic reply or bounce")
         sender = addresses.sender_address(message)
@@ -165,7 +168,7 @@ def _read(session: Session, row: InboundMessage, config: Mapping[str, Any]) -> R
         return Result("refused", f"unclear sender: {exc}")
     except Exception as exc:  # broken beyond reading: keep it stored, answer nobody
         return Result("unreadable", f"{type(exc).__name__}: {exc}")
-    if len(row.raw) > config["PBEM_MAIL_MAX_BYTES"]:
+    if len(raw) > config["PBEM_MAIL_MAX_BYTES"]:
         _refuse(session, sender, message, TOO_LARGE)
         return Result("refused", "too large")
     failed = failed_check(message, config["PBEM_MAIL_AUTHSERV_ID"], sender)
@@ -177,6 +180,7 @@ def _read(session: Session, row: InboundMessage, config: Mapping[str, Any]) -> R
         _refuse(session, sender, message)
         return Result("refused", "no seat for this address and sender")
     row.seat_id = seat.id
+    assert seat.user is not None  # authenticated_seat finds a player's seat
     if seat.user.locked_out:
         _refuse(session, sender, message, SUSPENDED)
         return Result("refused", "account suspended")

@@ -77,7 +77,7 @@ class Mail:
         body = "".join(picture[0] for picture in pictures) + "".join(self.html)
         page = f"<html><head><style>{STYLE}</style></head><body>{body}</body></html>"
         message.add_alternative(css_inline.inline(page), subtype="html")
-        html_part = message.get_payload()[1]
+        html_part = list(message.iter_parts())[1]
         for _tag, (cid, name), png in pictures:
             html_part.add_related(png, "image", "png", cid=cid, filename=name, disposition="inline")
         return message

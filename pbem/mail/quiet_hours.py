@@ -99,9 +99,9 @@ def fold_released(session: Session, now: datetime) -> None:
         )
         .order_by(Outbox.id)
     )
-    groups: dict[tuple[int, int], list[Outbox]] = defaultdict(list)
+    groups: dict[tuple[int | None, int | None], list[Outbox]] = defaultdict(list)
     for row in due:
-        groups[(row.recipient_id, row.game_id)].append(row)  # type: ignore[index]
+        groups[(row.recipient_id, row.game_id)].append(row)
     for rows in groups.values():
         _fold(rows)
 

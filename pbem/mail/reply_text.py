@@ -16,7 +16,7 @@ order, so that a turn is never cut in two; what is only uncertain (a line
 from __future__ import annotations
 
 import re
-from email.message import EmailMessage
+from email.message import EmailMessage, MIMEPart
 from html.parser import HTMLParser
 
 from pbem.i18n.command_words import command_named
@@ -41,7 +41,7 @@ class _HtmlText(HTMLParser):
         self.skipping = 0  # depth inside a skipped element
         self.parts: list[str] = []
 
-    def handle_starttag(self, tag: str, attrs: list) -> None:  # type: ignore[type-arg]
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in self.VOID:
             if tag == "br" and not self.skipping:
                 self.parts.append("\n")
@@ -65,7 +65,7 @@ class _HtmlText(HTMLParser):
             self.parts.append(data)
 
 
-def _is_quote_div(attrs: list) -> bool:  # type: ignore[type-arg]
+def _is_quote_div(attrs: list[tuple[str, str | None]]) -> bool:
     classes = " ".join(value or "" for name, value in attrs if name == "class")
     return "gmail_quote" in classes or "moz-cite-prefix" in classes
 
@@ -94,7 +94,7 @@ def body_text(message: EmailMessage) -> str:
     return html_to_text(content) if part.get_content_subtype() == "html" else content
 
 
-def _decoded(part: EmailMessage) -> str:
+def _decoded(part: MIMEPart) -> str:
     """Strictly in the declared charset: a replacement character for each bad
     byte would let a garbled text be read as moves."""
     declared = part.get_param("charset")
@@ -108,7 +108,8 @@ def _decoded(part: EmailMessage) -> str:
             defects = ", ".join(type(d).__name__ for d in part.defects)
             raise UnreadableBody(f"its encoding is broken: {defects}") from None
     try:
-        return (part.get_payload(decode=True) or b"").decode("utf-8")
+        payload = part.get_payload(decode=True)
+        return (payload if isinstance(payload, bytes) else b"").decode("utf-8")
     except UnicodeDecodeError:
         raise UnreadableBody("its text is in an unknown charset") from None
 

@@ -22,6 +22,7 @@ from sqlalchemy import Delete, Update, and_, delete, or_, select, update
 from sqlalchemy.orm import InstrumentedAttribute, Session
 from sqlalchemy.sql.elements import ColumnElement
 
+from pbem.db import rows_changed
 from pbem.models import InboundMessage, InboundStatus, Outbox, OutboxStatus
 from pbem.services.notifications import SIGN_IN
 
@@ -89,7 +90,9 @@ def _in_batches(
         if not ids:
             return done
         statement = change(ids).where(condition)
-        done += session.execute(statement.execution_options(synchronize_session=False)).rowcount
+        done += rows_changed(
+            session.execute(statement.execution_options(synchronize_session=False))
+        )
         session.commit()
         if len(ids) < BATCH_SIZE:
             return done

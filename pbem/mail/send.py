@@ -39,6 +39,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.elements import ColumnElement
 
+from pbem.db import rows_changed
 from pbem.dispatch import send_batches
 from pbem.logs import bind, log_context
 from pbem.mail.compose import compose
@@ -147,7 +148,7 @@ def claim(session: Session, outbox_id: int, max_attempts: int) -> Outbox | None:
         .execution_options(synchronize_session=False)  # the row is read afresh below
     )
     session.commit()
-    if claimed.rowcount == 0:
+    if rows_changed(claimed) == 0:
         give_up(session, max_attempts, [outbox_id])
         return None
     return session.get_one(Outbox, outbox_id, populate_existing=True)
@@ -207,16 +208,18 @@ def give_up(session: Session, max_attempts: int, outbox_ids: Iterable[int] | Non
         spent = spent.where(Outbox.id.in_(list(outbox_ids)))
     failed = 0
     for outbox_id, attempts, last_error in session.execute(spent).all():
-        failed += session.execute(
-            update(Outbox)
-            .where(Outbox.id == outbox_id, _free(now))  # unless a sender finished it meanwhile
-            .values(
-                status=OutboxStatus.FAILED,
-                claimed_until=None,
-                last_error=f"gave up after {attempts} attempts: {last_error}",
+        failed += rows_changed(
+            session.execute(
+                update(Outbox)
+                .where(Outbox.id == outbox_id, _free(now))  # unless a sender finished it meanwhile
+                .values(
+                    status=OutboxStatus.FAILED,
+                    claimed_until=None,
+                    last_error=f"gave up after {attempts} attempts: {last_error}",
+                )
+                .execution_options(synchronize_session=False)
             )
-            .execution_options(synchronize_session=False)
-        ).rowcount
+        )
         log.error(
             "outbox %s failed for good after %s attempts: %s", outbox_id, attempts, last_error
         )

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import logging
 from datetime import timedelta
+from typing import Any
 
-from celery import shared_task
+from celery import Task, shared_task
 from flask import current_app
 from sqlalchemy.exc import OperationalError
 
@@ -27,7 +28,7 @@ from pbem.task_names import (
 log = logging.getLogger(__name__)
 
 MAX_SEND_RETRIES = 8
-DB_RETRY = {
+DB_RETRY: dict[str, Any] = {  # options of shared_task
     "autoretry_for": (OperationalError,),
     "max_retries": 5,
     "retry_backoff": 1,
@@ -36,7 +37,7 @@ DB_RETRY = {
 
 
 @shared_task(name=SEND_MAILS, bind=True, acks_late=True, reject_on_worker_lost=True)
-def send_mails(self, outbox_ids: list[int]) -> int:  # type: ignore[no-untyped-def]
+def send_mails(self: Task[Any, Any], outbox_ids: list[int]) -> int:
     with get_db().session() as session:
         try:
             return send.send_rows(session, outbox_ids, current_app.config)
@@ -45,7 +46,7 @@ def send_mails(self, outbox_ids: list[int]) -> int:  # type: ignore[no-untyped-d
                 log.warning("outbox %s: giving up for now (%s); the sweep retries", exc.unsent, exc)
                 return 0
             wait = send.retry_wait(self.request.retries)
-            raise self.retry(args=[exc.unsent], countdown=wait) from exc
+            raise self.retry(args=(exc.unsent,), countdown=wait) from exc
 
 
 @shared_task(name=SEND_MAIL)
@@ -100,4 +101,4 @@ def forget_outbox() -> int:
 @shared_task(name=POLL_IMAP, **DB_RETRY)
 def poll_imap() -> int:
     """Run by beat every PBEM_IMAP_POLL_SECONDS when PBEM_IMAP_URL is set."""
-    return imap_poller.poll(current_app._get_current_object())  # type: ignore[attr-defined]
+    return imap_poller.poll(current_app._get_current_object())  # type: ignore[attr-defined]  # Flask types current_app as the app, not its proxy

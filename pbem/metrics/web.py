@@ -16,5 +16,5 @@ def metrics() -> Response:
     from pbem.metrics.exposition import metrics_response
     from pbem.metrics.state import StateCollector
 
-    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    app = current_app._get_current_object()  # type: ignore[attr-defined]  # Flask types current_app as the app, not its proxy
     return metrics_response(request.environ, app.config["PBEM_METRICS_TOKEN"], StateCollector(app))

@@ -18,6 +18,7 @@ from sqlalchemy import and_, func, or_, select, update
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.elements import ColumnElement
 
+from pbem.db import rows_changed
 from pbem.models import DeliveryStatus, Webhook, WebhookDelivery, utcnow
 from pbem.notify import outbound
 from pbem.notify.messages import request_for
@@ -54,7 +55,7 @@ def deliver(session: Session, delivery_id: int, config: Mapping[str, Any]) -> st
         .execution_options(synchronize_session=False)
     )
     session.commit()
-    if claimed.rowcount == 0:
+    if rows_changed(claimed) == 0:
         return None
     delivery = session.get_one(WebhookDelivery, delivery_id, populate_existing=True)
     hook = session.get_one(Webhook, delivery.webhook_id, populate_existing=True)
@@ -80,12 +81,12 @@ def deliver(session: Session, delivery_id: int, config: Mapping[str, Any]) -> st
 
 
 def _sent_last_minute(session: Session, hook: Webhook, now: datetime) -> int:
-    return session.scalar(
+    return session.execute(
         select(func.count()).where(
             WebhookDelivery.webhook_id == hook.id,
             WebhookDelivery.sent_at > now - timedelta(minutes=1),
         )
-    )
+    ).scalar_one()
 
 
 def _finish(session: Session, delivery: WebhookDelivery, status: str, error: str | None) -> str:

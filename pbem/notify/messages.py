@@ -106,7 +106,10 @@ def _news(session: Session, delivery: WebhookDelivery, hook: Webhook) -> dict[st
         where = {"division": payload["division"], "round": payload["round"]}
         return {**news, "league": _league(season.league), **where, "text": text}
     game = session.get_one(Game, payload["game"])
-    about = {"game": _game(game), "to_act": [_seat(s, hook) for s in _to_act(game, payload)]}
+    about: dict[str, Any] = {
+        "game": _game(game),
+        "to_act": [_seat(s, hook) for s in _to_act(game, payload)],
+    }
     link, title = about["game"]["link"], about["game"]["title"]
     if delivery.event == YOUR_TURN:
         seat = about["to_act"][0]

@@ -125,9 +125,10 @@ class _PinnedHTTPS(http.client.HTTPSConnection):
     """As _PinnedHTTP, with TLS checked against the host's name."""
 
     def __init__(self, host: str, port: int | None, *, address: str, timeout: float) -> None:
-        super().__init__(host, port, timeout=timeout, context=ssl.create_default_context())
+        self.tls = ssl.create_default_context()
+        super().__init__(host, port, timeout=timeout, context=self.tls)
         self.address = address
 
     def connect(self) -> None:
         raw = socket.create_connection((self.address, self.port), self.timeout)
-        self.sock = self._context.wrap_socket(raw, server_hostname=self.host)  # type: ignore[attr-defined]
+        self.sock = self.tls.wrap_socket(raw, server_hostname=self.host)

@@ -27,6 +27,7 @@ from sqlalchemy import and_, or_, select, update
 from sqlalchemy.orm import Session
 
 from pbem import signals
+from pbem.db import rows_changed
 from pbem.i18n import in_language
 from pbem.leagues.seasons import named
 from pbem.models import Game, PushNotice, PushSubscription, User, utcnow
@@ -163,7 +164,7 @@ def send_notice(session: Session, notice_id: int, config: Mapping[str, Any]) -> 
         .execution_options(synchronize_session=False)
     )
     session.commit()
-    if claimed.rowcount == 0:
+    if rows_changed(claimed) == 0:
         return None
     notice = session.get_one(PushNotice, notice_id, populate_existing=True)
     notice.attempts += 1

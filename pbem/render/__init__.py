@@ -15,10 +15,10 @@ from markupsafe import Markup
 
 from pbem.render import java, samurai, taluva
 from pbem.render.colours import BACKGROUND, seat_colours
-from pbem.render.hexdraw import Colour, HexLayout, Picture, Point
+from pbem.render.hexdraw import HexLayout, Picture
 from pbem.render.palette import palette_png, split_board_and_panel
 from pbem.render.panel import WIDTH, HtmlPanel, PanelWriter, PngPanel, compose
-from pbem.render.surface import Surface
+from pbem.render.surface import Colour, Point, Surface
 from pbem.render.svgdraw import SvgCanvas
 from pbem.render.words import Words
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pbem.render.hexdraw import Colour
+from pbem.render.surface import Colour
 
 # The one palette: pictures, pages and mails resolve a seat's colour name here.
 NAMED_COLOURS: dict[str, Colour] = {
@@ -86,9 +86,12 @@ def ink_on(colour: Colour) -> Colour:
 
 def shade(colour: Colour, factor: float) -> Colour:
     """Darker below 1, lighter above 1 (towards white)."""
-    if factor <= 1:
-        return tuple(round(c * factor) for c in colour)  # type: ignore[return-value]
-    return tuple(round(c + (255 - c) * (factor - 1)) for c in colour)  # type: ignore[return-value]
+
+    def channel(c: int) -> int:
+        return round(c * factor) if factor <= 1 else round(c + (255 - c) * (factor - 1))
+
+    red, green, blue = colour
+    return channel(red), channel(green), channel(blue)
 
 
 JAVA_BOARD: dict[str, Colour] = {

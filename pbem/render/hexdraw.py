@@ -35,7 +35,8 @@ def _text_mask(text: str, pixels: int, bold: bool, anchor: str) -> tuple[Image.I
     names and numbers in every picture, and laying out glyphs is most of the
     cost of drawing one. Returns the mask and its offset from the anchor."""
     shape = font(pixels, bold)
-    left, top, right, bottom = shape.getbbox(text, anchor=anchor)
+    # FreeType measures in whole pixels, though Pillow types the box as floats.
+    left, top, right, bottom = (int(edge) for edge in shape.getbbox(text, anchor=anchor))
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)))
     ImageDraw.Draw(mask).text((-left, -top), text, font=shape, fill=255, anchor=anchor)
     return mask, left, top
@@ -233,10 +234,11 @@ class HexLayout:
         cx, cy = self.centre(h)
         r = self.size * scale
         angle = _DIRECTION_ANGLES[direction]
-        return tuple(  # type: ignore[return-value]
-            (cx + r * math.cos(math.radians(a)), cy + r * math.sin(math.radians(a)))
-            for a in (angle - 30, angle + 30)
-        )
+
+        def corner(a: float) -> Point:
+            return cx + r * math.cos(math.radians(a)), cy + r * math.sin(math.radians(a))
+
+        return corner(angle - 30), corner(angle + 30)
 
 
 def neighbour(h: tuple[int, int], direction: int) -> tuple[int, int]:

@@ -23,10 +23,10 @@ from pbem.render.colours import (
     ink_on,
     shade,
 )
-from pbem.render.hexdraw import Colour, HexLayout, Point, neighbour
+from pbem.render.hexdraw import HexLayout, neighbour
 from pbem.render.lastturn import highlight, outlines
 from pbem.render.panel import PAD, SMALL, WIDTH, Panel, PanelWriter
-from pbem.render.surface import Surface
+from pbem.render.surface import Colour, Point, Surface
 from pbem.render.words import Words
 
 MAX_WIDTH, MAX_HEIGHT = 1180, 1000

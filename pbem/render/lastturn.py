@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem.render.colours import EDGE
-from pbem.render.hexdraw import Colour, HexLayout
-from pbem.render.surface import Surface
+from pbem.render.hexdraw import HexLayout
+from pbem.render.surface import Colour, Surface
 
 History = Sequence[Mapping[str, Any]]
 

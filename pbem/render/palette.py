@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from PIL import Image
 
 from pbem.render import colours
-from pbem.render.hexdraw import Colour
+from pbem.render.surface import Colour
 
 # Colours for the blends; with the named ones the PNG stays <= 150 KB for a late Java board.
 BLENDS = 64

@@ -12,9 +12,9 @@ from typing import Any, Protocol
 from markupsafe import Markup, escape
 
 from pbem.render.colours import BACKGROUND, EDGE, INK, MUTED, PANEL, css_colour
-from pbem.render.hexdraw import Canvas, Colour, HexLayout, Picture
+from pbem.render.hexdraw import Canvas, HexLayout, Picture
 from pbem.render.lastturn import outlined_turns
-from pbem.render.surface import Surface
+from pbem.render.surface import Colour, Surface
 from pbem.render.svgdraw import SvgCanvas
 from pbem.render.words import Words
 

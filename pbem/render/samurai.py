@@ -9,10 +9,10 @@ from typing import Any
 
 from engine.games.samurai.tiles import UNKNOWN
 from pbem.render.colours import EDGE, INK, MUTED, SAMURAI_FIGURE, SAMURAI_SPACE, ink_on, shade
-from pbem.render.hexdraw import Colour, HexLayout, Point
+from pbem.render.hexdraw import HexLayout
 from pbem.render.lastturn import highlight, outlines
 from pbem.render.panel import PAD, SMALL, WIDTH, Panel, PanelWriter
-from pbem.render.surface import Surface
+from pbem.render.surface import Colour, Point, Surface
 from pbem.render.words import Words
 
 MAX_WIDTH, MAX_HEIGHT = 1180, 1400
@@ -39,10 +39,18 @@ def tile_label(code: str) -> str:
     preview's tile from the pile."""
     if code == UNKNOWN:
         return "?"
-    kind, strength = re.fullmatch(r"([a-z-]+?)(\d*)", code).groups()  # type: ignore[union-attr]
+    kind, strength = _kind_and_strength(code)
     if kind == "ronin":
         return "Ro"
     return SYMBOLS.get(kind, kind[:2]) + strength
+
+
+def _kind_and_strength(code: str) -> tuple[str, str]:
+    """`helmet4` -> ("helmet", "4"), `ronin` -> ("ronin", "")."""
+    found = re.fullmatch(r"([a-z-]+?)(\d*)", code)
+    if found is None:
+        raise ValueError(f"no Samurai tile {code!r}")
+    return found[1], found[2]
 
 
 def tile_name(code: str, words: Words) -> str:
@@ -50,7 +58,7 @@ def tile_name(code: str, words: Words) -> str:
     tile as the engine says it."""
     if code == UNKNOWN:
         return code
-    kind, strength = re.fullmatch(r"([a-z-]+?)(\d*)", code).groups()  # type: ignore[union-attr]
+    kind, strength = _kind_and_strength(code)
     return f"{words.word(kind)} {strength}".rstrip()
 
 

@@ -16,10 +16,10 @@ from pbem.render.colours import (
     ink_on,
     shade,
 )
-from pbem.render.hexdraw import Colour, HexLayout, neighbour
+from pbem.render.hexdraw import HexLayout, neighbour
 from pbem.render.lastturn import highlight, last_turn, outlines
 from pbem.render.panel import PAD, SMALL, Panel, PanelWriter
-from pbem.render.surface import Surface
+from pbem.render.surface import Colour, Surface
 from pbem.render.words import Words
 
 MAX_WIDTH, MAX_HEIGHT = 1120, 1000

@@ -13,6 +13,7 @@ from flask_babel import gettext as _
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
+from pbem.db import rows_changed
 from pbem.i18n import LANGUAGES
 from pbem.models import ApiToken, MovedMail, User, seat_token, utcnow
 from pbem.services import notifications
@@ -235,7 +236,7 @@ def claim_sign_in(session: Session, user_id: int, last_sign_in: datetime | None)
     changed = session.execute(
         update(User).where(User.id == user_id, condition).values(signed_in_at=utcnow())
     )
-    return changed.rowcount == 1
+    return rows_changed(changed) == 1
 
 
 def _hash(token: str) -> str:

@@ -32,19 +32,22 @@ def weekends(zone: ZoneInfo, since: datetime) -> Iterator[Stop]:
 
 def merged(*sources: Iterable[Stop]) -> Iterator[Stop]:
     """Stops from sorted sources, in order, overlapping ones joined."""
-    current: list[datetime | None] | None = None
+    current: Stop | None = None
     for start, end in heapq.merge(*sources, key=lambda stop: stop[0]):
         if current is None:
-            current = [start, end]
+            current = start, end
             continue
-        current_end = current[1]
+        current_start, current_end = current
         if current_end is None or start <= current_end:
-            current[1] = None if current_end is None or end is None else max(current_end, end)
+            current = (
+                current_start,
+                (None if current_end is None or end is None else max(current_end, end)),
+            )
             continue
-        yield current[0], current_end  # type: ignore[misc]
-        current = [start, end]
+        yield current
+        current = start, end
     if current is not None:
-        yield current[0], current[1]  # type: ignore[misc]
+        yield current
 
 
 def advance(start: datetime, seconds: float, stops: Iterable[Stop]) -> datetime | None:

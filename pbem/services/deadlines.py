@@ -109,7 +109,8 @@ def recompute(session: Session, seat: Seat) -> None:
     A timeout that moved on (a vacation, a pause, an organiser's extension)
     may be reminded of and strike again."""
     seat.deadline, seat.timeout_at = _deadline_and_timeout(session, seat)
-    if seat.timeout_at is None:
+    # A timeout is set only for a player asked to act (_deadline_and_timeout).
+    if seat.timeout_at is None or seat.asked_at is None or seat.user is None:
         return
     if seat.timed_out_at is not None and seat.timeout_at > seat.timed_out_at:
         seat.timed_out_at = None
@@ -126,11 +127,11 @@ def _deadline_and_timeout(session: Session, seat: Seat) -> tuple[datetime | None
     stops = _seat_stops(session, seat, seat.asked_at)  # read once for every step below
     days = game.days_per_move * DAY + seat.extra_seconds
     own = advance(seat.asked_at, days, stops(seat.asked_at))
-    deadline = None if own is None else _when_player_can_act(seat, own, stops)
+    deadline = None if own is None else _when_player_can_act(seat.user, own, stops)
     if deadline is None:
         return None, None
     timeout = advance(deadline, seat.bank_seconds, stops(deadline))
-    return deadline, None if timeout is None else _when_player_can_act(seat, timeout, stops)
+    return deadline, None if timeout is None else _when_player_can_act(seat.user, timeout, stops)
 
 
 def reminder_at(asked_at: datetime, timeout_at: datetime, user: User) -> datetime | None:
@@ -145,7 +146,7 @@ def reminder_at(asked_at: datetime, timeout_at: datetime, user: User) -> datetim
 
 
 def _when_player_can_act(
-    seat: Seat, moment: datetime, stops: Callable[[datetime], Iterator[Stop]]
+    user: User, moment: datetime, stops: Callable[[datetime], Iterator[Stop]]
 ) -> datetime | None:
     """The first moment from `moment` on outside the player's quiet hours and
     the seat's stops: the end of quiet hours may fall in a weekend off (Friday
@@ -155,7 +156,7 @@ def _when_player_can_act(
         running = advance(moment, 0, stops(moment))
         if running is None:
             return None
-        settled = out_of_quiet_hours(running, seat.user)
+        settled = out_of_quiet_hours(running, user)
         if settled == moment:
             return settled
         moment = settled

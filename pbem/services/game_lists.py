@@ -58,12 +58,12 @@ def visible_to(user: User) -> ColumnElement[bool]:
 NEWEST_FIRST = (Game.created_at.desc(), Game.id.desc())
 
 
-def _my_game_ids(user: User) -> CompoundSelect:
+def _my_game_ids(user: User) -> CompoundSelect[int]:
     """The games the user plays in or organises (made, perhaps without a seat)."""
     return union(*_my_game_parts(user))
 
 
-def _my_game_parts(user: User) -> tuple[Select[tuple[int]], Select[tuple[int]]]:
+def _my_game_parts(user: User) -> tuple[Select[int], Select[int]]:
     """The games the user has a seat in, and those they made: a union of these
     stays flat (SQLite refuses a union inside a union)."""
     seated = select(Seat.game_id).where(Seat.user_id == user.id)
@@ -71,7 +71,7 @@ def _my_game_parts(user: User) -> tuple[Select[tuple[int]], Select[tuple[int]]]:
 
 
 def my_games(
-    session: Session, user: User, pages: Mapping[str, int], size: int = MY_GAMES_PAGE_SIZE
+    session: Session, user: User, pages: Mapping[Section, int], size: int = MY_GAMES_PAGE_SIZE
 ) -> dict[Section, Page]:
     """Each section's page `pages[section]` (default 1, clamped to the pages there are)."""
     turn, waiting = _active_ids(session, user)
@@ -163,7 +163,7 @@ def _slice_of_ids(ids: Sequence[int], number: int, size: int) -> _Slice:
 
 def _slice_of_query(
     session: Session,
-    ids: Select[tuple[int]],
+    ids: Select[int],
     number: int,
     size: int = PAGE_SIZE,
     clamp: bool = True,

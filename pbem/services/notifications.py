@@ -43,7 +43,13 @@ CHOSEN = frozenset({YOUR_TURN, MOVED, REMINDER})
 def _queue(session: Session, seat: Seat, kind: str, payload: dict[str, Any]) -> None:
     """To the seat's player, unless they left it or their account is
     suspended (the stand-in bot plays for them meanwhile)."""
-    if seat.user_id is None or seat.resigned_at is not None or seat.user.suspended_at is not None:
+    user = seat.user
+    if (
+        seat.user_id is None
+        or user is None
+        or seat.resigned_at is not None
+        or user.suspended_at is not None
+    ):
         return
     if kind in CHOSEN and not tells(session, seat.user_id, seat.game_id, "mail"):
         return
@@ -186,6 +192,7 @@ def notify_invite(
 
 def notify_reminder(session: Session, seat: Seat) -> None:
     """The seat's decision times out soon (the mail reads the time from the seat)."""
+    assert seat.timeout_at is not None  # a reminder is due before a timeout
     _queue(session, seat, REMINDER, {"timeout_at": seat.timeout_at.isoformat()})
 
 

@@ -200,8 +200,13 @@ def replace(
         )
     old_name, old_user_id = seat.name, seat.user_id
     assert old_user_id is not None  # a player's seat
-    names = {"organiser": organiser.name, "old": old_name, "new": newcomer.name}
-    text = phrase("%(organiser)s (organiser) gave the seat of %(old)s to %(new)s.", **names)
+    organiser_name, new_name = organiser.name, newcomer.name
+    text = phrase(
+        "%(organiser)s (organiser) gave the seat of %(old)s to %(new)s.",
+        organiser=organiser_name,
+        old=old_name,
+        new=new_name,
+    )
     notifications.notify_organiser_notice(
         session,
         game,
@@ -209,7 +214,9 @@ def replace(
         phrase(
             "%(organiser)s (organiser) gave the seat of %(old)s to %(new)s. You no longer "
             "play in this game; its mails no longer come to you.",
-            **names,
+            organiser=organiser_name,
+            old=old_name,
+            new=new_name,
         ),
         phrase("your seat was given to another player"),
     )

@@ -23,6 +23,7 @@ import contextlib
 import logging
 import os
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -33,11 +34,15 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
+from pbem.db import rows_changed
 from pbem.models import BoardPicture
 
 log = logging.getLogger(__name__)
 
-INSERTS = {"postgresql": postgresql.insert, "sqlite": sqlite.insert}
+INSERTS: dict[str, Callable[[type[BoardPicture]], postgresql.Insert | sqlite.Insert]] = {
+    "postgresql": postgresql.insert,
+    "sqlite": sqlite.insert,
+}
 
 
 @dataclass(frozen=True)
@@ -134,7 +139,7 @@ class TableStore:
 
     def prune(self, before: datetime) -> int:
         deleted = self.session.execute(delete(BoardPicture).where(BoardPicture.created_at < before))
-        return deleted.rowcount
+        return rows_changed(deleted)
 
 
 def store_for(session: Session) -> PictureStore:

@@ -78,8 +78,9 @@ def rate_game(session: Session, game: Game, result: engine.Result) -> list[Ratin
     if already is not None:
         return []
     ranks = places(result)
-    locked = _locked_ratings(session, [seat.user_id for seat in humans], game.ruleset)  # type: ignore[misc]
-    ratings = [locked[seat.user_id] for seat in humans]  # type: ignore[index]
+    user_ids = [user_id for seat in humans if (user_id := seat.user_id) is not None]  # all of them
+    locked = _locked_ratings(session, user_ids, game.ruleset)
+    ratings = [locked[user_id] for user_id in user_ids]
     new = MODEL.rate(
         [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in ratings],
         ranks=[ranks[seat.position] for seat in humans],

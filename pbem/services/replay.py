@@ -26,7 +26,7 @@ def setup_of(game: Game) -> engine.Record:
         seats=[seat.name for seat in game.seats],
         seed=game.seed,
         options=dict(game.options),
-        withdrawn=[seat.position for seat in sorted(_left(game), key=lambda s: s.resigned_at)],
+        withdrawn=[seat.position for seat in _left(game)],
     )
 
 
@@ -57,8 +57,10 @@ def _query_session(game: Game) -> Session | None:
 
 
 def _left(game: Game) -> list[Seat]:
-    """Seats whose players resigned or lost them on time: they rank last."""
-    return [seat for seat in game.seats if seat.resigned_at is not None]
+    """Seats whose players resigned or lost them on time, the first to leave
+    first: they rank last."""
+    left = [(seat.resigned_at, seat) for seat in game.seats if seat.resigned_at is not None]
+    return [seat for _, seat in sorted(left, key=lambda pair: pair[0])]
 
 
 def engine_game(game: Game, ply: int | None = None) -> engine.Game:

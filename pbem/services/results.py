@@ -27,6 +27,7 @@ def game_result(game: Game) -> engine.Result | None:
         if result is None:
             return None
         keep_result(game, result)
+    assert game.result is not None  # kept just above when it was not yet
     return from_json(game.result)
 
 

@@ -11,6 +11,7 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
+from pbem.db import rows_changed
 from pbem.dispatch import send_batches
 from pbem.models import (
     InboundMessage,
@@ -74,7 +75,7 @@ def resend(session: Session, outbox_id: int) -> bool:
         )
         .execution_options(synchronize_session=False)
     )
-    return changed.rowcount == 1
+    return rows_changed(changed) == 1
 
 
 def hand_on_mail(celery: Any, outbox_id: int) -> None:

@@ -81,7 +81,7 @@ def time_control_words(game: Game) -> str:
     return control.describe() if control else _("no clock (a friendly game)")
 
 
-TIMEOUT_WORDS = {
+TIMEOUT_WORDS: dict[str, Any] = {
     OnTimeout.BOT: lazy_gettext("a bot plays that move"),
     OnTimeout.FORFEIT: lazy_gettext("the player loses the seat"),
     OnTimeout.WAIT: lazy_gettext("the organiser decides"),

@@ -5,6 +5,7 @@ token; the token-authenticated /api is exempt."""
 from __future__ import annotations
 
 from flask import Flask, current_app
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from sqlalchemy.exc import IntegrityError
@@ -97,7 +98,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["notation_path"] = notation_path
 
 
-def _lost_race(error: IntegrityError):  # type: ignore[no-untyped-def]
+def _lost_race(error: IntegrityError) -> ResponseReturnValue:
     """Two requests made the same row at once and this one lost on a unique
     constraint: a conflict to retry (409, an error page or the API's JSON),
     not a server error. Any other integrity error is a bug and stays a 500."""
@@ -108,6 +109,6 @@ def _lost_race(error: IntegrityError):  # type: ignore[no-untyped-def]
     return current_app.handle_user_exception(conflict)
 
 
-def _csrf_error(_error: CSRFError):  # type: ignore[no-untyped-def]
+def _csrf_error(_error: CSRFError) -> ResponseReturnValue:
     message = _("The form had expired or came from elsewhere. Reload the page and try again.")
     return error_page(_("Form refused"), message, 400)

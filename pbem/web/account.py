@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from flask import Response, current_app, render_template, request
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_login import logout_user
 
@@ -22,7 +23,7 @@ bp = page_blueprint("account")
 
 @bp.route("/settings/export")
 @signed_in
-def export():  # type: ignore[no-untyped-def]
+def export() -> ResponseReturnValue:
     """One JSON file, the same as the API's GET /api/v1/account/export."""
     user = me()
     assert user is not None
@@ -36,7 +37,7 @@ def export():  # type: ignore[no-untyped-def]
 
 @bp.route("/settings/delete", methods=["POST"])
 @signed_in
-def ask_deletion():  # type: ignore[no-untyped-def]
+def ask_deletion() -> str:
     """Nothing is deleted yet: a link goes to the account's address, so only
     whoever reads that mail can confirm."""
     user = me()
@@ -47,7 +48,7 @@ def ask_deletion():  # type: ignore[no-untyped-def]
 
 
 @bp.route("/account/delete/<token>", methods=["GET", "POST"])
-def confirm_deletion(token: str):  # type: ignore[no-untyped-def]
+def confirm_deletion(token: str) -> ResponseReturnValue:
     """GET only asks, so a mail scanner opening the link deletes nothing."""
     try:
         user = _linked_user(token)
@@ -63,7 +64,7 @@ def confirm_deletion(token: str):  # type: ignore[no-untyped-def]
 
 
 @bp.route("/privacy")
-def privacy():  # type: ignore[no-untyped-def]
+def privacy() -> str:
     """What is kept, why and for how long, with the settings that decide it."""
     return render_template("privacy.html", config=current_app.config)
 

@@ -5,6 +5,7 @@ no worker has judged, and what was refused lately."""
 from __future__ import annotations
 
 from flask import current_app, redirect, render_template, url_for
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
 from pbem.models import User, utcnow
@@ -24,7 +25,7 @@ def _administrator() -> User:
 
 @bp.route("/admin")
 @signed_in
-def overview():  # type: ignore[no-untyped-def]
+def overview() -> str:
     _administrator()
     stale = current_app.config["PBEM_STALE_SUBMISSION_SECONDS"]
     return render_template("admin.html", watch=watch(db(), utcnow(), stale))
@@ -32,7 +33,7 @@ def overview():  # type: ignore[no-untyped-def]
 
 @bp.route("/admin/mail/<int:outbox_id>/resend", methods=["POST"])
 @signed_in
-def resend_mail(outbox_id: int):  # type: ignore[no-untyped-def]
+def resend_mail(outbox_id: int) -> ResponseReturnValue:
     _administrator()
     again = resend(db(), outbox_id)
     db().commit()

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
+from datetime import datetime
 from typing import Any
 from zoneinfo import available_timezones
 
 from babel.dates import get_day_names
 from flask import Flask, current_app, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext
 from flask_login import LoginManager, login_user, logout_user
@@ -76,7 +78,7 @@ def _sign_in_address() -> str:
         methods=("POST",),
     ),
 )
-def sign_in():  # type: ignore[no-untyped-def]
+def sign_in() -> ResponseReturnValue:
     next_page = safe_next(request.values.get("next"))
     if request.method == "GET":
         return render_template("sign_in.html", next=next_page, email="")
@@ -110,13 +112,13 @@ def _linked_user(token: str) -> tuple[User, bool]:
     return user, last_sign_in is None
 
 
-def _stamp(moment) -> str | None:  # type: ignore[no-untyped-def]
+def _stamp(moment: datetime | None) -> str | None:
     """Time stamps compared as the database keeps them (SQLite drops the zone)."""
     return moment.replace(tzinfo=None).isoformat() if moment else None
 
 
 @bp.route("/sign-in/<token>", methods=["GET", "POST"])
-def follow_link(token: str):  # type: ignore[no-untyped-def]
+def follow_link(token: str) -> ResponseReturnValue:
     """GET only asks to confirm, so a mail scanner opening the link uses nothing up."""
     next_page = safe_next(request.values.get("next"))
     try:
@@ -138,19 +140,19 @@ def follow_link(token: str):  # type: ignore[no-untyped-def]
 
 @bp.route("/welcome", methods=["GET", "POST"])
 @signed_in
-def welcome():  # type: ignore[no-untyped-def]
+def welcome() -> ResponseReturnValue:
     """The settings, asked on the first visit; saving goes on to the page asked for."""
     return _settings_form(first_visit=True)
 
 
 @bp.route("/settings", methods=["GET", "POST"])
 @signed_in
-def settings():  # type: ignore[no-untyped-def]
+def settings() -> ResponseReturnValue:
     """Name, time zone, language, which mails to get and when, changeable any time."""
     return _settings_form(first_visit=False)
 
 
-def _settings_form(first_visit: bool):  # type: ignore[no-untyped-def]
+def _settings_form(first_visit: bool) -> ResponseReturnValue:
     user = me()
     assert user is not None
     next_page = safe_next(request.values.get("next"))
@@ -235,7 +237,7 @@ def weekday_names() -> list[str]:
 
 @bp.route("/settings/calendar", methods=["POST"])
 @signed_in
-def new_calendar_address():  # type: ignore[no-untyped-def]
+def new_calendar_address() -> ResponseReturnValue:
     """A new secret for the calendar feed, for someone who shared the old one."""
     user = me()
     assert user is not None
@@ -245,6 +247,6 @@ def new_calendar_address():  # type: ignore[no-untyped-def]
 
 
 @bp.route("/sign-out", methods=["POST"])
-def sign_out():  # type: ignore[no-untyped-def]
+def sign_out() -> ResponseReturnValue:
     logout_user()
     return redirect(url_for("auth.sign_in"))

@@ -9,9 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Response, redirect, request, url_for
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
-from pbem.models import GameStatus
+from pbem.models import Game, GameStatus
 from pbem.services import pictures
 from pbem.services.errors import NotFound
 from pbem.services.links import picture_key_allows
@@ -26,7 +27,7 @@ SIGN_IN_FIRST = -1  # not a seat: the reader must sign in to see one
 
 
 @bp.route("/games/<game_id>/board.png")
-def board_png(game_id: str) -> Response:
+def board_png(game_id: str) -> ResponseReturnValue:
     game = public_game(game_id)
     asked = ply_argument(request.args.get("ply"))
     viewer = _viewer(game, request.args.get("seat"), asked)
@@ -56,7 +57,7 @@ def board_png(game_id: str) -> Response:
     return response
 
 
-def _viewer(game, raw_seat: str | None, ply: int | None) -> int | None:  # type: ignore[no-untyped-def]
+def _viewer(game: Game, raw_seat: str | None, ply: int | None) -> int | None:
     """None (spectator) without ?seat=; a seat only for the player sitting
     there, or with the mail's signed key for that seat and move. A reader who
     is not signed in and has no such key is to sign in (SIGN_IN_FIRST)."""

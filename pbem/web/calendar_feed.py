@@ -43,6 +43,7 @@ def _event(seat: Seat) -> Event:
     """One decision owed; its UID stays the same while that decision is open,
     so a calendar moves the event when the deadline moves."""
     game = seat.game
+    assert seat.asked_at is not None  # only seats asked to act are in the feed
     domain = current_app.config["PBEM_MAIL_DOMAIN"]
     event = Event()
     event.add("uid", f"pbem-seat-{seat.id}-{int(seat.asked_at.timestamp())}@{domain}")

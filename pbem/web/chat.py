@@ -5,6 +5,7 @@ moderator's removal of a line."""
 from __future__ import annotations
 
 from flask import current_app, redirect, request, url_for
+from flask.typing import ResponseReturnValue
 
 from pbem.services import chat
 from pbem.services.errors import Invalid
@@ -17,7 +18,7 @@ bp = page_blueprint("chat")
 
 @bp.route("/games/<game_id>/chat", methods=["POST"])
 @signed_in
-def post(game_id: str):  # type: ignore[no-untyped-def]
+def post(game_id: str) -> ResponseReturnValue:
     seat = seat_of(db(), game_id, me())
     text = request.form.get("text", "")
     try:
@@ -31,7 +32,7 @@ def post(game_id: str):  # type: ignore[no-untyped-def]
 
 @bp.route("/games/<game_id>/chat/<int:message_id>/remove", methods=["POST"])
 @signed_in
-def remove(game_id: str, message_id: int):  # type: ignore[no-untyped-def]
+def remove(game_id: str, message_id: int) -> ResponseReturnValue:
     """A moderator's removal: the line stays, shown as removed."""
     user = me()
     assert user is not None

@@ -34,7 +34,7 @@ HTTP_ERRORS = {
 }
 
 
-class SignedIn(UserMixin):
+class SignedIn(UserMixin):  # type: ignore[misc]  # flask-login has no types: UserMixin is Any
     """Flask-Login's idea of a user, wrapping ours for the current request."""
 
     def __init__(self, user: User) -> None:
@@ -49,7 +49,7 @@ site = Blueprint(
 
 
 @site.route("/favicon.ico")
-def favicon():  # type: ignore[no-untyped-def]
+def favicon() -> ResponseReturnValue:
     """Where browsers and feed readers look without reading the page's link."""
     return site.send_static_file("favicon.ico")
 
@@ -62,12 +62,12 @@ def page_blueprint(name: str) -> Blueprint:
     return bp
 
 
-def service_error(error: ServiceError):  # type: ignore[no-untyped-def]
+def service_error(error: ServiceError) -> ResponseReturnValue:
     title = _("Not found") if isinstance(error, NotFound) else _("Not possible")
     return error_page(title, str(error), STATUS_FOR.get(type(error), 400))
 
 
-def http_error(error: HTTPException):  # type: ignore[no-untyped-def]
+def http_error(error: HTTPException) -> ResponseReturnValue:
     code = error.code or 500
     title, standard = HTTP_ERRORS.get(code, (error.name, error.description))
     description = error.description or ""
@@ -76,7 +76,7 @@ def http_error(error: HTTPException):  # type: ignore[no-untyped-def]
     return error_page(str(title), description, code)
 
 
-def error_page(title: str, message: str, status: int):  # type: ignore[no-untyped-def]
+def error_page(title: str, message: str, status: int) -> ResponseReturnValue:
     return render_template("error.html", title=title, message=message), status
 
 
@@ -87,6 +87,13 @@ def db() -> Session:
 def me() -> User | None:
     """The signed-in user, or None."""
     return current_user.user if current_user.is_authenticated else None
+
+
+def signed_in_user() -> User:
+    """The signed-in user, on a page behind `signed_in`."""
+    user = me()
+    assert user is not None  # signed_in sent anybody else to sign in
+    return user
 
 
 def signed_in(view: Callable[..., Any]) -> Callable[..., Any]:

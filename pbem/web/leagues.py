@@ -11,6 +11,7 @@ from zoneinfo import ZoneInfo
 
 from babel.dates import format_date
 from flask import redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from sqlalchemy import or_, select
 
@@ -58,7 +59,7 @@ def _me() -> User:
 
 @bp.route("/leagues")
 @signed_in
-def leagues():  # type: ignore[no-untyped-def]
+def leagues() -> str:
     user = _me()
     mine = select(LeagueOrganiser.league_id).where(LeagueOrganiser.user_id == user.id)
     entered = select(Entrant.league_id).where(Entrant.user_id == user.id, Entrant.left_at.is_(None))
@@ -78,7 +79,7 @@ def leagues():  # type: ignore[no-untyped-def]
 
 @bp.route("/leagues/new", methods=["GET", "POST"])
 @signed_in
-def new_league():  # type: ignore[no-untyped-def]
+def new_league() -> ResponseReturnValue:
     rulesets = newest_rulesets()
     rules = rulesets.get(request.values.get("game", ""))
     if rules is None:
@@ -123,11 +124,11 @@ def _new_league_page(rules: Any, form: Any, error: str | None = None) -> str:
 
 @bp.route("/leagues/<league_id>")
 @signed_in
-def league(league_id: str):  # type: ignore[no-untyped-def]
+def league(league_id: str) -> ResponseReturnValue:
     return _league_page(find_league(db(), league_id))
 
 
-def _league_page(found: League, refusal: ServiceError | None = None):  # type: ignore[no-untyped-def]
+def _league_page(found: League, refusal: ServiceError | None = None) -> ResponseReturnValue:
     """The league page; with `refusal`, an organiser's form that was refused,
     its reason shown above the forms (and its status: 409 or 422)."""
     if refusal is not None:
@@ -154,20 +155,20 @@ def _league_page(found: League, refusal: ServiceError | None = None):  # type: i
     return page, 409 if isinstance(refusal, Conflict) else 422
 
 
-def _to_league(league_id: str):  # type: ignore[no-untyped-def]
+def _to_league(league_id: str) -> ResponseReturnValue:
     db().commit()
     return redirect(url_for("leagues.league", league_id=league_id))
 
 
 @bp.route("/leagues/<league_id>/join", methods=["POST"])
 @signed_in
-def join(league_id: str):  # type: ignore[no-untyped-def]
+def join(league_id: str) -> ResponseReturnValue:
     join_league(db(), league_id, _me())
     return _to_league(league_id)
 
 
 @bp.route("/leagues/invitation/<token>", methods=["GET", "POST"])
-def invitation(token: str):  # type: ignore[no-untyped-def]
+def invitation(token: str) -> ResponseReturnValue:
     """The link in a league invitation. It came to the invitee's mailbox, so
     taking it signs them in too; it works while their place is kept."""
     try:
@@ -200,14 +201,14 @@ def _invited_place(token: str) -> tuple[League, User]:
         e.invited_email == email and e.user_id is None and e.left_at is None
         for e in league.entrants
     )
-    if not kept or invitee is None:
+    if league is None or not kept or invitee is None:
         raise BadLink(_("this invitation has been used or withdrawn"))
     return league, invitee
 
 
 @bp.route("/leagues/<league_id>/leave", methods=["GET", "POST"])
 @signed_in
-def leave(league_id: str):  # type: ignore[no-untyped-def]
+def leave(league_id: str) -> ResponseReturnValue:
     found = find_league(db(), league_id)
     if request.method == "GET":
         if active_entrant(found, _me()) is None:
@@ -219,7 +220,7 @@ def leave(league_id: str):  # type: ignore[no-untyped-def]
 
 @bp.route("/leagues/<league_id>/invite", methods=["POST"])
 @signed_in
-def invite(league_id: str):  # type: ignore[no-untyped-def]
+def invite(league_id: str) -> ResponseReturnValue:
     found = organised_league(db(), league_id, _me())
     try:
         email = request.form.get("email", "")
@@ -231,7 +232,7 @@ def invite(league_id: str):  # type: ignore[no-untyped-def]
 
 @bp.route("/leagues/<league_id>/stand-in", methods=["POST"])
 @signed_in
-def stand_in(league_id: str):  # type: ignore[no-untyped-def]
+def stand_in(league_id: str) -> ResponseReturnValue:
     found = organised_league(db(), league_id, _me())
     choose_stand_in(db(), found, request.form.get("level", ""))
     return _to_league(league_id)
@@ -239,7 +240,7 @@ def stand_in(league_id: str):  # type: ignore[no-untyped-def]
 
 @bp.route("/leagues/<league_id>/organisers", methods=["POST"])
 @signed_in
-def organisers(league_id: str):  # type: ignore[no-untyped-def]
+def organisers(league_id: str) -> ResponseReturnValue:
     found = organised_league(db(), league_id, _me())
     add_organiser(db(), found, request.form.get("email", ""))
     return _to_league(league_id)
@@ -247,7 +248,7 @@ def organisers(league_id: str):  # type: ignore[no-untyped-def]
 
 @bp.route(f"/leagues/<league_id>/entrants/<{ID_CONVERTER}:entrant_id>/division", methods=["POST"])
 @signed_in
-def place_entrant(league_id: str, entrant_id: int):  # type: ignore[no-untyped-def]
+def place_entrant(league_id: str, entrant_id: int) -> ResponseReturnValue:
     """An organiser places an entrant in a division for the seasons to come."""
     found = organised_league(db(), league_id, _me())
     division = whole_number(request.form.get("division"))
@@ -259,7 +260,7 @@ def place_entrant(league_id: str, entrant_id: int):  # type: ignore[no-untyped-d
 
 @bp.route("/leagues/<league_id>/seasons", methods=["POST"])
 @signed_in
-def new_season(league_id: str):  # type: ignore[no-untyped-def]
+def new_season(league_id: str) -> ResponseReturnValue:
     found = organised_league(db(), league_id, _me())
     try:
         season = start_season(db(), found, **season_settings(request.form))
@@ -271,7 +272,7 @@ def new_season(league_id: str):  # type: ignore[no-untyped-def]
 
 @bp.route(SEASON_URL)
 @signed_in
-def season(league_id: str, number: int):  # type: ignore[no-untyped-def]
+def season(league_id: str, number: int) -> str:
     chosen = find_season(db(), league_id, number)
     divisions = sorted({place.division for place in chosen.entrants})
     user = _me()
@@ -326,7 +327,7 @@ def _own_place(season: Season, user: User) -> SeasonEntrant | None:
     )
 
 
-def _to_season(season: Season):  # type: ignore[no-untyped-def]
+def _to_season(season: Season) -> ResponseReturnValue:
     db().commit()
     return redirect(
         url_for("leagues.season", league_id=season.league.public_id, number=season.number)
@@ -335,7 +336,7 @@ def _to_season(season: Season):  # type: ignore[no-untyped-def]
 
 @bp.route(f"{SEASON_URL}/withdraw", methods=["GET", "POST"])
 @signed_in
-def withdraw_me(league_id: str, number: int):  # type: ignore[no-untyped-def]
+def withdraw_me(league_id: str, number: int) -> ResponseReturnValue:
     """A player leaves the season (staying in the league for the next one)."""
     chosen = find_season(db(), league_id, number)
     place = _own_place(chosen, _me())
@@ -351,7 +352,7 @@ def withdraw_me(league_id: str, number: int):  # type: ignore[no-untyped-def]
 
 @bp.route(f"{SEASON_URL}/places/<int:place_id>/withdraw", methods=["GET", "POST"])
 @signed_in
-def withdraw_place(league_id: str, number: int, place_id: int):  # type: ignore[no-untyped-def]
+def withdraw_place(league_id: str, number: int, place_id: int) -> ResponseReturnValue:
     chosen, place = _organised_place(league_id, number, place_id)
     if request.method == "GET":
         return render_template(
@@ -367,7 +368,7 @@ def withdraw_place(league_id: str, number: int, place_id: int):  # type: ignore[
 
 @bp.route(f"{SEASON_URL}/places/<int:place_id>/replace", methods=["POST"])
 @signed_in
-def replace_place(league_id: str, number: int, place_id: int):  # type: ignore[no-untyped-def]
+def replace_place(league_id: str, number: int, place_id: int) -> ResponseReturnValue:
     chosen, place = _organised_place(league_id, number, place_id)
     email = request.form.get("email", "")
     replace(db(), chosen, place.id, _me(), email, take_over_url)
@@ -383,7 +384,7 @@ def _organised_place(league_id: str, number: int, place_id: int) -> tuple[Season
 
 @bp.route(f"{SEASON_URL}/standings.csv")
 @signed_in
-def standings_csv(league_id: str, number: int):  # type: ignore[no-untyped-def]
+def standings_csv(league_id: str, number: int) -> ResponseReturnValue:
     chosen = find_season(db(), league_id, number)
     return attachment(
         exports.standings_csv(db(), chosen), "text/csv", f"season-{number}-standings.csv"
@@ -392,13 +393,13 @@ def standings_csv(league_id: str, number: int):  # type: ignore[no-untyped-def]
 
 @bp.route(f"{SEASON_URL}/standings.json")
 @signed_in
-def standings_json(league_id: str, number: int):  # type: ignore[no-untyped-def]
+def standings_json(league_id: str, number: int) -> ResponseReturnValue:
     return exports.standings_json(db(), find_season(db(), league_id, number))
 
 
 @bp.route(f"{SEASON_URL}/records.zip")
 @signed_in
-def records_zip(league_id: str, number: int):  # type: ignore[no-untyped-def]
+def records_zip(league_id: str, number: int) -> ResponseReturnValue:
     chosen = find_season(db(), league_id, number)
     archive = exports.records_zip(chosen, _me())
     return attachment(archive, "application/zip", exports.records_zip_name(chosen))

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext, ngettext
 from flask_limiter.util import get_remote_address
@@ -72,7 +73,7 @@ def newest_rulesets() -> dict[str, type[engine.State]]:
 
 
 @bp.route("/")
-def home():  # type: ignore[no-untyped-def]
+def home() -> str:
     user = me()
     if user is None:
         return render_template("landing.html", rulesets=newest_rulesets().values())
@@ -111,7 +112,8 @@ def season_title(league: str, number: int) -> str:
 
 def _page_url(section: Section, number: int) -> str:
     """This page with one section turned to page `number`, the others kept."""
-    return url_for("lobby.home", **{**request.args.to_dict(), section: number}, _anchor=section)
+    args: dict[str, Any] = {**request.args.to_dict(), section: number}
+    return url_for("lobby.home", **args, _anchor=section)
 
 
 def _row(game: Game, user: User, names: dict[str, str]) -> GameRow:
@@ -129,7 +131,7 @@ def _row(game: Game, user: User, names: dict[str, str]) -> GameRow:
 
 @bp.route("/games/new")
 @signed_in
-def choose_game():  # type: ignore[no-untyped-def]
+def choose_game() -> str:
     return render_template("new_game_choose.html", rulesets=newest_rulesets().values())
 
 
@@ -156,7 +158,7 @@ def _invitations_in_form() -> int:
     )
 )
 @signed_in
-def new_game(ruleset: str):  # type: ignore[no-untyped-def]
+def new_game(ruleset: str) -> ResponseReturnValue:
     rules = newest_rulesets().get(ruleset)
     if rules is None:
         raise NotFound(_("no such game"))
@@ -283,7 +285,7 @@ def _invited_seat(token: str) -> tuple[Seat, User]:
 
 
 @bp.route("/join/<token>", methods=["GET", "POST"])
-def invitation(token: str):  # type: ignore[no-untyped-def]
+def invitation(token: str) -> ResponseReturnValue:
     """The link in an invitation. It came to the invitee's mailbox, so it signs
     them in too; it works until the seat is taken."""
     try:
@@ -304,13 +306,15 @@ def invitation(token: str):  # type: ignore[no-untyped-def]
     return _enter_game(seat, invitee, user, first)
 
 
-def _enter_game(seat: Seat, invitee: User, user: User | None, first: bool):  # type: ignore[no-untyped-def]
+def _enter_game(seat: Seat, invitee: User, user: User | None, first: bool) -> ResponseReturnValue:
     """After an invitation was taken: the invitee is signed in and sees the game."""
     game_page = url_for("play.game_page", game_id=seat.game.public_id)
     return enter_as_invitee(invitee, user, first, game_page)
 
 
-def enter_as_invitee(invitee: User, user: User | None, first: bool, page: str):  # type: ignore[no-untyped-def]
+def enter_as_invitee(
+    invitee: User, user: User | None, first: bool, page: str
+) -> ResponseReturnValue:
     """After an invitation (to a game or a league) was taken: the invitee is
     signed in, unless they were already, and sees `page` (after the welcome,
     the first time)."""
@@ -332,7 +336,7 @@ def _taken_over_seat(token: str) -> tuple[Seat, User]:
 
 
 @bp.route("/take-over/<token>", methods=["GET", "POST"])
-def take_over(token: str):  # type: ignore[no-untyped-def]
+def take_over(token: str) -> ResponseReturnValue:
     """The link in the mail to a player the organiser gave a seat of a game
     under way: the seat is theirs already; the link signs them in, once."""
     try:
@@ -356,7 +360,7 @@ def take_over(token: str):  # type: ignore[no-untyped-def]
 
 @bp.route("/games/<game_id>/join", methods=["POST"])
 @signed_in
-def join(game_id: str):  # type: ignore[no-untyped-def]
+def join(game_id: str) -> ResponseReturnValue:
     user = me()
     assert user is not None
     game_service.join_game(db(), game_id, user, None)

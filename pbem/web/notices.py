@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import current_app, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 from flask_babel import lazy_gettext
 
 from pbem.models import User, WebhookFormat
@@ -56,7 +57,7 @@ def _user() -> User:
 
 @bp.route("/settings/webhooks", methods=["POST"])
 @signed_in
-def add_webhook():  # type: ignore[no-untyped-def]
+def add_webhook() -> str:
     hook, secret = hooks.add_hook(
         db(),
         _user(),
@@ -70,7 +71,7 @@ def add_webhook():  # type: ignore[no-untyped-def]
 
 @bp.route("/settings/webhooks/<int:hook_id>/secret", methods=["POST"])
 @signed_in
-def renew_secret(hook_id: int):  # type: ignore[no-untyped-def]
+def renew_secret(hook_id: int) -> str:
     hook = hooks.own_hook(db(), _user(), hook_id)
     secret = hooks.renew_secret(hook)
     db().commit()
@@ -79,7 +80,7 @@ def renew_secret(hook_id: int):  # type: ignore[no-untyped-def]
 
 @bp.route("/settings/webhooks/<int:hook_id>/test", methods=["POST"])
 @signed_in
-def test_webhook(hook_id: int):  # type: ignore[no-untyped-def]
+def test_webhook(hook_id: int) -> ResponseReturnValue:
     hooks.send_test(db(), hooks.own_hook(db(), _user(), hook_id))
     db().commit()
     return redirect(url_for("auth.settings", _anchor="webhooks"))
@@ -87,7 +88,7 @@ def test_webhook(hook_id: int):  # type: ignore[no-untyped-def]
 
 @bp.route("/settings/webhooks/<int:hook_id>/delete", methods=["POST"])
 @signed_in
-def remove_webhook(hook_id: int):  # type: ignore[no-untyped-def]
+def remove_webhook(hook_id: int) -> ResponseReturnValue:
     hooks.remove_hook(db(), _user(), hook_id)
     db().commit()
     return redirect(url_for("auth.settings", _anchor="webhooks"))
@@ -95,7 +96,7 @@ def remove_webhook(hook_id: int):  # type: ignore[no-untyped-def]
 
 @bp.route("/settings/notices", methods=["POST"])
 @signed_in
-def default_channels():  # type: ignore[no-untyped-def]
+def default_channels() -> ResponseReturnValue:
     choose(db(), _user().id, None, _chosen_channels())
     db().commit()
     return redirect(url_for("auth.settings", saved=1, _anchor="notices"))
@@ -103,7 +104,7 @@ def default_channels():  # type: ignore[no-untyped-def]
 
 @bp.route("/games/<game_id>/notices", methods=["POST"])
 @signed_in
-def game_channels(game_id: str):  # type: ignore[no-untyped-def]
+def game_channels(game_id: str) -> ResponseReturnValue:
     game = find_game(db(), game_id)
     choose(db(), _user().id, game.id, _chosen_channels(), muted=bool(request.form.get("muted")))
     db().commit()

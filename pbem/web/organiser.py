@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
 from pbem.i18n.games import game_title
@@ -31,7 +32,7 @@ def _organiser() -> User:
     return user
 
 
-def _done(game_id: str):  # type: ignore[no-untyped-def]
+def _done(game_id: str) -> ResponseReturnValue:
     """Commit and show the game with its new event."""
     db().commit()
     return redirect(url_for("play.game_page", game_id=game_id, organised=1, _anchor="organiser"))
@@ -46,7 +47,7 @@ def _position(form: Any) -> int:
 
 @bp.route(f"{URL}/extend", methods=["POST"])
 @signed_in
-def extend(game_id: str):  # type: ignore[no-untyped-def]
+def extend(game_id: str) -> ResponseReturnValue:
     days = whole_number(request.form.get("days"))
     if days is None:
         raise Invalid(
@@ -62,21 +63,21 @@ def extend(game_id: str):  # type: ignore[no-untyped-def]
 
 @bp.route(f"{URL}/pause", methods=["POST"])
 @signed_in
-def pause(game_id: str):  # type: ignore[no-untyped-def]
+def pause(game_id: str) -> ResponseReturnValue:
     organiser.pause(db(), _organiser(), game_id)
     return _done(game_id)
 
 
 @bp.route(f"{URL}/resume", methods=["POST"])
 @signed_in
-def resume(game_id: str):  # type: ignore[no-untyped-def]
+def resume(game_id: str) -> ResponseReturnValue:
     organiser.resume(db(), _organiser(), game_id)
     return _done(game_id)
 
 
 @bp.route(f"{URL}/hand-to-bot", methods=["GET", "POST"])
 @signed_in
-def hand_to_bot(game_id: str):  # type: ignore[no-untyped-def]
+def hand_to_bot(game_id: str) -> ResponseReturnValue:
     if request.method == "GET":
         return _confirm(game_id, "hand-to-bot")
     organiser.hand_to_bot(db(), _organiser(), game_id, _position(request.form))
@@ -85,14 +86,14 @@ def hand_to_bot(game_id: str):  # type: ignore[no-untyped-def]
 
 @bp.route(f"{URL}/stand-in", methods=["POST"])
 @signed_in
-def stand_in(game_id: str):  # type: ignore[no-untyped-def]
+def stand_in(game_id: str) -> ResponseReturnValue:
     organiser.choose_stand_in(db(), _organiser(), game_id, request.form.get("level", ""))
     return _done(game_id)
 
 
 @bp.route(f"{URL}/replace", methods=["GET", "POST"])
 @signed_in
-def replace(game_id: str):  # type: ignore[no-untyped-def]
+def replace(game_id: str) -> ResponseReturnValue:
     if request.method == "GET":
         return _confirm(game_id, "replace")
     position, email = _position(request.form), request.form.get("email", "")
@@ -106,14 +107,16 @@ def replace(game_id: str):  # type: ignore[no-untyped-def]
 
 @bp.route(f"{URL}/abandon", methods=["GET", "POST"])
 @signed_in
-def abandon(game_id: str):  # type: ignore[no-untyped-def]
+def abandon(game_id: str) -> ResponseReturnValue:
     if request.method == "GET":
         return _confirm(game_id, "abandon")
     organiser.abandon(db(), _organiser(), game_id)
     return _done(game_id)
 
 
-def _confirm(game_id: str, action: str, error: str | None = None, status: int = 200):  # type: ignore[no-untyped-def]
+def _confirm(
+    game_id: str, action: str, error: str | None = None, status: int = 200
+) -> ResponseReturnValue:
     """The page asking to confirm `action`, with what it does in words. An
     address that is no address is refused here already, before any question."""
     game = organiser.organising(db(), game_id, _organiser())

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import current_app, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from markupsafe import Markup
 from sqlalchemy import select
@@ -35,7 +36,7 @@ from pbem.services.resign import resign
 from pbem.services.seat_address import renew_address
 from pbem.services.submissions import pending_submission, submission_lines
 from pbem.services.turns import TurnRefused, accept_turn, sent_from_page, try_turn
-from pbem.web.common import db, me, page_blueprint, signed_in
+from pbem.web.common import db, me, page_blueprint, signed_in, signed_in_user
 from pbem.web.lobby import titles
 from pbem.web.move_groups import FULL_LIST, as_choice, group_moves
 from pbem.web.positions import Position, ply_argument, position_at, private_information
@@ -51,8 +52,8 @@ def _my_seat(game_id: str) -> Seat:
 
 @bp.route("/games/<game_id>")
 @signed_in
-def game_page(game_id: str):  # type: ignore[no-untyped-def]
-    user = me()
+def game_page(game_id: str) -> ResponseReturnValue:
+    user = signed_in_user()
     game = game_service.visible_game(db(), game_id, user)
     if game.status == GameStatus.OPEN:
         joinable = bool(game_service.open_seats_for(game, user))
@@ -60,7 +61,8 @@ def game_page(game_id: str):  # type: ignore[no-untyped-def]
             "open_game.html", game=game, user=user, titles=titles(), joinable=joinable
         )
     if not any(seat.user_id == user.id for seat in game.seats):  # its organiser, not playing
-        return redirect(url_for("spectate.watch", game_id=game_id, **request.args))
+        args: dict[str, Any] = request.args.to_dict()
+        return redirect(url_for("spectate.watch", game_id=game_id, **args))
     seat = _my_seat(game_id)
     shown = _shown_submission(seat, request.args.get("submission"))
     return render_game_page(seat, ply_argument(request.args.get("ply")), shown=shown)
@@ -210,6 +212,7 @@ def _explained(refusal: TurnRefused) -> engine.IllegalMove:
     assert refusal.illegal is not None  # a trial's refusal
     if refusal.why != "moved_on":
         return refusal.illegal
+    assert refusal.then is not None and refusal.now is not None  # said when it moved on
     return engine.IllegalMove.of(
         "pbem.page_outdated",
         rule=refusal.illegal.rule,
@@ -221,7 +224,7 @@ def _explained(refusal: TurnRefused) -> engine.IllegalMove:
 
 @bp.route("/games/<game_id>/preview", methods=["POST"])
 @signed_in
-def preview_page(game_id: str):  # type: ignore[no-untyped-def]
+def preview_page(game_id: str) -> ResponseReturnValue:
     seat = _my_seat(game_id)
     text, drawn_at = _form()
     try:
@@ -254,7 +257,7 @@ def _following(trial: engine.Trial) -> NextMoves:
 
 @bp.route("/games/<game_id>/follow")
 @signed_in
-def what_follows(game_id: str):  # type: ignore[no-untyped-def]
+def what_follows(game_id: str) -> ResponseReturnValue:
     """The turn builder's question (static/play.js): after these lines, which
     moves may follow, and how does the board look? A refused line comes back
     explained in the reader's language; nothing is stored."""
@@ -317,7 +320,7 @@ def _refusal_status(exc: engine.IllegalMove) -> int:
 
 @bp.route("/games/<game_id>/submit", methods=["POST"])
 @signed_in
-def submit(game_id: str):  # type: ignore[no-untyped-def]
+def submit(game_id: str) -> ResponseReturnValue:
     seat = _my_seat(game_id)
     text, drawn_at = _form()
     # The same form sent twice (a double click, a reload, two tabs racing)
@@ -326,7 +329,7 @@ def submit(game_id: str):  # type: ignore[no-untyped-def]
     if earlier is not None:
         return redirect(_game_url(seat, submission=earlier.id, again=1))
     try:
-        submission = accept_turn(db(), seat, me().id, text, "web", drawn_at)
+        submission = accept_turn(db(), seat, signed_in_user().id, text, "web", drawn_at)
     except (TurnRefused, Conflict) as refusal:
         db().rollback()
         earlier = sent_from_page(db(), seat, text, drawn_at)
@@ -343,7 +346,7 @@ def submit(game_id: str):  # type: ignore[no-untyped-def]
 
 @bp.route("/games/<game_id>/new-address", methods=["POST"])
 @signed_in
-def new_address(game_id: str):  # type: ignore[no-untyped-def]
+def new_address(game_id: str) -> ResponseReturnValue:
     """A new secret mail address for the seat; a mail from it tells the player."""
     seat = _my_seat(game_id)
     renew_address(db(), seat)
@@ -358,7 +361,7 @@ def _game_url(seat: Seat, **values: Any) -> str:
 
 @bp.route("/games/<game_id>/resign", methods=["GET", "POST"])
 @signed_in
-def resign_page(game_id: str):  # type: ignore[no-untyped-def]
+def resign_page(game_id: str) -> ResponseReturnValue:
     """GET asks to confirm; only the confirmation's POST resigns."""
     seat = _my_seat(game_id)
     title = game_title(seat.game.ruleset)
@@ -370,7 +373,7 @@ def resign_page(game_id: str):  # type: ignore[no-untyped-def]
 
 
 @bp.route("/games/<game_id>/version")
-def version(game_id: str):  # type: ignore[no-untyped-def]
+def version(game_id: str) -> ResponseReturnValue:
     """What the pages poll: changes whenever anything happens in the game.
     Public like the spectator view."""
     game = db().scalar(select(Game).where(Game.public_id == game_id))

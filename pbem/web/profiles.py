@@ -4,6 +4,8 @@ otherwise known to their players and those they were given to only."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import render_template, request, url_for
 
 from pbem.numbers import ID_CONVERTER
@@ -17,7 +19,7 @@ bp = page_blueprint("profiles")
 
 @bp.route(f"/players/<{ID_CONVERTER}:user_id>")
 @signed_in
-def player(user_id: int):  # type: ignore[no-untyped-def]
+def player(user_id: int) -> str:
     shown = profile(
         db(),
         user_id,
@@ -35,5 +37,5 @@ def player(user_id: int):  # type: ignore[no-untyped-def]
 
 def _page_url(user_id: int, section: str, number: int) -> str:
     """This profile with one list turned to page `number`, the other kept."""
-    args = {**request.args.to_dict(), section: number}
+    args: dict[str, Any] = {**request.args.to_dict(), section: number}
     return url_for("profiles.player", user_id=user_id, **args, _anchor=section)

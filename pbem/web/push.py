@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import request
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
 from pbem.notify import push
@@ -26,7 +27,7 @@ def _subscription() -> tuple[str, dict[str, Any]]:
 
 @bp.route("/push/subscribe", methods=["POST"])
 @signed_in
-def subscribe():  # type: ignore[no-untyped-def]
+def subscribe() -> ResponseReturnValue:
     endpoint, keys = _subscription()
     if not isinstance(keys.get("p256dh"), str) or not isinstance(keys.get("auth"), str):
         raise Invalid(_("not a push subscription"))
@@ -39,7 +40,7 @@ def subscribe():  # type: ignore[no-untyped-def]
 
 @bp.route("/push/unsubscribe", methods=["POST"])
 @signed_in
-def unsubscribe():  # type: ignore[no-untyped-def]
+def unsubscribe() -> ResponseReturnValue:
     endpoint, _keys = _subscription()
     user = me()
     assert user is not None
@@ -49,7 +50,7 @@ def unsubscribe():  # type: ignore[no-untyped-def]
 
 
 @bp.route("/push-worker.js")
-def service_worker():  # type: ignore[no-untyped-def]
+def service_worker() -> ResponseReturnValue:
     answer = site.send_static_file("push-worker.js")
     answer.headers["Cache-Control"] = "no-cache"
     return answer

@@ -23,7 +23,7 @@ def public_game(game_id: str) -> Game:
 
 
 @bp.route("/games/<game_id>/watch")
-def watch(game_id: str):  # type: ignore[no-untyped-def]
+def watch(game_id: str) -> str:
     game = public_game(game_id)
     title = game_title(game.ruleset)
     if game.status == GameStatus.OPEN:

@@ -4,6 +4,7 @@ clock of the player stops) and coming back early."""
 from __future__ import annotations
 
 from flask import current_app, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
 from pbem.i18n.command_words import own_word
@@ -25,11 +26,11 @@ def _reader() -> User:
 
 @bp.route("/vacation")
 @signed_in
-def page():  # type: ignore[no-untyped-def]
+def page() -> ResponseReturnValue:
     return _page()
 
 
-def _page(error: str | None = None, days: str = "", status: int = 200):  # type: ignore[no-untyped-def]
+def _page(error: str | None = None, days: str = "", status: int = 200) -> ResponseReturnValue:
     user, now = _reader(), utcnow()
     state = vacation.status(db(), user, current_app.config["PBEM_VACATION_DAYS"], now)
     page = render_template(
@@ -48,7 +49,7 @@ def _page(error: str | None = None, days: str = "", status: int = 200):  # type:
 
 @bp.route("/vacation", methods=["POST"])
 @signed_in
-def start():  # type: ignore[no-untyped-def]
+def start() -> ResponseReturnValue:
     raw = request.form.get("days", "").strip()
     days = whole_number(raw)
     if days is None:
@@ -69,7 +70,7 @@ def _refusal(error: ServiceError) -> str:
 
 @bp.route("/vacation/end", methods=["POST"])
 @signed_in
-def end():  # type: ignore[no-untyped-def]
+def end() -> ResponseReturnValue:
     try:
         vacation.end(db(), _reader(), utcnow())
     except ServiceError as exc:

@@ -186,7 +186,7 @@ def current_head() -> str:
 
     from pbem.migrate import alembic_config
 
-    return ScriptDirectory.from_config(alembic_config(None)).get_current_head()  # type: ignore[arg-type]
+    return ScriptDirectory.from_config(alembic_config(None)).get_current_head()
 
 
 def verify_units(place: Layout) -> None:

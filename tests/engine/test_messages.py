@@ -27,7 +27,7 @@ MESSAGE_ID = re.compile(r"^(turn|record|options|board|taluva|java|samurai|pbem)\
 ERRORS = {"IllegalMove", "RecordError"}
 
 
-def calls(tree: ast.AST):  # type: ignore[no-untyped-def]
+def calls(tree: ast.AST):
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
             yield node

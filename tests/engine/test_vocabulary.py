@@ -50,7 +50,7 @@ def localised(text: str, vocabularies: tuple[Vocabulary, ...], language: str, se
     return " ".join(typed)
 
 
-def sampled_moves(name: str, players: int, seed: str, plies: int = 60):  # type: ignore[no-untyped-def]
+def sampled_moves(name: str, players: int, seed: str, plies: int = 60):
     """(state, seat, move) along a random game, a few legal moves per position."""
     game = Game.new(name, [f"p{i}" for i in range(players)], seed)
     bot, rng = RandomBot(seed), random.Random(seed)

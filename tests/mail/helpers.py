@@ -97,7 +97,7 @@ def send_imap(raw: bytes, server: ImapServer) -> None:
         client.append("INBOX", raw)
 
 
-def processed(app, message_id: str, timeout: float = 30.0):  # type: ignore[no-untyped-def]
+def processed(app, message_id: str, timeout: float = 30.0):
     """The stored inbound message once a worker has read it."""
     from sqlalchemy import select
 

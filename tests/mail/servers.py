@@ -131,13 +131,13 @@ class Capture:
         self._numbers = itertools.count(1)
         self._greylisted: set[str] = set()
 
-    async def handle_RCPT(self, server, session, envelope, address, options) -> str:  # type: ignore[no-untyped-def]
+    async def handle_RCPT(self, server, session, envelope, address, options) -> str:
         if address.endswith("@" + REFUSED_DOMAIN):
             return "550 5.1.1 no such mailbox"
         envelope.rcpt_tos.append(address)
         return "250 OK"
 
-    async def handle_DATA(self, server, session, envelope) -> str:  # type: ignore[no-untyped-def]
+    async def handle_DATA(self, server, session, envelope) -> str:
         parsed = BytesParser(policy=policy.default).parsebytes(envelope.original_content)
         message_id = str(parsed["Message-ID"])
         greylisted = any(a.endswith("@" + GREYLISTED_DOMAIN) for a in envelope.rcpt_tos)
@@ -179,7 +179,7 @@ class GoesDown(Capture):
         self.accepts = accepts
         self.listener: asyncio.Server | None = None  # set once its controller runs
 
-    async def handle_DATA(self, server, session, envelope) -> str:  # type: ignore[no-untyped-def]
+    async def handle_DATA(self, server, session, envelope) -> str:
         if len(self.messages) < self.accepts:
             return await super().handle_DATA(server, session, envelope)
         assert self.listener is not None
@@ -191,7 +191,7 @@ class OneMessagePerConnection(Capture):
     """A server that closes each connection once it has taken a message, as
     servers with a limit of messages per connection, or a short idle timeout, do."""
 
-    async def handle_DATA(self, server, session, envelope) -> str:  # type: ignore[no-untyped-def]
+    async def handle_DATA(self, server, session, envelope) -> str:
         answer = await super().handle_DATA(server, session, envelope)
         session.loop.call_soon(server.transport.close)  # once the answer is written
         return answer

@@ -58,7 +58,7 @@ def mail_tasks() -> Iterator[list[list[int]]]:
     task_prerun.disconnect(seen)
 
 
-def rows_after(session, game: Game, last_id: int) -> list[Outbox]:  # type: ignore[no-untyped-def]
+def rows_after(session, game: Game, last_id: int) -> list[Outbox]:
     session.expire_all()
     query = select(Outbox).where(Outbox.game_id == game.id, Outbox.id > last_id)
     return list(session.scalars(query.order_by(Outbox.id)))

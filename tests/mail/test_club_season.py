@@ -36,7 +36,7 @@ TITLES = {
 TURNS = 6  # two each
 
 
-def game_mails(rig, game: Game, user) -> list:  # type: ignore[no-untyped-def]
+def game_mails(rig, game: Game, user) -> list:
     return [
         m
         for m in rig.capture.messages
@@ -44,7 +44,7 @@ def game_mails(rig, game: Game, user) -> list:  # type: ignore[no-untyped-def]
     ]
 
 
-def jana_plays_by_mail(rig, game: Game, jana) -> None:  # type: ignore[no-untyped-def]
+def jana_plays_by_mail(rig, game: Game, jana) -> None:
     """Her tile, then her build, each copied from the list her mail gives in Czech."""
     mail = turn_mail(rig, game, jana, ": jste na tahu")
     for part in ("dílek ", ""):

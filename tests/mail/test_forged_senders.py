@@ -139,7 +139,7 @@ def test_a_fault_of_ours_while_reading_ends_failed_and_undoes_the_reading(
     mail = turn_mail(rig, game, ann)
     carry_out = inbound.carry_out
 
-    def carry_out_then_fail(*args, **kwargs):  # type: ignore[no-untyped-def]
+    def carry_out_then_fail(*args, **kwargs):
         carry_out(*args, **kwargs)
         raise RuntimeError("a bug")
 

@@ -87,7 +87,7 @@ def listed(message: EmailMessage, title: str) -> list[str]:
 class Table:
     """The rig seen from two players' mailboxes."""
 
-    def __init__(self, rig, game: Game) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, rig, game: Game) -> None:
         self.rig, self.game = rig, game
 
     def mail(self, user: User, ending: str) -> EmailMessage:

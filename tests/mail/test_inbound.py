@@ -41,7 +41,7 @@ from worker.celery_app import beat_schedule
 pytestmark = pytest.mark.also_sqlite  # the embedded default's database too
 
 
-def turn_mail(rig, game, user, ending: str = "your turn"):  # type: ignore[no-untyped-def]
+def turn_mail(rig, game, user, ending: str = "your turn"):
     """`ending`: the subject's last words in the user's language."""
     return rig.capture.take(
         lambda m: (
@@ -52,19 +52,19 @@ def turn_mail(rig, game, user, ending: str = "your turn"):  # type: ignore[no-un
     )
 
 
-def mail_to(rig, user_or_address, ending: str):  # type: ignore[no-untyped-def]
+def mail_to(rig, user_or_address, ending: str):
     address = getattr(user_or_address, "email", user_or_address)
     return rig.capture.take(
         lambda m: address in str(m["To"]) and str(m["Subject"]).endswith(ending)
     )
 
 
-def submit_by_smtp(rig, raw: bytes, sender: str, to: str):  # type: ignore[no-untyped-def]
+def submit_by_smtp(rig, raw: bytes, sender: str, to: str):
     send_smtp(raw, rig.listener_port, sender, to)
     return processed(rig.app, message_id_of(raw))
 
 
-def submit_by_http(rig, raw: bytes):  # type: ignore[no-untyped-def]
+def submit_by_http(rig, raw: bytes):
     """Through the HTTP door, which (unlike the SMTP door) cannot refuse a recipient."""
     answer = rig.app.test_client().post(
         "/mail/inbound", data=raw, headers={"Authorization": "Bearer inbound-secret"}
@@ -73,7 +73,7 @@ def submit_by_http(rig, raw: bytes):  # type: ignore[no-untyped-def]
     return processed(rig.app, message_id_of(raw))
 
 
-def refused_at_rcpt(rig, raw: bytes, sender: str, to: str) -> int:  # type: ignore[no-untyped-def]
+def refused_at_rcpt(rig, raw: bytes, sender: str, to: str) -> int:
     """The SMTP door's code for `to`; the mail must not be taken in."""
     with pytest.raises(smtplib.SMTPRecipientsRefused) as refused:
         send_smtp(raw, rig.listener_port, sender, to)
@@ -84,7 +84,7 @@ def message_id_of(raw: bytes) -> str:
     return str(BytesParser(policy=policy.default).parsebytes(raw)["Message-ID"])
 
 
-def count(session, model, *where) -> int:  # type: ignore[no-untyped-def]
+def count(session, model, *where) -> int:
     session.expire_all()
     return session.scalar(select(func.count()).select_from(model).where(*where))
 
@@ -527,7 +527,7 @@ def test_newaddress_gives_the_seat_a_new_address_and_the_old_one_stops(rig, sess
     assert judged(rig.app, row.submission_id).status == "accepted"
 
 
-def received_days_ago(session, row_id: int, days: int) -> None:  # type: ignore[no-untyped-def]
+def received_days_ago(session, row_id: int, days: int) -> None:
     session.execute(
         update(InboundMessage)
         .where(InboundMessage.id == row_id)

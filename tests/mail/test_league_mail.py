@@ -22,7 +22,7 @@ from tests.server.leagues.test_seasons import league_of, play_out
 NEW_YORK = "America/New_York"
 
 
-def mail_to(rig, user, subject: str) -> str:  # type: ignore[no-untyped-def]
+def mail_to(rig, user, subject: str) -> str:
     """The plain text of the mail (lines ended by \n: "½" makes it quoted-printable)."""
     mail = rig.capture.take(lambda m: user.email in str(m["To"]) and str(m["Subject"]) == subject)
     return text_of(mail).replace("\r\n", "\n")

@@ -169,7 +169,7 @@ def test_a_chosen_language_wins_over_the_page_and_none_means_english(rig, sessio
     assert "Your turn. Some of your legal moves" in text_of(turn_mail(rig, game, bob))
 
 
-def signed_in(rig, user: User) -> Browser:  # type: ignore[no-untyped-def]
+def signed_in(rig, user: User) -> Browser:
     """A browser of the mail rig's web app, signed in as `user`."""
     client = rig.app.test_client()
     with client.session_transaction() as flask_session:

@@ -44,7 +44,7 @@ def image_size(png: bytes) -> tuple[int, int]:
     return Image.open(io.BytesIO(png)).size
 
 
-def first_mail(rig, game, user, ending: str = ""):  # type: ignore[no-untyped-def]
+def first_mail(rig, game, user, ending: str = ""):
     return rig.capture.take(
         lambda m: (
             str(m["X-Pbem-Game"]) == game.public_id
@@ -187,7 +187,7 @@ def test_game_over_mail_says_the_result_once_and_shows_the_seed(rig, session, ma
     assert f"Game record: {record_url}" in text.splitlines()
 
 
-def unsent_row(session, **values) -> Outbox:  # type: ignore[no-untyped-def]
+def unsent_row(session, **values) -> Outbox:
     """An outbox row stored without handing it to a worker (the test plays the worker)."""
     outbox_id = session.scalar(insert(Outbox).values(**values).returning(Outbox.id))
     session.commit()
@@ -246,7 +246,7 @@ def test_a_mail_that_cannot_be_written_or_is_refused_fails_with_its_reason_and_b
     session.commit()  # one batch, the good mail last
     rig.capture.take(lambda m: "http://x/ann" in text_of(m))
 
-    def settled(outbox: Outbox):  # type: ignore[no-untyped-def]
+    def settled(outbox: Outbox):
         def failed() -> Outbox | None:
             session.expire_all()
             row = session.get(Outbox, outbox.id)

@@ -29,7 +29,7 @@ LATE = datetime(2027, 3, 27, 22, 0, tzinfo=UTC)
 QUIET_END = datetime(2027, 3, 28, 6, 0, tzinfo=UTC)
 
 
-def to(user, subject_end: str = ""):  # type: ignore[no-untyped-def]
+def to(user, subject_end: str = ""):
     return lambda m: user.email in str(m["To"]) and str(m["Subject"]).endswith(subject_end)
 
 
@@ -72,13 +72,13 @@ def test_game_mail_in_quiet_hours_waits_for_their_end_across_the_clock_change(
 FOLDED_NEWS = [(3, "Bob"), (4, "Bob"), (5, "Cy"), (6, "Cy"), (9, "Bob"), (10, "Bob")]
 
 
-def held_for(session, user, game) -> list[Outbox]:  # type: ignore[no-untyped-def]
+def held_for(session, user, game) -> list[Outbox]:
     session.expire_all()
     rows = select(Outbox).where(Outbox.recipient_id == user.id, Outbox.game_id == game.id)
     return list(session.scalars(rows.order_by(Outbox.id)))
 
 
-def play_turn(rig, session, game, position: int) -> None:  # type: ignore[no-untyped-def]
+def play_turn(rig, session, game, position: int) -> None:
     """A whole Taluva turn (a tile, then a build), each sent alone from the page."""
     while True:
         session.expire_all()
@@ -90,7 +90,7 @@ def play_turn(rig, session, game, position: int) -> None:  # type: ignore[no-unt
         assert judged(rig.app, submission.id).status == "accepted"
 
 
-def release(rig) -> None:  # type: ignore[no-untyped-def]
+def release(rig) -> None:
     with rig.app.app_context():
         requeue_outbox()
 

@@ -17,12 +17,12 @@ from tests.server.pipeline_helpers import judged, moves_of, start_game
 
 
 @pytest.fixture
-def taluva_of_two(rig, session, make_user):  # type: ignore[no-untyped-def]
+def taluva_of_two(rig, session, make_user):
     ann, bob = make_user("Ann"), make_user("Bob")
     return start_game(rig.app, session, "taluva", [ann, bob]), ann
 
 
-def french_bottom_posted(notification, move: str) -> str:  # type: ignore[no-untyped-def]
+def french_bottom_posted(notification, move: str) -> str:
     """Gmail in French, answering under the quote; its attribution wrapped."""
     quoted = "\n".join(f"> {line}" for line in text_of(notification).splitlines())
     return (
@@ -32,7 +32,7 @@ def french_bottom_posted(notification, move: str) -> str:  # type: ignore[no-unt
     )
 
 
-def czech_outlook(notification, move: str) -> str:  # type: ignore[no-untyped-def]
+def czech_outlook(notification, move: str) -> str:
     """Outlook in Czech: the original below a header block, not quoted."""
     return (
         f"{move}\n\n-----Původní zpráva-----\n"
@@ -43,19 +43,19 @@ def czech_outlook(notification, move: str) -> str:  # type: ignore[no-untyped-de
     )
 
 
-def answered(rig, notification, user, body: str, **headers: str) -> InboundMessage:  # type: ignore[no-untyped-def]
+def answered(rig, notification, user, body: str, **headers: str) -> InboundMessage:
     raw = reply(notification, user.email, body, quote=False, **headers)
     return submit_by_smtp(rig, raw, user.email, str(notification["Reply-To"]))
 
 
-def played(rig, notification, user, body: str, **headers: str) -> None:  # type: ignore[no-untyped-def]
+def played(rig, notification, user, body: str, **headers: str) -> None:
     """Send the reply and check that its turn went in and was accepted."""
     row = answered(rig, notification, user, body, **headers)
     assert row.outcome == "submitted", row.detail
     assert judged(rig.app, row.submission_id).status == "accepted"
 
 
-def answer_text(rig, user) -> str:  # type: ignore[no-untyped-def]
+def answer_text(rig, user) -> str:
     return text_of(mail_to(rig, user, "answer")).replace("\r\n", "\n")
 
 

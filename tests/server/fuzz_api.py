@@ -48,7 +48,7 @@ ignored_auth.enabled = false
 """
 
 
-def seed(app) -> dict[str, str]:  # type: ignore[no-untyped-def]
+def seed(app) -> dict[str, str]:
     """A player with a token, a game where they sit at seat 0, and a league season."""
     with app.app_context(), get_db().session() as session:
         ann = accounts.create_user(session, f"ann-{uuid.uuid4().hex[:6]}@example.org", "Ann")

@@ -8,6 +8,7 @@ from flask import Flask
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from engine.games.java.state import JavaState
 from pbem.models import Game, GameStatus, Move, Outbox, Seat, Submission, SubmissionStatus, User
 from pbem.services import accounts
 from pbem.services.games import SeatSpec, create_game
@@ -22,7 +23,7 @@ def start_game(
     app: Flask, session: Session, ruleset: str, seats: list[User | str], **options
 ) -> Game:
     """Seats: a user, or 'bot'."""
-    specs = [SeatSpec(bot="random") if s == "bot" else SeatSpec(user=s) for s in seats]
+    specs = [SeatSpec(user=s) if isinstance(s, User) else SeatSpec(bot="random") for s in seats]
     creator = next((s for s in seats if isinstance(s, User)), None)
     game = create_game(session, creator, ruleset, specs, options, seed="test-seed")
     session.commit()  # bots that move first are handed to the worker now
@@ -77,6 +78,7 @@ def judged(app: Flask, submission_id: int) -> Submission:
     def status() -> Submission | None:
         with app.app_context(), get_db().session() as fresh:
             found = fresh.get(Submission, submission_id)
+            assert found is not None
             return found if found.status != SubmissionStatus.PENDING else None
 
     return wait_for(status, what=f"submission {submission_id} to be judged")
@@ -109,6 +111,7 @@ FESTIVAL_AFTER_A_DRAW = (*PALACE_TURN, "draw deck", "festival B3 P")
 def java_ann_first(app: Flask, session: Session, ann: User) -> Game:
     game = start_game(app, session, "java", ["bot", ann])
     state = engine_game(game).state
+    assert isinstance(state, JavaState)
     assert state.current == 1 and state.faceup == "P"
     assert state.hands[1] == ["D", "MP", "DP"] and state.deck[-1] == "M"
     return game

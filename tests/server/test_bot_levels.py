@@ -55,7 +55,7 @@ def thoughts(app: Flask) -> Iterator[list[tuple[int, str]]]:
 
     def record(task: object = None, args: tuple = (), **_: object) -> None:
         if getattr(task, "name", None) == THINK_BOT:
-            seen.append((args[0], task.request.delivery_info["routing_key"]))  # type: ignore[attr-defined]
+            seen.append((args[0], task.request.delivery_info["routing_key"]))
 
     task_prerun.connect(record, weak=False)
     yield seen
@@ -170,7 +170,7 @@ def test_a_persons_turn_is_judged_while_a_bot_thinks(app, session, make_user):
     wait_for(lambda: bots_submissions(session, with_bot), what="the bot to move after all")
 
 
-def play_a_turn(app: Flask, session, game: Game, position: int) -> None:  # type: ignore[no-untyped-def]
+def play_a_turn(app: Flask, session, game: Game, position: int) -> None:
     """The seat's first legal moves, one submission each, until its turn ends."""
     while True:
         session.expire_all()
@@ -186,7 +186,7 @@ def first_legal(game: Game, position: int) -> str:
     return state.format_move(state.legal_moves(position)[0])
 
 
-def bots_submissions(session, game: Game) -> list[Submission]:  # type: ignore[no-untyped-def]
+def bots_submissions(session, game: Game) -> list[Submission]:
     session.expire_all()
     return list(
         session.scalars(

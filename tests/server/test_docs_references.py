@@ -44,7 +44,7 @@ def descriptions(node: object) -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def openapi_code(app) -> list[str]:  # type: ignore[no-untyped-def]
+def openapi_code(app) -> list[str]:
     document = app.test_client().get("/api/openapi.json").get_json()
     return [span for text in descriptions(document) for span in CODE_SPAN.findall(text)]
 

@@ -15,7 +15,7 @@ from pbem.services import accounts
 
 
 @pytest.fixture
-def ann_by_api(postgres_only, session, make_user):  # type: ignore[no-untyped-def]
+def ann_by_api(postgres_only, session, make_user):
     """A test client, Ann's token header, and Ann."""
     ann = make_user("Ann")
     token = accounts.issue_api_token(session, ann, "tests")
@@ -45,14 +45,14 @@ def test_the_request_after_its_connection_was_killed_answers(postgres_only, ann_
 
 
 @contextmanager
-def killed_at_its_next_statement(app):  # type: ignore[no-untyped-def]
+def killed_at_its_next_statement(app):
     """PostgreSQL kills the connection of the app's next statement just before
     it runs, as a restart or failover would in the middle of a request."""
     admin = create_engine(app.config["PBEM_DATABASE_URL"], poolclass=None)
     engine = app.extensions["pbem.db"].engine
     killed: list[int] = []
 
-    def kill(connection, *_args) -> None:  # type: ignore[no-untyped-def]
+    def kill(connection, *_args) -> None:
         if killed:
             return
         pid = connection.connection.dbapi_connection.info.backend_pid

@@ -58,7 +58,7 @@ def fresh_email() -> str:
     return f"flood-{uuid.uuid4().hex[:8]}@example.org"
 
 
-def count(app: Flask, model, *where) -> int:  # type: ignore[no-untyped-def]
+def count(app: Flask, model, *where) -> int:
     with app.extensions["pbem.db"].session() as session:
         return session.scalar(select(func.count()).select_from(model).where(*where))
 

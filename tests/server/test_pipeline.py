@@ -103,7 +103,7 @@ def test_a_taluva_tile_sent_alone_is_answered_and_the_turn_goes_on(app, session,
     assert turn_notices(session, game)[2:] == [("your_turn", 0)]  # handed back to Ann
 
 
-def turn_notices(session, game):  # type: ignore[no-untyped-def]
+def turn_notices(session, game):
     """The 'your turn' notifications; 'X moved' ones have tests of their own."""
     return [row for row in outbox_of(session, game) if row[0] == "your_turn"]
 

@@ -25,7 +25,7 @@ PENDING, SENDING, SENT, FAILED = (
 )
 
 
-def add_row(session, user, status: str, age: timedelta, kind: str = YOUR_TURN) -> int:  # type: ignore[no-untyped-def]
+def add_row(session, user, status: str, age: timedelta, kind: str = YOUR_TURN) -> int:
     """A row queued and (sent) `age` ago; pending rows are held for quiet
     hours and sending ones leased, so no worker touches them meanwhile."""
     now = utcnow()
@@ -41,7 +41,7 @@ def add_row(session, user, status: str, age: timedelta, kind: str = YOUR_TURN) -
     return row.id
 
 
-def left(session, ids: dict[str, int]) -> set[str]:  # type: ignore[no-untyped-def]
+def left(session, ids: dict[str, int]) -> set[str]:
     session.rollback()
     found = set(session.scalars(select(Outbox.id).where(Outbox.id.in_(ids.values()))))
     return {name for name, row_id in ids.items() if row_id in found}

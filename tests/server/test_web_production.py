@@ -64,7 +64,7 @@ class Visitor:
 
 
 class NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+    def redirect_request(self, *args, **kwargs):
         return None
 
 
@@ -167,7 +167,7 @@ def mailed_link(env: dict[str, str], email: str) -> str:
     return payload["link"]
 
 
-def app_for(env: dict[str, str]):  # type: ignore[no-untyped-def]
+def app_for(env: dict[str, str]):
     return create_app(
         {
             "SECRET_KEY": env["PBEM_SECRET_KEY"],

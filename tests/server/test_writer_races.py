@@ -58,7 +58,7 @@ def api_call(app: Flask, operation: str, token: str, json: Any = None, **params:
     return OpenApiClient(app.test_client()).call(operation, token, json, **params).status_code
 
 
-def taluva_game(session: Session, organiser, first, second, clock=None) -> Game:  # type: ignore[no-untyped-def]
+def taluva_game(session: Session, organiser, first, second, clock=None) -> Game:
     game = create_game(
         session,
         organiser,
@@ -124,7 +124,7 @@ def test_a_replaced_players_move_is_never_played_for_the_newcomer(
         assert seat.user_id != bob.id
 
 
-def seats_owing_without_a_clock(session: Session, game: Game, now) -> list[int]:  # type: ignore[no-untyped-def]
+def seats_owing_without_a_clock(session: Session, game: Game, now) -> list[int]:
     """Seats that must act but that no sweep will ever time out: their timeout
     is marked done, yet nothing of theirs waits to be judged."""
     session.expire_all()
@@ -186,7 +186,7 @@ def test_a_timeout_and_the_players_own_move_at_once_leave_the_clock_running(
         assert seats_owing_without_a_clock(session, game, now) == [], game.id
 
 
-def league_season(app: Flask, session: Session, make_user, token_for):  # type: ignore[no-untyped-def]
+def league_season(app: Flask, session: Session, make_user, token_for):
     """A started season of four entrants; returns the organiser's token, the
     league's id, Ann (user, token) and Ann's place in the season."""
     api = OpenApiClient(app.test_client())

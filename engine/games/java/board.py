@@ -7,6 +7,7 @@ Space ids (`F3`: column letter, row number) are the names players write.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib import resources
 
@@ -63,9 +64,9 @@ PRINTED_IRRIGATION: frozenset[str] = frozenset(
 )
 
 
-def sort_spaces(spaces: object) -> tuple[str, ...]:
+def sort_spaces(spaces: Iterable[str]) -> tuple[str, ...]:
     """Board order (column, then row): the canonical order in the notation."""
-    return tuple(sorted(spaces, key=ORDER.__getitem__))  # type: ignore[call-overload]
+    return tuple(sorted(spaces, key=ORDER.__getitem__))
 
 
 def edge_cost(space: str) -> int | None:
@@ -96,7 +97,7 @@ def _footprints() -> dict[int, tuple[tuple[str, ...], ...]]:
     def keep(fp: tuple[str, ...]) -> bool:
         return any(SPACES[s].central for s in fp)
 
-    def order(fps: set[tuple[str, ...]]) -> tuple[tuple[str, ...], ...]:
+    def order(fps: Iterable[tuple[str, ...]]) -> tuple[tuple[str, ...], ...]:
         return tuple(sorted((fp for fp in fps if keep(fp)), key=lambda fp: [ORDER[s] for s in fp]))
 
     return {1: order(singles), 2: order(pairs), 3: order(triangles)}

@@ -10,7 +10,7 @@ always worth a thought (a card, the action token, ending the turn) stay.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from engine.games.java import cards, legal
 from engine.games.java.board import NEIGHBORS
@@ -39,6 +39,7 @@ TILE_CHOICES = 4
 ENTER_CHOICES = 3
 WALK_CHOICES = 4
 VILLAGE_APPEAL = 4  # a developer in a village may count toward a palace
+M = TypeVar("M")  # a kind of move
 
 
 def choices(state: JavaState, seat: int) -> list[Move]:
@@ -60,7 +61,7 @@ def choices(state: JavaState, seat: int) -> list[Move]:
     return found
 
 
-def best_few(moves: Sequence[Move], score: Callable[[Move], float], keep: int) -> list[Move]:
+def best_few(moves: Sequence[M], score: Callable[[M], float], keep: int) -> list[M]:
     """The `keep` best-scored moves; equal scores keep the legal order."""
     ranked = sorted(range(len(moves)), key=lambda i: (-score(moves[i]), i))
     return [moves[i] for i in ranked[:keep]]
@@ -69,7 +70,7 @@ def best_few(moves: Sequence[Move], score: Callable[[Move], float], keep: int) -
 # -- tiles --------------------------------------------------------------------
 
 
-def tile_choices(state: JavaState, seat: int) -> list[Move]:
+def tile_choices(state: JavaState, seat: int) -> list[PlaceTile]:
     """A few tiles, laid only while the turn's tile is still due: near the
     seat's developers and the villages first, anywhere when nothing is near."""
     if state.tile_placed or state.final_round:
@@ -81,7 +82,7 @@ def tile_choices(state: JavaState, seat: int) -> list[Move]:
         if s == seat or land.is_village(c)
         for n in (c, *NEIGHBORS[c])
     } | {n for c in land.face if land.is_village(c) for n in (c, *NEIGHBORS[c])}
-    moves: list[Move] = []
+    moves: list[PlaceTile] = []
     if near:
         moves += legal.tile_moves(state, seat, near)
     if not moves:
@@ -213,7 +214,7 @@ def auction_choices(state: JavaState, seat: int) -> list[Move]:
     """The cheapest play that keeps the seat in, the strongest, and stopping."""
     moves = legal.auction_moves(state, seat)
     plays = [m for m in moves if isinstance(m, PlayCards)]
-    stop = [m for m in moves if isinstance(m, Agree | Pass)]
+    stop: list[Move] = [m for m in moves if isinstance(m, Agree | Pass)]
     if not plays:
         return stop
 

@@ -7,7 +7,7 @@ tile may lie somewhere, and what moving a developer costs.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from engine.core.errors import IllegalMove
@@ -71,12 +71,12 @@ class Land:
     def pond(self, cell: str) -> set[str]:
         return self._component(cell, self.irrigation.__contains__)
 
-    def _component(self, cell: str, inside: object) -> set[str]:
+    def _component(self, cell: str, inside: Callable[[str], bool]) -> set[str]:
         seen = {cell}
         todo = [cell]
         while todo:
             for n in NEIGHBORS[todo.pop()]:
-                if n not in seen and inside(n):  # type: ignore[operator]
+                if n not in seen and inside(n):
                     seen.add(n)
                     todo.append(n)
         return seen

@@ -134,11 +134,11 @@ def developer_moves(state: JavaState, seat: int) -> list[Move]:
     return found
 
 
-def palace_moves(state: JavaState, seat: int) -> list[Move]:
+def palace_moves(state: JavaState, seat: int) -> list[Build | Enlarge]:
     land = state.land
     if state.budget < 1 or not any(s == seat for s in land.developers.values()):
         return []
-    found: list[Move] = []
+    found: list[Build | Enlarge] = []
     seen: set[str] = set()
     for cell in sort_spaces(c for c in land.face if land.is_village(c)):
         if cell in seen:

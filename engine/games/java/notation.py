@@ -262,10 +262,10 @@ def parse(text: str) -> Move:
         return Festival(_space(args[0]), _cards(args[1:]))
     if verb == "play":
         return PlayCards(_cards(args))
-    for word, cls in (("agree", Agree), ("pass", Pass), ("end", EndTurn)):
+    for word, plain in (("agree", Agree), ("pass", Pass), ("end", EndTurn)):
         if verb == word:
             _arity(args, 0, word)
-            return cls()
+            return plain()
     raise IllegalMove.of("java.unknown_move", rule=_SYNTAX, word=words[0])
 
 

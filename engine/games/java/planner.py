@@ -32,7 +32,7 @@ class Plan:
     value: float
 
 
-def settle_auction(strategy: Strategy, state: JavaState) -> None:
+def settle_auction(strategy: Strategy[JavaState], state: JavaState) -> None:
     """Plays a running festival out: each seat keeps up at the cheapest."""
     while state.auction is not None:
         actor = min(state.to_act())
@@ -43,7 +43,7 @@ def turn_over(state: JavaState, seat: int) -> bool:
     return state.is_over() or seat not in state.to_act()
 
 
-def plan_turn(strategy: Strategy, state: JavaState, seat: int, width: int) -> list[Plan]:
+def plan_turn(strategy: Strategy[JavaState], state: JavaState, seat: int, width: int) -> list[Plan]:
     """Whole turns of `seat` from `state` found by a beam of `width`, best first."""
     done: list[Plan] = []
     frontier: list[tuple[float, int, Any, JavaState]] = []
@@ -86,7 +86,12 @@ class TurnPlanBot(Bot):
     """
 
     def __init__(
-        self, key: str, strategy: Strategy, width: int, replies: int = 0, reply_width: int = 1
+        self,
+        key: str,
+        strategy: Strategy[JavaState],
+        width: int,
+        replies: int = 0,
+        reply_width: int = 1,
     ) -> None:
         super().__init__(key)
         self.strategy = strategy

@@ -7,7 +7,6 @@ from typing import Any, ClassVar
 
 from engine.bots.base import Bot
 from engine.bots.strategy import Strategy, outcome_values, register_strategy
-from engine.core.state import State
 from engine.games.java.choices import choices
 from engine.games.java.outlook import projected_points, squashed_margins
 from engine.games.java.planner import TurnPlanBot
@@ -49,7 +48,7 @@ def position_key(state: JavaState, seat: int) -> Hashable:
 
 
 @register_strategy
-class JavaStrategy(Strategy):
+class JavaStrategy(Strategy[JavaState]):
     """`easy` is the generic one-action look-ahead; `medium` and `strong`
     plan whole turns (`engine.games.java.planner`), judged by the outlook."""
 
@@ -61,15 +60,13 @@ class JavaStrategy(Strategy):
     def __init__(self) -> None:
         self._choices: dict[Hashable, list[Any]] = {}
 
-    def values(self, state: State) -> list[float]:
-        assert isinstance(state, JavaState)
+    def values(self, state: JavaState) -> list[float]:
         result = state.result()
         if result is not None:
             return outcome_values(result, state.players)
         return squashed_margins(projected_points(state))
 
-    def candidates(self, state: State, seat: int) -> Sequence[Any]:
-        assert isinstance(state, JavaState)
+    def candidates(self, state: JavaState, seat: int) -> Sequence[Any]:
         key = position_key(state, seat)
         found = self._choices.get(key)
         if found is None:

@@ -7,6 +7,7 @@ import json
 from dataclasses import dataclass
 from functools import cache, cached_property
 from pathlib import Path
+from typing import Any
 
 SECTIONS_BY_PLAYERS = {2: ("Center",), 3: ("Center", "South"), 4: ("Center", "South", "North")}
 SETTLEMENT_KINDS = ("village", "city", "edo")
@@ -90,9 +91,10 @@ class Board:
         }
 
 
-def _raw_map() -> list[dict]:
+def _raw_map() -> list[dict[str, Any]]:
     path = Path(__file__).parent / "data" / "map.json"
-    return json.loads(path.read_text(encoding="utf-8"))["hexes"]
+    hexes: list[dict[str, Any]] = json.loads(path.read_text(encoding="utf-8"))["hexes"]
+    return hexes
 
 
 @cache

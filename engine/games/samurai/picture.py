@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.core.errors import Argument
 from engine.core.messages import Message
 from engine.core.textboard import TextBoard, counts, render_hexes
 from engine.games.samurai.tiles import FIGURES, kind
@@ -59,7 +60,7 @@ def picture(state: SamuraiState, viewer: int | None) -> TextBoard:
     for seat in range(state.players):
         public = {"seat": seat + 1, "hand": len(state.hands[seat]), "pile": len(state.piles[seat])}
         if state.screens_open(viewer, seat):
-            screen = {
+            screen: dict[str, Argument] = {
                 "tiles": " ".join(state.hands[seat]) or "-",
                 "captured": _counts(state.captured[seat]),
             }

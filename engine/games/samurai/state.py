@@ -125,8 +125,8 @@ class SamuraiState(State):
         if self.phase == CHOOSE:
             return [m for m in _all_choices() if self._error(seat, m) is None]
         if self.phase == FIGURES_PHASE:
-            moves = [PlaceFigure(f, s) for s in self.board.settlements for f in FIGURES]
-            return [m for m in moves if self._error(seat, m) is None]
+            figures = [PlaceFigure(f, s) for s in self.board.settlements for f in FIGURES]
+            return [m for m in figures if self._error(seat, m) is None]
         moves: list[Move] = [m for m in self._tile_candidates(seat) if self._error(seat, m) is None]
         if self.played:
             moves.append(EndTurn())

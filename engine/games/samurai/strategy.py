@@ -32,18 +32,18 @@ WIDTH = 8  # tile moves a search weighs at each step, beside ending the turn
 
 
 @register_strategy
-class SamuraiStrategy(Strategy):
+class SamuraiStrategy(Strategy["SamuraiState"]):
     ruleset = "samurai"
     rollout_moves = 6
     budgets: ClassVar[dict[str, int]] = {"medium": 60, "strong": 300}
 
-    def values(self, state: SamuraiState) -> list[float]:  # type: ignore[override]
+    def values(self, state: SamuraiState) -> list[float]:
         result = state.result()
         if result is not None:
             return outcome_values(result, state.players)
         return Outlook(state).values()
 
-    def candidates(self, state: SamuraiState, seat: int) -> Sequence[Any]:  # type: ignore[override]
+    def candidates(self, state: SamuraiState, seat: int) -> Sequence[Any]:
         """The opening hand; the first figure placement in the catalogue; in
         play the best `WIDTH` tile moves, then `end` once a tile is down."""
         if state.phase == "choose":
@@ -57,7 +57,7 @@ class SamuraiStrategy(Strategy):
             moves.append(EndTurn())
         return moves or state.legal_moves(seat)
 
-    def rollout_move(self, state: SamuraiState, seat: int, rng: SeededRandom) -> Any:  # type: ignore[override]
+    def rollout_move(self, state: SamuraiState, seat: int, rng: SeededRandom) -> Any:
         """A random tile on a random space where it counts; the turn ends
         after its normal tile."""
         if state.phase != "play":

@@ -6,6 +6,7 @@ import json
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 FIGURES = ("helmet", "buddha", "rice")
 INFLUENCE_ON_ALL = ("samurai", "ronin", "ship")
@@ -36,9 +37,10 @@ class TileKind:
         return 0
 
 
-def _code(entry: dict) -> str:
-    if entry["type"] in ("ronin", "figure_exchange", "token_exchange"):
-        return entry["type"].replace("_", "-")
+def _code(entry: dict[str, Any]) -> str:
+    kind: str = entry["type"]
+    if kind in ("ronin", "figure_exchange", "token_exchange"):
+        return kind.replace("_", "-")
     return f"{entry['type']}{entry['strength']}"
 
 

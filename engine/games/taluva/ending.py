@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from itertools import groupby
+from typing import Any
 
 from engine.games.taluva.island import HUT, TEMPLE, TOWER
 
@@ -26,7 +27,9 @@ def tiebreak(stock: dict[str, int]) -> tuple[int, int, int]:
     return b[TEMPLE], b[TOWER], b[HUT]
 
 
-def rank_groups(seats: Sequence[int], key: Callable[[int], tuple]) -> list[tuple[int, ...]]:
+def rank_groups(
+    seats: Sequence[int], key: Callable[[int], tuple[Any, ...]]
+) -> list[tuple[int, ...]]:
     """Seats ordered best first by `key`, equal keys grouped as ties."""
     ordered = sorted(seats, key=key, reverse=True)
     return [tuple(sorted(group)) for _, group in groupby(ordered, key=key)]

@@ -156,6 +156,7 @@ class Island:
             cell = self.cells[start]
             if cell.empty or start in seen:
                 continue
+            assert cell.owner is not None  # a built space has an owner
             group = {start}
             frontier = [start]
             while frontier:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
 from engine.core.errors import EngineError, IllegalMove
@@ -53,7 +54,7 @@ class TaluvaState(State):
     )
 
     @classmethod
-    def check_options(cls, players: int, options: dict[str, Any]) -> None:
+    def check_options(cls, players: int, options: Mapping[str, Any]) -> None:
         if options["tiles"] != 24 and players != 2:
             raise EngineError.of("taluva.tiles_option", players=players)
         if options["teams"] and players != 4:
@@ -94,8 +95,14 @@ class TaluvaState(State):
         if seat != self.current or self.phase == OVER:
             return []
         if self.phase == LAY_TILE:
-            return self.island.legal_placements()
+            return list(self.legal_placements(seat))
         return list(self._builder(seat).legal())
+
+    def legal_placements(self, seat: int) -> list[PlaceTile]:
+        """The tiles `seat` may lay now: none unless it is to lay one."""
+        if seat != self.current or self.phase != LAY_TILE:
+            return []
+        return self.island.legal_placements()
 
     def parse_syntax(self, seat: int, text: str) -> Move:
         move = parse_move(text)

@@ -6,7 +6,7 @@ worth weighing among the hundreds the island offers.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from itertools import takewhile
 from typing import ClassVar
 
@@ -70,7 +70,7 @@ def seat_score(state: TaluvaState, seat: int, foresight: bool = False) -> float:
         score += temple_prospects(builder.mine, stock[TEMPLE])
     # `legal` yields the single buildings first, then the extensions.
     singles = takewhile(lambda m: isinstance(m, Build), builder.legal())
-    kinds = {move.kind for move in singles}
+    kinds = {move.kind for move in singles if isinstance(move, Build)}
     if TEMPLE in kinds:
         score += TEMPLE_READY
     if TOWER in kinds:
@@ -178,7 +178,7 @@ def ordered_builds(state: TaluvaState, seat: int) -> list[BuildAction]:
     where there is most room to grow."""
     island = state.island
     builder = Builder(island, seat, state.stocks[seat])
-    builds: list[BuildAction] = []
+    builds: list[Build] = []
     huts: list[Build] = []
     extensions: list[tuple[int, Extend]] = []
     for move in builder.legal():
@@ -210,7 +210,7 @@ def best_placements(
     return [moves[i] for i in scored[:count]]
 
 
-def position_key(state: TaluvaState, seat: int) -> tuple:
+def position_key(state: TaluvaState, seat: int) -> Hashable:
     """What a seat's candidates depend on: the island, the stocks, the phase
     (not the tile in hand: a placement's worth is guessed from the island)."""
     cells = tuple(
@@ -222,7 +222,7 @@ def position_key(state: TaluvaState, seat: int) -> tuple:
 
 
 @register_strategy
-class TaluvaStrategy(Strategy):
+class TaluvaStrategy(Strategy["TaluvaState"]):
     ruleset = "taluva"
     rollout_moves: ClassVar[int | None] = 0
     budgets: ClassVar[dict[str, int]] = {"medium": 150, "strong": 300}
@@ -232,32 +232,32 @@ class TaluvaStrategy(Strategy):
         self.foresight = foresight
         # A search meets the same island again and again under other piles:
         # its candidates are worked out once per decision.
-        self._candidates: dict[tuple, list[Move]] = {}
+        self._candidates: dict[Hashable, Sequence[Move]] = {}
 
-    def values(self, state: TaluvaState) -> list[float]:  # type: ignore[override]
+    def values(self, state: TaluvaState) -> list[float]:
         result = state.result()
         if result is not None:
             return outcome_values(result, state.players)
         scores = [seat_score(state, seat, self.foresight) for seat in range(state.players)]
         return margin_values(scores)
 
-    def candidates(self, state: TaluvaState, seat: int) -> Sequence[Move]:  # type: ignore[override]
+    def candidates(self, state: TaluvaState, seat: int) -> Sequence[Move]:
         key = position_key(state, seat)
         known = self._candidates.get(key)
         if known is None:
             if state.phase == LAY_TILE:
-                moves = state.legal_moves(seat)
+                moves = state.legal_placements(seat)
                 known = best_placements(state, seat, moves, PLACEMENTS_WEIGHED)
             else:
                 known = ordered_builds(state, seat)
             self._candidates[key] = known
         return known
 
-    def rollout_move(self, state: TaluvaState, seat: int, rng: SeededRandom) -> Move:  # type: ignore[override]
+    def rollout_move(self, state: TaluvaState, seat: int, rng: SeededRandom) -> Move:
         """The best guess among a few placements drawn at random; a temple or
         a tower when there is one, else any build."""
         if state.phase == LAY_TILE:
-            moves = state.legal_moves(seat)
+            moves = state.legal_placements(seat)
             tried = [moves[rng.randbelow(len(moves))] for _ in range(ROLLOUT_PLACEMENTS_TRIED)]
             return best_placements(state, seat, tried, 1)[0]
         builds = list(Builder(state.island, seat, state.stocks[seat]).legal())

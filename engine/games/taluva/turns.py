@@ -24,7 +24,7 @@ Turn = tuple[Any, State]  # the turn's first move, the position after it
 
 
 def whole_turns(
-    strategy: Strategy, state: State, seat: int, followed: int | None = None
+    strategy: Strategy[Any], state: State, seat: int, followed: int | None = None
 ) -> list[Turn]:
     """The ways among the candidates to finish `seat`'s turn, in their order;
     with `followed`, only that many first moves, best by the values after
@@ -55,7 +55,9 @@ class TurnSearchBot(Bot):
     the next seat, after that seat's best turn (among the builds of its
     `followed` best placements)."""
 
-    def __init__(self, key: str, strategy: Strategy, kept: int, deals: int, followed: int) -> None:
+    def __init__(
+        self, key: str, strategy: Strategy[Any], kept: int, deals: int, followed: int
+    ) -> None:
         super().__init__(key)
         self.key = key
         self.strategy = strategy

@@ -18,7 +18,7 @@ DAY, HOUR = 86400, 3600
 SLACK = 60  # seconds between travelling and the worker judging the move
 
 
-def whole_taluva_turn(session, game: Game, position: int) -> str:  # type: ignore[no-untyped-def]
+def whole_taluva_turn(session, game: Game, position: int) -> str:
     session.expire_all()
     played = engine_game(session.get(Game, game.id))
     turn = [played.state.format_move(played.state.legal_moves(position)[0])]
@@ -27,7 +27,7 @@ def whole_taluva_turn(session, game: Game, position: int) -> str:  # type: ignor
     return "\n".join(turn)
 
 
-def play_turn(app, session, game: Game, position: int) -> None:  # type: ignore[no-untyped-def]
+def play_turn(app, session, game: Game, position: int) -> None:
     turn = whole_taluva_turn(session, game, position)
     assert judged(app, send(app, session, game, position, turn).id).status == "accepted"
 

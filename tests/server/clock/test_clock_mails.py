@@ -23,12 +23,12 @@ ASKED = datetime(2026, 3, 27, 14, tzinfo=UTC)
 TIMEOUT = datetime(2026, 3, 30, 13, tzinfo=UTC)
 
 
-def mail_text(app, session, row: Outbox) -> tuple[str, str]:  # type: ignore[no-untyped-def]
+def mail_text(app, session, row: Outbox) -> tuple[str, str]:
     message = compose(session, row, app.config)
     return message["Subject"], text_of(message)
 
 
-def start(app, session, make_user, on_timeout: OnTimeout):  # type: ignore[no-untyped-def]
+def start(app, session, make_user, on_timeout: OnTimeout):
     ann = player(make_user, "Ann", "Europe/Prague", reminder_hours=24)
     bob = player(make_user, "Bob", "America/New_York")
     clock = TimeControl(days_per_move=1, weekends_off=True, on_timeout=on_timeout)

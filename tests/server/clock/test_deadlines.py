@@ -23,7 +23,7 @@ def utc(*parts: int) -> datetime:
     return datetime(*parts, tzinfo=UTC)
 
 
-def first_deadline(app, session, make_user, zone, quiet, asked, **clock):  # type: ignore[no-untyped-def]
+def first_deadline(app, session, make_user, zone, quiet, asked, **clock):
     """Ann (in `zone`, with `quiet` hours) is asked for the first Taluva move at `asked`."""
     ann = player(make_user, "Ann", zone, quiet)
     bob = player(make_user, "Bob")

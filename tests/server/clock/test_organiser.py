@@ -37,7 +37,7 @@ def clocked_game(
     return game
 
 
-def fresh(session, model, row_id):  # type: ignore[no-untyped-def]
+def fresh(session, model, row_id):
     session.expire_all()
     return session.get(model, row_id)
 

@@ -46,7 +46,7 @@ def racing_sweeps(app: Flask, now: datetime) -> list[SweepReport]:
     return reports
 
 
-def games_of_ann_and_bob(app, session, make_user, clock: TimeControl) -> list[Game]:  # type: ignore[no-untyped-def]
+def games_of_ann_and_bob(app, session, make_user, clock: TimeControl) -> list[Game]:
     games = []
     for _ in range(GAMES):
         ann = player(make_user, "Ann", reminder_hours=24)

@@ -27,7 +27,7 @@ def utc(*parts: int) -> datetime:
     return datetime(*parts, tzinfo=UTC)
 
 
-def two_day_game(app, session, make_user, bank_days: int = 0) -> Game:  # type: ignore[no-untyped-def]
+def two_day_game(app, session, make_user, bank_days: int = 0) -> Game:
     """Ann is asked Mon 1 Jun 2026 09:00 UTC with 2 days: deadline Wed 09:00."""
     ann, bob = player(make_user, "Ann"), player(make_user, "Bob")
     clock = TimeControl(days_per_move=2, bank_days=bank_days)

@@ -38,12 +38,12 @@ pytestmark = pytest.mark.also_sqlite  # the embedded default's database too
 RULESETS = ["taluva", "java", "samurai"]
 
 
-def first_to_act(session, game: Game) -> list[Seat]:  # type: ignore[no-untyped-def]
+def first_to_act(session, game: Game) -> list[Seat]:
     session.expire_all()
     return [seat for seat in game.seats if seat.position in game.to_act]
 
 
-def play_first_legal(app, session, game: Game, position: int) -> str:  # type: ignore[no-untyped-def]
+def play_first_legal(app, session, game: Game, position: int) -> str:
     session.expire_all()
     played = engine_game(session.get(Game, game.id))
     move = played.state.format_move(played.state.legal_moves(position)[0])
@@ -82,7 +82,7 @@ def test_each_timeout_rule_over_the_real_pipeline(app, session, make_user, rules
     organiser_asked(app, session, session.get(Game, games[OnTimeout.WAIT].id), late[OnTimeout.WAIT])
 
 
-def bot_played_the_late_move(session, game: Game, late: list[Seat]) -> None:  # type: ignore[no-untyped-def]
+def bot_played_the_late_move(session, game: Game, late: list[Seat]) -> None:
     late_positions = {seat.position for seat in late}
     moves = moves_by_channel(session, game)
     assert {position for position, _, _ in moves} == late_positions
@@ -96,7 +96,7 @@ def bot_played_the_late_move(session, game: Game, late: list[Seat]) -> None:  # 
     assert len(outbox_rows(session, game, notifications.TIMEOUT)) == 2 * len(late)
 
 
-def seat_forfeited(session, game: Game, late: list[Seat]) -> None:  # type: ignore[no-untyped-def]
+def seat_forfeited(session, game: Game, late: list[Seat]) -> None:
     [seat] = late
     session.refresh(seat)
     assert seat.resigned_at is not None and seat.bot == "random"
@@ -112,7 +112,7 @@ def seat_forfeited(session, game: Game, late: list[Seat]) -> None:  # type: igno
     assert len(outbox_rows(session, game, notifications.TIMEOUT)) == 2  # the late one too
 
 
-def organiser_asked(app, session, game: Game, late: list[Seat]) -> None:  # type: ignore[no-untyped-def]
+def organiser_asked(app, session, game: Game, late: list[Seat]) -> None:
     assert moves_by_channel(session, game) == []
     assert game.to_act == sorted(seat.position for seat in late)
     for seat in late:

@@ -29,7 +29,7 @@ def no_quiet_hours(*users: User) -> None:
         user.quiet_start = user.quiet_end = None
 
 
-def clocked_game(session, ann: User, bob: User, **clock):  # type: ignore[no-untyped-def]
+def clocked_game(session, ann: User, bob: User, **clock):
     """Ann (seat 0) owes the first move from MONDAY on."""
     no_quiet_hours(ann, bob)
     with time_machine.travel(MONDAY, tick=False):

@@ -35,7 +35,7 @@ def digests(session, user: User) -> list[Outbox]:
     return list(session.scalars(query))
 
 
-def season_for(session, make_user, names):  # type: ignore[no-untyped-def]
+def season_for(session, make_user, names):
     """A league season under way (games without a clock) with these players."""
     _, league, players = league_of(session, make_user, names)
     season = start_season(session, league)

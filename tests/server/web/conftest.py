@@ -23,16 +23,16 @@ class Browser:
         self.client = client
         self.token: str | None = None
 
-    def get(self, url: str, **kwargs):  # type: ignore[no-untyped-def]
+    def get(self, url: str, **kwargs):
         return self._keep_token(self.client.get(url, **kwargs))
 
-    def post(self, url: str, data: dict | None = None, **kwargs):  # type: ignore[no-untyped-def]
+    def post(self, url: str, data: dict | None = None, **kwargs):
         if self.token is None:
             self.get("/sign-in")
         form = {"csrf_token": self.token, **(data or {})}
         return self._keep_token(self.client.post(url, data=form, **kwargs))
 
-    def _keep_token(self, response):  # type: ignore[no-untyped-def]
+    def _keep_token(self, response):
         found = response.mimetype == "text/html" and CSRF.search(response.get_data(as_text=True))
         if found:
             self.token = found.group(1)

@@ -27,7 +27,7 @@ pytestmark = [
 ]
 
 
-def severe_violations(page) -> list[str]:  # type: ignore[no-untyped-def]
+def severe_violations(page) -> list[str]:
     page.add_script_tag(path=str(AXE))
     result = page.evaluate("async () => await axe.run(document)")
     assert len(result["passes"]) > 10  # axe did look at the page

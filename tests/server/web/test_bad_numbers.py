@@ -13,7 +13,7 @@ BAD = ("²", "-1", "1e3", "٣", "99999999999999999999", "2147483648")
 
 
 @pytest.fixture
-def ann_game(app, session, make_user):  # type: ignore[no-untyped-def]
+def ann_game(app, session, make_user):
     ann = make_user("Ann")
     return ann, start_game(app, session, "taluva", [ann, "bot"])
 

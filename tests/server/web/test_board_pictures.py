@@ -34,7 +34,7 @@ from worker.celery_app import beat_schedule
 
 
 @pytest.fixture
-def draws(caplog: pytest.LogCaptureFixture):  # type: ignore[no-untyped-def]
+def draws(caplog: pytest.LogCaptureFixture):
     """How often the picture with an ETag was drawn (the worker thread's draws too)."""
     caplog.set_level(logging.DEBUG, logger="pbem.services.pictures")
 
@@ -44,7 +44,7 @@ def draws(caplog: pytest.LogCaptureFixture):  # type: ignore[no-untyped-def]
     return count
 
 
-def samurai_game(app, session, make_user):  # type: ignore[no-untyped-def]
+def samurai_game(app, session, make_user):
     """Two players with hands of their own, all mail written and sent."""
     ann, bob = make_user("Ann"), make_user("Bob")
     game = start_game(app, session, "samurai", [ann, bob])

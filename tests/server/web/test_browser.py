@@ -76,7 +76,7 @@ def screenshots(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-def sign_in(app: Flask, base: str, page, email: str, name: str, zone: str = "UTC") -> None:  # type: ignore[no-untyped-def]
+def sign_in(app: Flask, base: str, page, email: str, name: str, zone: str = "UTC") -> None:
     page.goto(f"{base}/")
     page.get_by_role("link", name="Sign in with your e-mail address").click()
     page.get_by_label("E-mail address").fill(email)

@@ -18,7 +18,7 @@ from tests.server.conftest import app_of_its_own
 from tests.server.web.conftest import Browser
 
 
-def policy(answer) -> dict[str, str]:  # type: ignore[no-untyped-def]
+def policy(answer) -> dict[str, str]:
     parts = (
         part.strip().split(" ", 1) for part in answer.headers["Content-Security-Policy"].split(";")
     )

@@ -27,7 +27,7 @@ from tests.server.web.test_browser import (  # noqa: F401  (the fixtures)
 pytestmark = pytest.mark.parametrize("app", ["sqlite"], indirect=True)
 
 
-def player(app, chromium, base, name):  # type: ignore[no-untyped-def]  # noqa: F811
+def player(app, chromium, base, name):  # noqa: F811
     """A signed-in page and its user's id."""
     page = chromium.new_context(viewport={"width": 1280, "height": 900}).new_page()
     email = f"{name.lower()}-{uuid.uuid4().hex[:6]}@example.org"
@@ -37,19 +37,19 @@ def player(app, chromium, base, name):  # type: ignore[no-untyped-def]  # noqa: 
     return page, user_id
 
 
-def answered(page) -> None:  # type: ignore[no-untyped-def]
+def answered(page) -> None:
     """The server has said what may follow the lines now in the entry."""
     page.locator("#turn-builder:not([aria-busy])").wait_for(timeout=MOVE_TIMEOUT_MS)
 
 
-def click_move(page, move: str) -> None:  # type: ignore[no-untyped-def]
+def click_move(page, move: str) -> None:
     button = page.locator(f'#legal-moves button.move[data-move="{move}"]')
     button.evaluate(OPEN_ITS_GROUPS)
     button.click()
     answered(page)
 
 
-def pick_on_board(page, wanted) -> str:  # type: ignore[no-untyped-def]
+def pick_on_board(page, wanted) -> str:
     """Click a space of the first legal move `wanted(move, cost)` accepts (the
     page may only link to its group), then that move among those left."""
     legal = page.evaluate("JSON.parse(document.getElementById('legal-data').textContent)")
@@ -72,15 +72,15 @@ def pick_on_board(page, wanted) -> str:  # type: ignore[no-untyped-def]
     return move
 
 
-def entry_lines(page) -> list[str]:  # type: ignore[no-untyped-def]
+def entry_lines(page) -> list[str]:
     return page.locator("#moves").input_value().splitlines()
 
 
-def points_left(page) -> int:  # type: ignore[no-untyped-def]
+def points_left(page) -> int:
     return int(page.locator("#points-left").inner_text().split()[0])
 
 
-def submit_and_check(app, page, game_id: int, seat: int, lines: list[str]) -> None:  # type: ignore[no-untyped-def]
+def submit_and_check(app, page, game_id: int, seat: int, lines: list[str]) -> None:
     """Send the built turn; the worker applies exactly its lines (the seat's
     last submission: the API made the earlier ones)."""
     with page.expect_navigation():
@@ -171,7 +171,7 @@ def test_a_taluva_tile_is_laid_on_open_ground_by_clicks(live, chromium):  # noqa
     page.context.close()
 
 
-def _eruption(app, game_id: int) -> str | None:  # type: ignore[no-untyped-def]
+def _eruption(app, game_id: int) -> str | None:
     """A legal tile over a volcano whose spaces, clicked in order, pick it alone."""
     with app.app_context(), get_db().session() as session:
         state = engine_game(session.get(Game, game_id)).state

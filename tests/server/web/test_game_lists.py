@@ -100,7 +100,7 @@ def statements(app: Flask) -> Iterator[list[str]]:
     engine = app.extensions["pbem.db"].engine
     ours, seen = threading.get_ident(), []
 
-    def count(_connection, _cursor, statement, *_args) -> None:  # type: ignore[no-untyped-def]
+    def count(_connection, _cursor, statement, *_args) -> None:
         if threading.get_ident() == ours:
             seen.append(statement)
 

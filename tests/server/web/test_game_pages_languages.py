@@ -14,12 +14,12 @@ from tests.server.web.test_lobby import created_game
 from tests.server.web.test_play import taluva_against
 
 
-def text(response) -> str:  # type: ignore[no-untyped-def]
+def text(response) -> str:
     return response.get_data(as_text=True)
 
 
 @pytest.fixture
-def french(make_user, session):  # type: ignore[no-untyped-def]
+def french(make_user, session):
     """A player who chose French in the settings."""
     user = make_user("Amélie")
     user.language = "fr"
@@ -27,7 +27,7 @@ def french(make_user, session):  # type: ignore[no-untyped-def]
     return user
 
 
-def czech_browser(signed_in_as, user):  # type: ignore[no-untyped-def]
+def czech_browser(signed_in_as, user):
     """A player who chose nothing, whose browser asks for Czech."""
     browser = signed_in_as(user)
     browser.client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "cs,en;q=0.5"

@@ -26,7 +26,7 @@ from tests.server.web.conftest import Browser
 LEAGUE_URL = re.compile(r"/leagues/([\w-]+)$")
 
 
-def text(response) -> str:  # type: ignore[no-untyped-def]
+def text(response) -> str:
     return response.get_data(as_text=True)
 
 

@@ -9,7 +9,7 @@ from pbem.web.move_groups import SHORT_KIND, Choice, as_choice, group_moves
 from tests.render.helpers import cut
 
 
-def legal_and_view(ruleset: str, ply: int):  # type: ignore[no-untyped-def]
+def legal_and_view(ruleset: str, ply: int):
     played = cut(play_bot_game(ruleset, 3, "groups").game, ply)
     seat = min(played.state.to_act())
     legal = [played.state.format_move(m) for m in played.state.legal_moves(seat)]

@@ -17,14 +17,14 @@ from tests.server.pipeline_helpers import java_ann_first
 CLIENTS = 50
 
 
-def stored_and_applied(session, game) -> tuple[int, int]:  # type: ignore[no-untyped-def]
+def stored_and_applied(session, game) -> tuple[int, int]:
     session.expire_all()
     stored = session.scalar(select(func.count()).where(Submission.game_id == game.id))
     applied = session.scalar(select(func.count()).where(Move.game_id == game.id))
     return stored, applied
 
 
-def race(send) -> list[int]:  # type: ignore[no-untyped-def]
+def race(send) -> list[int]:
     with ThreadPoolExecutor(CLIENTS) as pool:
         return list(pool.map(send, range(CLIENTS)))
 

@@ -20,7 +20,7 @@ from tests.server.pipeline_helpers import moves_of
 LINK = re.compile(r"https?://[^\s]+/take-over/[\w.-]+")
 
 
-def page(browser, game: Game, suffix: str = "") -> str:  # type: ignore[no-untyped-def]
+def page(browser, game: Game, suffix: str = "") -> str:
     return browser.get(f"/games/{game.public_id}{suffix}").get_data(as_text=True)
 
 

@@ -43,7 +43,7 @@ def plies(session, game: Game) -> int:
     return len(session.get(Game, game.id).moves)
 
 
-def send(browser, game: Game, moves: str, action: str = "submit"):  # type: ignore[no-untyped-def]
+def send(browser, game: Game, moves: str, action: str = "submit"):
     """Post the move form as drawn at the start of the game (ply 0)."""
     return browser.post(f"/games/{game.public_id}/{action}", {"moves": moves, "ply": "0"})
 
@@ -67,7 +67,7 @@ def play_until(
             send_turn(app, session, game, position, text)
 
 
-def taluva_against(app, session, user, *others):  # type: ignore[no-untyped-def]
+def taluva_against(app, session, user, *others):
     return start_game(app, session, "taluva", [user, *others] if others else [user, "bot"])
 
 

@@ -13,7 +13,7 @@ from tests.server.pipeline_helpers import send, start_game
 LINK = 'id="record-link"'
 
 
-def text(browser, url: str) -> str:  # type: ignore[no-untyped-def]
+def text(browser, url: str) -> str:
     return browser.get(url).get_data(as_text=True)
 
 

@@ -38,7 +38,7 @@ def path_of(link: str) -> str:
     return f"{parts.path}?{parts.query}" if parts.query else parts.path
 
 
-def follow(browser: Browser, link: str):  # type: ignore[no-untyped-def]
+def follow(browser: Browser, link: str):
     confirm = browser.get(path_of(link))
     assert confirm.status_code == 200, confirm.get_data(as_text=True)
     return browser.post(path_of(link), {"next": "/"})

@@ -17,14 +17,14 @@ def test_every_ruleset_names_its_most_moves_in_one_go():
     assert bounds["taluva"] == 2 and bounds["samurai"] == 6 and bounds["java"] == 33
 
 
-def api_seat(app, session, make_user, ruleset: str = "taluva"):  # type: ignore[no-untyped-def]
+def api_seat(app, session, make_user, ruleset: str = "taluva"):
     ann = make_user("Ann")
     token = accounts.issue_api_token(session, ann, "tests")
     session.commit()
     game = start_game(app, session, ruleset, [ann, "bot"])
     client = app.test_client()
 
-    def submit(moves: list[str]):  # type: ignore[no-untyped-def]
+    def submit(moves: list[str]):
         return client.post(
             f"/api/v1/games/{game.public_id}/seats/0/moves",
             json={"moves": moves},

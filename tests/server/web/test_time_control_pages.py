@@ -17,7 +17,7 @@ from tests.server.web.test_sign_in import path_of
 FORM = "/games/new/taluva"
 
 
-def text_of(response) -> str:  # type: ignore[no-untyped-def]
+def text_of(response) -> str:
     return html.unescape(response.get_data(as_text=True))
 
 

@@ -48,8 +48,8 @@ from tests.deploy.installation import (
 from tests.deploy.network import Host, Network, Process, need_namespaces, network, wait_for_log
 from tests.mail.servers import Capture
 from tests.server.conftest import wait_for
-from tests.server.test_clock_end_to_end import Api
-from tests.server.test_worker_killed import blocked_by
+from tests.server.postgres_locks import blocked_by
+from tests.server.server_processes import Api
 
 HOSTS = ["db", "web", "worker1", "worker2", "beat"]
 SECRET = uuid.uuid4().hex  # the database role's and Redis's password

@@ -18,9 +18,8 @@ from pbem.leagues.seasons import start_season
 from pbem.mail.tasks import requeue_outbox
 from pbem.models import Game, MovedMail
 from pbem.services.replay import engine_game
-from tests.mail.helpers import listed_under, reply, text_of
-from tests.mail.test_inbound import submit_by_smtp, turn_mail
-from tests.mail.test_quiet_hours import play_turn
+from tests.mail.helpers import listed_under, reply, submit_by_smtp, text_of, turn_mail
+from tests.server.pipeline_helpers import play_a_turn
 
 pytestmark = pytest.mark.parametrize("rig", ["postgresql"], indirect=True)
 
@@ -79,7 +78,7 @@ def test_a_season_in_three_languages_by_mail_and_page_across_quiet_hours(rig, se
             if player.id == jana.id:
                 jana_plays_by_mail(rig, game, jana)
             else:
-                play_turn(rig, session, game, seat)  # on the page
+                play_a_turn(rig.app, session, game, seat)  # on the page
         time.sleep(2)  # the last mails of the night go out
         assert game_mails(rig, game, camille) == []  # all held
     for reader, language in ((jana, "cs"), (bob, "en")):

@@ -14,7 +14,7 @@ from email.parser import BytesParser
 
 import pytest
 from PIL import Image
-from sqlalchemy import insert, select, update
+from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 
 from engine.core.selfplay import play_bot_game
@@ -31,11 +31,17 @@ from pbem.services.games import SeatSpec, create_game
 from pbem.services.pipeline import after_change
 from pbem.services.replay import engine_game
 from tests.mail.conftest import DOMAIN
-from tests.mail.helpers import board_png, listed_moves, mail_pictures, sent_now, text_of
+from tests.mail.helpers import (
+    board_png,
+    listed_moves,
+    mail_pictures,
+    sent_now,
+    text_of,
+    unsent_row,
+)
 from tests.mail.servers import REFUSED_DOMAIN, capture_controller
 from tests.server.conftest import wait_for
-from tests.server.pipeline_helpers import start_game
-from tests.server.test_moved_mail import first_legal, play_first_legal
+from tests.server.pipeline_helpers import first_legal, play_first_legal, start_game
 
 
 def image_size(png: bytes) -> tuple[int, int]:
@@ -183,13 +189,6 @@ def test_game_over_mail_says_the_result_once_and_shows_the_seed(rig, session, ma
     assert f"its SHA-256 is {hashlib.sha256(seed.encode()).hexdigest()}" in text
     record_url = f"{base_url(rig.app.config)}/games/{game.public_id}/record.json"
     assert f"Game record: {record_url}" in text.splitlines()
-
-
-def unsent_row(session, **values) -> Outbox:  # type: ignore[no-untyped-def]
-    """An outbox row stored without handing it to a worker (the test plays the worker)."""
-    outbox_id = session.scalar(insert(Outbox).values(**values).returning(Outbox.id))
-    session.commit()
-    return session.get_one(Outbox, outbox_id)
 
 
 def test_a_mail_resent_after_its_worker_died_carries_the_same_message_id(rig, session, make_user):

@@ -16,7 +16,7 @@ from pbem.services.pipeline import process_submission
 from pbem.services.replay import engine_game
 from pbem.services.submissions import submit
 from tests.server.conftest import scratch_database
-from tests.server.test_web_production import pbem
+from tests.server.server_processes import pbem
 
 BACKUP = Path(__file__).resolve().parents[2] / "deploy" / "backup.sh"
 SECRET = "backup-test"

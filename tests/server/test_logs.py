@@ -25,9 +25,8 @@ from pbem.models import Outbox
 from pbem.services.replay import engine_game
 from pbem.task_names import PROCESS_SUBMISSION, PRUNE_PICTURES, SEND_MAILS
 from tests.server.conftest import wait_for
-from tests.server.pipeline_helpers import judged, send, start_game
-from tests.server.test_moved_mail import first_legal
-from tests.server.web.conftest import Browser
+from tests.server.csrf_browser import Browser
+from tests.server.pipeline_helpers import first_legal, judged, send, start_game
 
 Lines = Callable[[], list[dict]]
 

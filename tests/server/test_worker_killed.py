@@ -17,21 +17,7 @@ from pbem.models import Game, Move, Submission, SubmissionStatus
 from pbem.task_names import PROCESS_SUBMISSION
 from tests.server.conftest import REDIS_URL, forget_queue, wait_for
 from tests.server.pipeline_helpers import stored_first_tile
-
-
-def blocked_by(engine, holder_pid: int) -> set[int]:
-    """The PostgreSQL sessions waiting, directly or in a queue behind other
-    waiters, for a lock that `holder_pid` holds."""
-    with engine.connect() as connection:
-        edges = connection.execute(
-            text("SELECT pid, pg_blocking_pids(pid) FROM pg_stat_activity")
-        ).all()
-    blocked: set[int] = set()
-    blockers = {holder_pid}
-    while grown := {pid for pid, by in edges if blockers & set(by)} - blocked:
-        blocked |= grown
-        blockers |= grown
-    return blocked
+from tests.server.postgres_locks import blocked_by
 
 
 def children(pid: int) -> list[int]:

@@ -1,4 +1,4 @@
-"""The clock tests drive the API and the pages with the fixtures of those tests.
+"""The clock tests drive the API and the pages with the server tests' fixtures.
 
 They share each database with every other server test, and a
 sweep acts on every game in it: after each test its clocked games are paused,
@@ -12,7 +12,6 @@ import pytest
 from sqlalchemy import update
 
 from pbem.models import Game, GameStatus, utcnow
-from tests.server.web.conftest import browser, signed_in_as  # noqa: F401
 
 
 @pytest.fixture(autouse=True)

@@ -10,7 +10,8 @@ from urllib.parse import urlsplit
 from sqlalchemy import select
 
 from pbem.models import Outbox, User
-from tests.server.web.conftest import Browser
+from tests.server.csrf_browser import Browser
+from tests.server.web.page_helpers import path_of
 
 
 def fresh_email() -> str:
@@ -28,11 +29,6 @@ def request_link(browser: Browser, session, email: str, next_page: str = "/") ->
         .order_by(Outbox.id.desc())
     ).first()
     return row.payload["link"]
-
-
-def path_of(link: str) -> str:
-    parts = urlsplit(link)
-    return f"{parts.path}?{parts.query}" if parts.query else parts.path
 
 
 def follow(browser: Browser, link: str):  # type: ignore[no-untyped-def]

@@ -51,6 +51,8 @@ from tests.server.conftest import wait_for
 from tests.server.postgres_locks import blocked_by
 from tests.server.server_processes import Api
 
+pytestmark = pytest.mark.system  # starts machines in network namespaces
+
 HOSTS = ["db", "web", "worker1", "worker2", "beat"]
 SECRET = uuid.uuid4().hex  # the database role's and Redis's password
 SETPRIV = shutil.which("setpriv") or "/usr/bin/setpriv"

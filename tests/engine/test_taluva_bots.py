@@ -136,6 +136,7 @@ print(json.dumps(state.format_move(move)))
 """
 
 
+@pytest.mark.system
 def test_the_same_key_and_position_give_the_same_move_in_any_process():
     state = position("again", 12)
     move = make_bot("strong", "taluva", "same key").choose(state, state.current)

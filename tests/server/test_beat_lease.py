@@ -9,6 +9,7 @@ import threading
 import uuid
 from datetime import timedelta
 
+import pytest
 import time_machine
 
 from pbem.beat_lease import HeldLease, current_holder, release, take
@@ -67,6 +68,7 @@ def output_lines(process: subprocess.Popen) -> list[str]:
     return lines
 
 
+@pytest.mark.system
 def test_a_second_beat_waits_and_takes_over_when_the_first_dies(production_env):
     env = {**production_env, "PBEM_BEAT_LEASE_SECONDS": "3"}
     subprocess.run(pbem("db", "upgrade"), env=env, check=True, capture_output=True)

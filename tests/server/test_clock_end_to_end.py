@@ -15,6 +15,7 @@ from email.parser import BytesParser
 from pathlib import Path
 from typing import Any
 
+import pytest
 from sqlalchemy import select
 
 from pbem import create_app
@@ -23,6 +24,8 @@ from pbem.models import Game, GameEvent, Move, User
 from tests.mail.helpers import text_of
 from tests.server.conftest import wait_for
 from tests.server.server_processes import Api, embedded_env, started_server, stopped
+
+pytestmark = pytest.mark.system  # starts `pbem serve` and `pbem sweep` under faketime
 
 PBEM = str(Path(sys.executable).parent / "pbem")
 PLAYERS = {"Ann": "ann@example.org", "Bob": "bob@example.org", "Cat": "cat@example.org"}

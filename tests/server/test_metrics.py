@@ -255,6 +255,7 @@ def taluva_games(env: dict[str, str], count: int) -> tuple[str, list[tuple]]:
     return token, games
 
 
+@pytest.mark.system
 def test_pbem_web_sums_the_counters_of_its_processes(production_env):
     port = int(production_env["PBEM_WEB_BIND"].rpartition(":")[2])
     env = {
@@ -327,6 +328,7 @@ def worker_env(tmp_path: Path) -> Iterator[dict[str, str]]:
     forget_queue(f"{queue}-bots")
 
 
+@pytest.mark.system
 def test_pbem_worker_serves_the_judging_of_its_task_processes(worker_env):
     env = worker_env
     app = create_app(

@@ -27,6 +27,8 @@ from tests.mail.servers import free_port
 from tests.server.conftest import production_settings, wait_for
 from tests.server.server_processes import csrf_token, web_server
 
+pytestmark = pytest.mark.system  # starts nginx and gunicorn
+
 SITE = Path(__file__).resolve().parents[2] / "deploy" / "nginx" / "pbem.conf"
 STATIC = Path(pbem.web.__file__).parent / "static"
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"

@@ -28,6 +28,8 @@ from tests.mail.servers import free_port
 from tests.server.conftest import production_settings, wait_for
 from tests.server.server_processes import app_for, pbem
 
+pytestmark = pytest.mark.system  # starts Postfix and `pbem smtpd`
+
 SNIPPET = Path(__file__).resolve().parents[2] / "deploy" / "postfix"
 DOMAIN = "games.example.org"
 UNPACKED = Path(

@@ -14,6 +14,8 @@ from tests.server.conftest import wait_for
 from tests.server.pipeline_helpers import stored_first_tile
 from tests.server.server_processes import started_server, stopped
 
+pytestmark = pytest.mark.system  # starts the `pbem serve` process
+
 
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
 def test_serve_runs_pages_worker_and_beat(tmp_path, monkeypatch, stop):

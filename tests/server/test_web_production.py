@@ -22,6 +22,8 @@ from pbem.services import accounts
 from pbem.services.games import SeatSpec, create_game
 from tests.server.server_processes import app_for, csrf_token, web_server
 
+pytestmark = pytest.mark.system  # starts gunicorn's processes
+
 GAMES = 1000
 
 

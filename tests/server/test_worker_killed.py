@@ -10,6 +10,7 @@ import sys
 import uuid
 from pathlib import Path
 
+import pytest
 from sqlalchemy import func, select, text
 
 from pbem import create_app, migrate
@@ -18,6 +19,8 @@ from pbem.task_names import PROCESS_SUBMISSION
 from tests.server.conftest import REDIS_URL, forget_queue, wait_for
 from tests.server.pipeline_helpers import stored_first_tile
 from tests.server.postgres_locks import blocked_by
+
+pytestmark = pytest.mark.system  # starts a Celery worker process and kills it
 
 
 def children(pid: int) -> list[int]:

@@ -17,7 +17,8 @@ from sqlalchemy import select
 
 from pbem.db import get_db
 from pbem.models import Game, GameStatus, Submission, SubmissionStatus, User
-from pbem.services.replay import verify_game
+from pbem.services.pictures import board_spaces
+from pbem.services.replay import engine_game, verify_game
 from tests.server.conftest import wait_for
 from tests.server.live_browser import MOVE_TIMEOUT_MS, OPEN_ITS_GROUPS, play_on, sign_in
 from tests.server.pipeline_helpers import start_game
@@ -88,9 +89,18 @@ def test_a_newcomer_plays_taluva_against_a_bot_to_the_end(live, chromium, screen
 
 @pytest.mark.parametrize(("ruleset", "players", "turns"), [("java", 3, 5), ("samurai", 3, 14)])
 def test_screenshot_of_a_game_in_the_middle(live, chromium, screenshots, ruleset, players, turns):
+    """The README's picture of a game under way shows what it should: the
+    board with every space, the seat's legal moves, the side panel naming
+    every seat, the history up to now; no script error, nothing wider than
+    the window."""
     app, base = live
     context = chromium.new_context(viewport={"width": 1280, "height": 900}, timezone_id="UTC")
     page = context.new_page()
+    errors: list[str] = []
+    page.on(
+        "console", lambda message: errors.append(message.text) if message.type == "error" else None
+    )
+    page.on("pageerror", lambda error: errors.append(str(error)))
     email = f"{ruleset}-{uuid.uuid4().hex[:6]}@example.org"
     sign_in(app, base, page, email, "Sam" if ruleset == "samurai" else "Jo")
     with app.app_context(), get_db().session() as session:
@@ -98,11 +108,33 @@ def test_screenshot_of_a_game_in_the_middle(live, chromium, screenshots, ruleset
         game = start_game(app, session, ruleset, [user] + ["bot"] * (players - 1))
         game_id, public_id = game.id, game.public_id
     play_on(app, game_id, 0, turns)
+    with app.app_context(), get_db().session() as session:
+        game = session.get_one(Game, game_id)
+        names = [seat.name for seat in game.seats]
+        plies = len(game.moves)
+        played = engine_game(game)
+        spaces = set(board_spaces(played.view(0)))
+        state = played.state
+        legal = [state.format_move(move) for move in state.legal_moves(0)]
     page.goto(f"{base}/games/{public_id}")
-    page.locator("#legal-moves button.move").first.wait_for(
-        state="attached", timeout=MOVE_TIMEOUT_MS
-    )
+    buttons = page.locator("#legal-moves button.move")
+    buttons.first.wait_for(state="attached", timeout=MOVE_TIMEOUT_MS)
     page.screenshot(path=screenshots / f"{ruleset}.png")
+
+    assert page.locator("#board svg").is_visible()
+    drawn = page.eval_on_selector_all("#board [data-space]", "gs => gs.map(g => g.dataset.space)")
+    assert set(drawn) == spaces and len(drawn) == len(spaces)
+    assert page.get_by_role("heading", name="Your move").is_visible()
+    offered = page.evaluate("JSON.parse(document.getElementById('legal-data').textContent)")
+    assert offered["moves"] == legal
+    listed = buttons.evaluate_all("bs => bs.map(b => b.dataset.move)")
+    assert listed and set(listed) <= set(legal)
+    panel = page.locator(".board-panel")
+    assert panel.is_visible() and all(name in panel.inner_text() for name in names)
+    assert page.locator(".history-nav .ply").inner_text() == f"move {plies} of {plies}"
+    assert plies > turns  # the bots have moved too: a game in the middle
+    assert errors == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1280
     context.close()
 
 

@@ -37,6 +37,7 @@ from tests.mail.helpers import (
     mail_pictures,
     sent_now,
     text_of,
+    turn_mail,
     unsent_row,
 )
 from tests.mail.servers import REFUSED_DOMAIN, capture_controller
@@ -48,20 +49,10 @@ def image_size(png: bytes) -> tuple[int, int]:
     return Image.open(io.BytesIO(png)).size
 
 
-def first_mail(rig, game, user, ending: str = ""):  # type: ignore[no-untyped-def]
-    return rig.capture.take(
-        lambda m: (
-            str(m["X-Pbem-Game"]) == game.public_id
-            and user.email in str(m["To"])
-            and str(m["Subject"]).endswith(ending)
-        )
-    )
-
-
 def test_your_turn_mail_holds_board_news_private_info_moves_and_link(rig, session, make_user):
     ann, bob = make_user("Ann"), make_user("Bob")
     game = start_game(rig.app, session, "taluva", [ann, bob])
-    mail = first_mail(rig, game, ann)
+    mail = turn_mail(rig, game, ann, "")
     seat = game.seats[0]
     assert str(mail["Subject"]) == "Taluva, Ann's game, move 1: your turn"
     assert str(mail["Reply-To"]) == f"play+{seat.token}@{DOMAIN}"
@@ -95,12 +86,12 @@ def test_news_since_the_last_turn_lists_the_others_moves(rig, session, make_user
 
     ann, bob = make_user("Ann"), make_user("Bob")
     game = start_game(rig.app, session, "taluva", [ann, bob])
-    tile = listed_moves(first_mail(rig, game, ann))[0]
+    tile = listed_moves(turn_mail(rig, game, ann, ""))[0]
     judged(rig.app, send_turn(rig.app, session, game, 0, tile).id)
     session.expire_all()
     build = first_legal(engine_game(session.get(Game, game.id)), 0)  # the turn goes on
     judged(rig.app, send_turn(rig.app, session, game, 0, build).id)
-    mail = first_mail(rig, game, bob, ending="your turn")  # after 'Ann moved' twice
+    mail = turn_mail(rig, game, bob)  # after 'Ann moved' twice
     assert f"1. Ann: {tile}" in text_of(mail) and f"2. Ann: {build}" in text_of(mail)
 
 
@@ -121,7 +112,7 @@ def test_a_down_smtp_server_delays_mail_and_loses_none(rig, session, make_user):
     finally:
         rig.outgoing = capture_controller(rig.capture, rig.outgoing_port)
         rig.outgoing.start()
-    first_mail(rig, game, ann)
+    turn_mail(rig, game, ann, "")
 
     def sent() -> bool:
         session.expire_all()
@@ -185,7 +176,7 @@ def test_game_over_mail_says_the_result_once_and_shows_the_seed(rig, session, ma
     session.flush()
     after_change(session, game, engine_game(game), already_waiting=frozenset())
     session.commit()
-    text = text_of(first_mail(rig, game, ann, ending="game over"))
+    text = text_of(turn_mail(rig, game, ann, "game over"))
     result = result_text(whole.state.result().to_json(), ["Ann", "Bob"])
     assert text.count(result) == 1
     assert f"Seed: {seed}" in text.splitlines()
@@ -197,7 +188,7 @@ def test_game_over_mail_says_the_result_once_and_shows_the_seed(rig, session, ma
 def test_a_mail_resent_after_its_worker_died_carries_the_same_message_id(rig, session, make_user):
     ann, bob = make_user("Ann"), make_user("Bob")
     game = start_game(rig.app, session, "taluva", [ann, bob])
-    first_mail(rig, game, ann)
+    turn_mail(rig, game, ann, "")
     payload = {"game": game.public_id, "seat": 0, "board": True}
     row = unsent_row(
         session,
@@ -212,7 +203,7 @@ def test_a_mail_resent_after_its_worker_died_carries_the_same_message_id(rig, se
     assert leased.status == OutboxStatus.SENDING and leased.claimed_until is not None
     with Outgoing(config) as outgoing:
         outgoing.send(send.written(session, leased, config, GameViews()), name="died")
-    sent_once = first_mail(rig, game, ann, ending="board")
+    sent_once = turn_mail(rig, game, ann, "board")
     assert sent_now(session, row.id, config) is False  # the lease holds
     play_first_legal(rig.app, session, game, 0)  # meanwhile the game moves on
     session.execute(
@@ -223,7 +214,7 @@ def test_a_mail_resent_after_its_worker_died_carries_the_same_message_id(rig, se
     session.commit()
     assert row.id in send.due_rows(session, 0, limit)
     assert sent_now(session, row.id, config) is True
-    sent_again = first_mail(rig, game, ann, ending="board")
+    sent_again = turn_mail(rig, game, ann, "board")
     assert sent_again["Message-ID"] == sent_once["Message-ID"]
     session.refresh(row)
     assert (row.status, row.attempts, row.message_id) == ("sent", 2, sent_once["Message-ID"])

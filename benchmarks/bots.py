@@ -1,13 +1,14 @@
 """How strong the bot levels are (issue 25): prints figures, asserts nothing.
 
     .venv/bin/python -m benchmarks.bots [--rulesets java,taluva,samurai]
-        [--games 200] [--tables 100] [--workers 2] [--seed bench] [--json FILE]
+        [--pairs easy-random,...] [--games 200] [--tables 100] [--workers 2]
+        [--seed bench] [--json FILE]
 
 Per ruleset, on the engine alone (`engine.bots.match`):
   - 2-player matches between levels, seats swapped every other game: each
     level against the one below it, `strong` against `easy` and against
-    `random`; the higher level's score (a win 1, a shared first place ½)
-    with its 95% Wilson interval;
+    `random` (or the `--pairs` named); the higher level's score (a win 1, a
+    shared first place ½) with its 95% Wilson interval;
   - tables of `strong` and random bots at 3 and 4 players, `strong`'s seat
     moving round the table: how often it finishes first (alone or shared);
   - an Elo ladder of the levels fitted to every 2-player game
@@ -86,9 +87,11 @@ def first_place_share(ranking: Sequence[Sequence[int]], seat: int) -> float:
     return 1 / len(winners) if seat in winners else 0.0
 
 
-def pair_jobs(ruleset: str, games: int, seed: str) -> list[Job]:
+def pair_jobs(
+    ruleset: str, games: int, seed: str, pairs: Sequence[tuple[str, str]] = PAIRS
+) -> list[Job]:
     jobs = []
-    for high, low in PAIRS:
+    for high, low in pairs:
         for number in range(games):
             bots = (high, low) if number % 2 == 0 else (low, high)
             jobs.append(Job(ruleset, bots, f"{seed}-{high}-{low}-{number}"))
@@ -194,16 +197,22 @@ def report(ruleset: str, played: list[Played]) -> dict[str, Any]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rulesets", default="java,taluva,samurai")
+    parser.add_argument(
+        "--pairs",
+        default=",".join(f"{high}-{low}" for high, low in PAIRS),
+        help="the 2-player matches, higher level first",
+    )
     parser.add_argument("--games", type=int, default=200, help="2-player games per pair")
     parser.add_argument("--tables", type=int, default=100, help="games per table size")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--seed", default="bench")
     parser.add_argument("--json", help="also write the figures to this file")
     args = parser.parse_args()
+    pairs = [tuple(pair.split("-")) for pair in args.pairs.split(",")]
     print(f"{os.cpu_count()} cores, {args.workers} worker processes")
     everything = []
     for ruleset in args.rulesets.split(","):
-        jobs = pair_jobs(ruleset, args.games, args.seed) + table_jobs(
+        jobs = pair_jobs(ruleset, args.games, args.seed, pairs) + table_jobs(
             ruleset, args.tables, args.seed
         )
         with Pool(args.workers) as pool:

@@ -6,6 +6,18 @@ import tests.toy_game  # noqa: F401  (registers the toy ruleset for core tests)
 
 pytest_plugins = ["tests.wall_clock"]
 QUICK_STAND_IN = "random"
+# Fixtures that start a process: Chromium (Playwright) and the mail rig's
+# private Dovecot. A test using one is a `system` test wherever it lives.
+SYSTEM_FIXTURES = frozenset({"chromium", "imap_server"})
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark the tests of SYSTEM_FIXTURES `system` before `-m` chooses."""
+    for item in items:
+        if SYSTEM_FIXTURES.intersection(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.system)
+
 
 # The fixtures that build an app on a database: its tests run on PostgreSQL,
 # production's database, and those marked `also_sqlite` on the embedded

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.system  # starts a pytest of its own per hour
+
 ROOT = Path(__file__).resolve().parent.parent
 
 # Quiet hours (22:00-08:00 for every new user), digests at the reader's hour,

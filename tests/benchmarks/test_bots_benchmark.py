@@ -1,8 +1,16 @@
-"""The bot benchmark's statistics: Wilson intervals and the Elo ladder."""
+"""The bot benchmark's statistics (Wilson intervals, the Elo ladder) and a
+smoke run of the benchmark itself: a few seconds, not its figures."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 from benchmarks.bots import elo_ladder, first_place_share, wilson
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_wilson_interval_of_a_known_proportion():
@@ -29,3 +37,21 @@ def test_the_ladder_puts_random_at_zero_and_orders_the_levels():
 def test_a_shared_first_place_counts_its_share():
     assert first_place_share([[0, 2], [1]], 2) == 0.5
     assert first_place_share([[1], [0]], 0) == 0.0
+
+
+@pytest.mark.system  # the benchmark plays in a pool of processes
+def test_a_short_run_prints_and_writes_its_figures(tmp_path):
+    figures = tmp_path / "bots.json"
+    small = ["--rulesets", "taluva", "--pairs", "easy-random", "--games", "2", "--tables", "0"]
+    run = subprocess.run(
+        [sys.executable, "-m", "benchmarks.bots", *small, "--workers", "1", "--json", figures],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    [taluva] = json.loads(figures.read_text())
+    assert taluva["ruleset"] == "taluva" and taluva["pairs"]["easy-random"]["games"] == 2
+    assert set(taluva["seconds"]) == {"easy", "random"} and set(taluva["elo"]) == {"easy", "random"}
+    assert "easy v random" in run.stdout

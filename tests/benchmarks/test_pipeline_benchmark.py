@@ -1,12 +1,15 @@
-"""benchmarks/pipeline.py end to end, a few seconds of its light mix on
-PostgreSQL and Redis with a game of bots thinking beside: turns are played
-and applied, their "your turn" mails reach its SMTP sink, the bots move on
-their own worker, and it leaves no process or database behind."""
+"""A smoke run of benchmarks/pipeline.py, not its figures: eight turns of its
+light mix on the fewest processes (one web, one worker, the bots' worker,
+the beat) on PostgreSQL and Redis, with a game of bots thinking beside:
+turns are played and applied, their "your turn" mails reach its SMTP sink,
+the bots move on their own worker, and it leaves no process or database
+behind."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
@@ -14,10 +17,13 @@ from benchmarks.pipeline import arguments, run
 from pbem.models import SubmissionStatus
 from tests.server.conftest import POSTGRES_URL
 
+pytestmark = pytest.mark.system  # starts pbem web, worker and beat
+
 
 def test_light_run_plays_applies_and_mails(capsys):
+    fewest = ["--workers", "1", "--web-workers", "1"]
     bots = ["--bot-games", "1", "--bot-level", "easy"]  # a bots' game thinking beside
-    report = run(arguments(["--light", "--seconds", "4", "--drain", "30", *bots]))
+    report = run(arguments(["--light", "--turns", "8", "--drain", "30", *fewest, *bots]))
     printed = capsys.readouterr().out
 
     assert report.errors == [], printed

@@ -31,6 +31,8 @@ from tests.deploy.installation import (
 )
 from tests.server.conftest import POSTGRES_URL, REDIS_URL, forget_queue
 
+pytestmark = pytest.mark.system  # starts the install script as root
+
 STATIC_FILE = "pbem.css"
 POSTGRES_SOCKET = Path("/var/run/postgresql/.s.PGSQL.5432")
 SERVICES = [

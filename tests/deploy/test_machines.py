@@ -18,7 +18,6 @@ import signal
 import subprocess
 import tempfile
 import threading
-import time
 import urllib.error
 import urllib.request
 import uuid
@@ -48,8 +47,10 @@ from tests.deploy.installation import (
 from tests.deploy.network import Host, Network, Process, need_namespaces, network, wait_for_log
 from tests.mail.servers import Capture
 from tests.server.conftest import wait_for
-from tests.server.test_clock_end_to_end import Api
-from tests.server.test_worker_killed import blocked_by
+from tests.server.postgres_locks import blocked_by
+from tests.server.server_processes import Api
+
+pytestmark = pytest.mark.system  # starts machines in network namespaces
 
 HOSTS = ["db", "web", "worker1", "worker2", "beat"]
 SECRET = uuid.uuid4().hex  # the database role's and Redis's password
@@ -301,6 +302,7 @@ def test_five_machines_play_a_game_through_a_pulled_cable(tmp_path):
         for process, unit in ((smtpd, "pbem-smtpd.service"), (web, "pbem-web.service")):
             assert stop_unit(process, place, unit) == 0, process.output()[-3000:]
         assert "Traceback" not in web.output(), web.output()[-3000:]
+        each_mail_arrived_once(capture)
 
 
 def a_stop_waits_for_the_task_under_way(
@@ -332,8 +334,11 @@ def a_stop_waits_for_the_task_under_way(
         assert sent is not None
         wait_for(lambda: blocked_by(engine, holder_pid), 60, "the task to wait for the game")
         worker.popen.send_signal(getattr(signal, unit.get("Service.KillSignal", ["SIGTERM"])[0]))
-        time.sleep(2)
+        # Its shutdown has begun while the task still waits: only then is the
+        # game's row let go, so the task can only finish if the worker waits.
+        wait_for_log(worker, "Warm shutdown", 30)
         assert worker.popen.poll() is None, "the worker did not wait for its task"
+        assert blocked_by(engine, holder_pid), "the task no longer waits for the game"
     finally:
         holder.rollback()
         holder.close()
@@ -392,7 +397,8 @@ def pull_a_cable_mid_game(
 
 def check_exactly_once(database: str, game: Players, capture: Capture) -> None:
     """Every submission applied once (one move each, the game replays), and
-    every mail the outbox holds sent once: at the sink once per Message-ID."""
+    every mail the outbox holds sent: at the sink by its Message-ID (and only
+    once: each_mail_arrived_once, when no sender is left)."""
     app = create_app({"SECRET_KEY": "test", "PBEM_DATABASE_URL": database})
     db = app.extensions["pbem.db"]
     try:
@@ -421,12 +427,17 @@ def check_exactly_once(database: str, game: Players, capture: Capture) -> None:
 
             wait_for(all_sent, 90, "every mail to be sent")
             sent = session.scalars(select(Outbox.message_id)).all()
-        time.sleep(2)  # a mail sent twice would arrive about now
         with capture.changed:
-            arrived = collections.Counter(str(m["Message-ID"]) for m in capture.messages)
-        twice = {message_id: n for message_id, n in arrived.items() if n > 1}
-        assert not twice, f"sent more than once: {twice}"
+            arrived = {str(m["Message-ID"]) for m in capture.messages}
         assert len(sent) >= len(game.sent) // 2, sent  # a "your turn" mail a turn at least
-        assert set(arrived) == set(sent)
+        assert arrived == set(sent)
     finally:
         db.dispose()
+
+
+def each_mail_arrived_once(capture: Capture) -> None:
+    """Called once every service has stopped: no copy can arrive any more."""
+    with capture.changed:
+        arrived = collections.Counter(str(m["Message-ID"]) for m in capture.messages)
+    twice = {message_id: n for message_id, n in arrived.items() if n > 1}
+    assert not twice, f"sent more than once: {twice}"

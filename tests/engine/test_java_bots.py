@@ -119,6 +119,7 @@ print(json.dumps(moves))
 """
 
 
+@pytest.mark.system
 @pytest.mark.parametrize("level", ["easy", "strong"])
 def test_the_same_key_and_position_give_the_same_move_in_any_process(level: str):
     runs = []

@@ -136,6 +136,7 @@ print(state.format_move(SearchBot("k", SamuraiStrategy(), 12).choose(state, seat
 """
 
 
+@pytest.mark.system
 def test_a_fresh_process_with_another_hash_seed_makes_the_same_move() -> None:
     game = position(2, "fresh", 40)
     state = game.state

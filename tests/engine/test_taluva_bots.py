@@ -21,10 +21,10 @@ from engine.bots.strategy import strategy_for
 from engine.core.game import Game
 from engine.core.rng import SeededRandom
 from engine.games.taluva.island import Settlement
-from engine.games.taluva.state import TaluvaState
 from engine.games.taluva.strategy import PROSPECT, TaluvaStrategy, temple_prospects
 from engine.games.taluva.tiles import full_set
 from engine.games.taluva.turns import TurnSearchBot, whole_turns
+from tests.engine.taluva.helpers import position
 
 # Searches in tests get small budgets: the levels' own (TaluvaStrategy.budgets,
 # TURNS_KEPT and the like) are for play, the moves' legality is the same.
@@ -40,17 +40,6 @@ def bot(level: str, key: str) -> Bot:
     if level == "medium":
         return SearchBot(key, strategy_for("taluva"), TEST_ITERATIONS)
     return TurnSearchBot(key, TaluvaStrategy(foresight=True), kept=3, deals=2, followed=1)
-
-
-def position(seed: str, plies: int, players: int = 2) -> TaluvaState:
-    """A game `plies` random moves in, with a seat to act."""
-    game = Game.new("taluva", [f"p{i}" for i in range(players)], seed)
-    mover = RandomBot(f"{seed}/moves")
-    for _ in range(plies):
-        seat = game.state.current
-        game.push(seat, mover.choose(game.state, seat))
-    assert not game.state.is_over()
-    return game.state
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -140,13 +129,14 @@ def test_whole_turns_end_the_turn_after_the_placements_followed(followed):
 CHOOSE_IN_A_FRESH_PROCESS = """
 import json
 from engine.bots import make_bot
-from tests.engine.test_taluva_bots import position
+from tests.engine.taluva.helpers import position
 state = position("again", 12)
 move = make_bot("strong", "taluva", "same key").choose(state, state.current)
 print(json.dumps(state.format_move(move)))
 """
 
 
+@pytest.mark.system
 def test_the_same_key_and_position_give_the_same_move_in_any_process():
     state = position("again", 12)
     move = make_bot("strong", "taluva", "same key").choose(state, state.current)

@@ -195,6 +195,7 @@ def test_the_same_seed_gives_the_same_schedule_and_another_seed_only_renumbers()
     assert one.balance() == other.balance()
 
 
+@pytest.mark.system
 def test_schedules_do_not_depend_on_the_process() -> None:
     """Hash randomisation or set order must not change a season's games."""
     code = (

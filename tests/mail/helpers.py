@@ -1,4 +1,5 @@
-"""Players' side of the mail tests: reading notifications and writing replies."""
+"""Players' side of the mail tests: reading notifications and writing replies,
+sent in through the rig's doors; and the rows the server keeps of them."""
 
 from __future__ import annotations
 
@@ -7,14 +8,18 @@ import smtplib
 from collections.abc import Callable, Mapping
 from email import policy
 from email.message import EmailMessage
+from email.parser import BytesParser
 from email.utils import make_msgid
 from typing import Any
 
 from imapclient import IMAPClient
+from sqlalchemy import func, insert, select
 from sqlalchemy.orm import Session
 
 from pbem.mail import send
+from pbem.models import Game, InboundMessage, InboundStatus, Outbox, OutboxStatus
 from tests.mail.servers import ImapServer
+from tests.server.conftest import wait_for
 
 LEGAL_TITLE = re.compile(r"^Your turn\. (Some of your|Your( \d+)?) legal moves?\b")
 
@@ -99,10 +104,6 @@ def send_imap(raw: bytes, server: ImapServer) -> None:
 
 def processed(app, message_id: str, timeout: float = 30.0):
     """The stored inbound message once a worker has read it."""
-    from sqlalchemy import select
-
-    from pbem.models import InboundMessage, InboundStatus
-    from tests.server.conftest import wait_for
 
     def done() -> InboundMessage | None:
         with app.extensions["pbem.db"].session() as fresh:
@@ -112,3 +113,65 @@ def processed(app, message_id: str, timeout: float = 30.0):
             return row if row is not None and row.status == InboundStatus.DONE else None
 
     return wait_for(done, timeout, f"inbound {message_id} to be read")
+
+
+def turn_mail(rig, game, user, ending: str = "your turn"):
+    """`ending`: the subject's last words in the user's language."""
+    return rig.capture.take(
+        lambda m: (
+            str(m["X-Pbem-Game"]) == game.public_id
+            and user.email in str(m["To"])
+            and str(m["Subject"]).endswith(ending)
+        )
+    )
+
+
+def mail_to(rig, user_or_address, ending: str):
+    """The next captured mail to a user (or an address) whose subject ends so."""
+    address = getattr(user_or_address, "email", user_or_address)
+    return rig.capture.take(
+        lambda m: address in str(m["To"]) and str(m["Subject"]).endswith(ending)
+    )
+
+
+def submit_by_smtp(rig, raw: bytes, sender: str, to: str):
+    """A mail sent to pbem's SMTP listener, once a worker has read it."""
+    send_smtp(raw, rig.listener_port, sender, to)
+    return processed(rig.app, message_id_of(raw))
+
+
+def submit_by_http(rig, raw: bytes):
+    """Through the HTTP door, which (unlike the SMTP door) cannot refuse a recipient."""
+    answer = rig.app.test_client().post(
+        "/mail/inbound", data=raw, headers={"Authorization": "Bearer inbound-secret"}
+    )
+    assert answer.status_code == 202, answer.get_data(as_text=True)
+    return processed(rig.app, message_id_of(raw))
+
+
+def message_id_of(raw: bytes) -> str:
+    return str(BytesParser(policy=policy.default).parsebytes(raw)["Message-ID"])
+
+
+def count(session, model, *where) -> int:
+    """How many rows of `model` the database holds now where `where` holds."""
+    session.expire_all()
+    return session.scalar(select(func.count()).select_from(model).where(*where))
+
+
+def unsent_row(session, **values) -> Outbox:
+    """An outbox row stored without handing it to a worker (the test plays the worker)."""
+    outbox_id = session.scalar(insert(Outbox).values(**values).returning(Outbox.id))
+    session.commit()
+    return session.get_one(Outbox, outbox_id)
+
+
+def all_sent(session, game: Game) -> None:
+    """Wait until every mail of the game has gone out."""
+
+    def sent() -> bool:
+        session.expire_all()
+        rows = session.scalars(select(Outbox).where(Outbox.game_id == game.id)).all()
+        return bool(rows) and all(r.status == OutboxStatus.SENT for r in rows)
+
+    wait_for(sent, timeout=30, what="the game's mail to go out")

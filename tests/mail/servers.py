@@ -177,7 +177,7 @@ class GoesDown(Capture):
     def __init__(self, accepts: int) -> None:
         super().__init__()
         self.accepts = accepts
-        self.listener: asyncio.Server | None = None  # set once its controller runs
+        self.listener: asyncio.AbstractServer | None = None  # set once its controller runs
 
     async def handle_DATA(self, server, session, envelope) -> str:
         if len(self.messages) < self.accepts:

@@ -11,8 +11,15 @@ from email.utils import make_msgid
 
 from pbem.models import InboundMessage, Outbox, Submission
 from tests.mail.conftest import DOMAIN
-from tests.mail.helpers import reply, text_of
-from tests.mail.test_inbound import count, mail_to, submit_by_http, submit_by_smtp, turn_mail
+from tests.mail.helpers import (
+    count,
+    mail_to,
+    reply,
+    submit_by_http,
+    submit_by_smtp,
+    text_of,
+    turn_mail,
+)
 from tests.server.conftest import drain
 from tests.server.pipeline_helpers import moves_of, start_game
 

@@ -10,7 +10,7 @@ from pbem.models import Outbox, OutboxStatus
 from pbem.services import notifications
 from tests.mail.helpers import text_of
 from tests.server.conftest import drain, wait_for
-from tests.server.web.conftest import Browser
+from tests.server.csrf_browser import Browser
 
 pytestmark = pytest.mark.parametrize("rig", ["sqlite"], indirect=True)
 

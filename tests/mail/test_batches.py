@@ -15,7 +15,7 @@ from pbem.mail import game_views
 from pbem.models import Game, Outbox, OutboxStatus, User
 from pbem.services.replay import engine_game
 from pbem.task_names import SEND_MAIL, SEND_MAILS
-from tests.mail.helpers import text_of
+from tests.mail.helpers import all_sent, text_of, unsent_row
 from tests.mail.servers import (
     GREYLISTED_DOMAIN,
     OneMessagePerConnection,
@@ -23,11 +23,8 @@ from tests.mail.servers import (
     going_down,
     serving,
 )
-from tests.mail.test_moved_mail import all_sent
-from tests.mail.test_outbound import unsent_row
 from tests.server.conftest import wait_for
-from tests.server.pipeline_helpers import start_game
-from tests.server.test_moved_mail import play_first_legal
+from tests.server.pipeline_helpers import play_first_legal, start_game
 
 
 @pytest.fixture

@@ -7,7 +7,6 @@ end of the quiet hours one current mail about the game, not a burst."""
 
 from __future__ import annotations
 
-import time
 from datetime import UTC, datetime
 
 import pytest
@@ -18,9 +17,9 @@ from pbem.leagues.seasons import start_season
 from pbem.mail.tasks import requeue_outbox
 from pbem.models import Game, MovedMail
 from pbem.services.replay import engine_game
-from tests.mail.helpers import listed_under, reply, text_of
-from tests.mail.test_inbound import submit_by_smtp, turn_mail
-from tests.mail.test_quiet_hours import play_turn
+from tests.mail.helpers import listed_under, reply, submit_by_smtp, text_of, turn_mail
+from tests.server.conftest import drain
+from tests.server.pipeline_helpers import play_a_turn
 
 pytestmark = pytest.mark.parametrize("rig", ["postgresql"], indirect=True)
 
@@ -79,8 +78,8 @@ def test_a_season_in_three_languages_by_mail_and_page_across_quiet_hours(rig, se
             if player.id == jana.id:
                 jana_plays_by_mail(rig, game, jana)
             else:
-                play_turn(rig, session, game, seat)  # on the page
-        time.sleep(2)  # the last mails of the night go out
+                play_a_turn(rig.app, session, game, seat)  # on the page
+        drain(rig.app)  # the last mails of the night have gone out, or are held
         assert game_mails(rig, game, camille) == []  # all held
     for reader, language in ((jana, "cs"), (bob, "en")):
         for mail in game_mails(rig, game, reader):
@@ -90,7 +89,7 @@ def test_a_season_in_three_languages_by_mail_and_page_across_quiet_hours(rig, se
         with rig.app.app_context():
             requeue_outbox()
         morning = turn_mail(rig, game, camille, "")
-        time.sleep(2)
+        drain(rig.app)  # whatever else the morning's pass sends has been sent
         assert game_mails(rig, game, camille) == []  # one mail, not a burst
     subject = str(morning["Subject"])
     assert subject.startswith(TITLES["fr"] + ", coup ") and game.public_id not in subject

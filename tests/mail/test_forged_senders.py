@@ -13,8 +13,15 @@ import pytest
 from pbem.mail import inbound
 from pbem.models import ChatMessage, ClockStop, Outbox
 from tests.mail.conftest import OUR_HOST
-from tests.mail.helpers import listed_moves, reply, text_of
-from tests.mail.test_inbound import count, mail_to, submit_by_smtp, turn_mail
+from tests.mail.helpers import (
+    count,
+    listed_moves,
+    mail_to,
+    reply,
+    submit_by_smtp,
+    text_of,
+    turn_mail,
+)
 
 EVIL_PASS = f"{OUR_HOST}; dmarc=pass header.from=evil.example; spf=pass smtp.mailfrom=evil.example"
 

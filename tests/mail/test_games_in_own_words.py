@@ -15,8 +15,7 @@ from engine.games.taluva.notation import VERBS
 from engine.games.taluva.tiles import TERRAIN_VOCABULARY
 from pbem.models import Game, User
 from pbem.services.replay import verify_game
-from tests.mail.helpers import listed_under, reply, text_of
-from tests.mail.test_inbound import submit_by_smtp
+from tests.mail.helpers import listed_under, reply, submit_by_smtp, text_of
 from tests.server.pipeline_helpers import moves_of, start_game
 
 TURNS_EACH = 3

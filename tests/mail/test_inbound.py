@@ -12,7 +12,7 @@ from email.parser import BytesParser
 from email.utils import make_msgid
 
 import pytest
-from sqlalchemy import func, select, update
+from sqlalchemy import select, update
 
 from pbem.mail import imap_poller, inbound
 from pbem.models import ChatMessage, InboundMessage, InboundStatus, Outbox, Submission, utcnow
@@ -20,12 +20,18 @@ from pbem.task_names import FORGET_INBOUND_RAW
 from tests.mail.conftest import DOMAIN, OUR_HOST
 from tests.mail.helpers import (
     board_png,
+    count,
     listed_moves,
+    mail_to,
+    message_id_of,
     processed,
     reply,
     send_imap,
     send_smtp,
+    submit_by_http,
+    submit_by_smtp,
     text_of,
+    turn_mail,
 )
 from tests.server.conftest import wait_for
 from tests.server.pipeline_helpers import (
@@ -41,52 +47,11 @@ from worker.celery_app import beat_schedule
 pytestmark = pytest.mark.also_sqlite  # the embedded default's database too
 
 
-def turn_mail(rig, game, user, ending: str = "your turn"):
-    """`ending`: the subject's last words in the user's language."""
-    return rig.capture.take(
-        lambda m: (
-            str(m["X-Pbem-Game"]) == game.public_id
-            and user.email in str(m["To"])
-            and str(m["Subject"]).endswith(ending)
-        )
-    )
-
-
-def mail_to(rig, user_or_address, ending: str):
-    address = getattr(user_or_address, "email", user_or_address)
-    return rig.capture.take(
-        lambda m: address in str(m["To"]) and str(m["Subject"]).endswith(ending)
-    )
-
-
-def submit_by_smtp(rig, raw: bytes, sender: str, to: str):
-    send_smtp(raw, rig.listener_port, sender, to)
-    return processed(rig.app, message_id_of(raw))
-
-
-def submit_by_http(rig, raw: bytes):
-    """Through the HTTP door, which (unlike the SMTP door) cannot refuse a recipient."""
-    answer = rig.app.test_client().post(
-        "/mail/inbound", data=raw, headers={"Authorization": "Bearer inbound-secret"}
-    )
-    assert answer.status_code == 202, answer.get_data(as_text=True)
-    return processed(rig.app, message_id_of(raw))
-
-
 def refused_at_rcpt(rig, raw: bytes, sender: str, to: str) -> int:
     """The SMTP door's code for `to`; the mail must not be taken in."""
     with pytest.raises(smtplib.SMTPRecipientsRefused) as refused:
         send_smtp(raw, rig.listener_port, sender, to)
     return refused.value.recipients[to][0]
-
-
-def message_id_of(raw: bytes) -> str:
-    return str(BytesParser(policy=policy.default).parsebytes(raw)["Message-ID"])
-
-
-def count(session, model, *where) -> int:
-    session.expire_all()
-    return session.scalar(select(func.count()).select_from(model).where(*where))
 
 
 def test_a_move_by_reply_is_played_and_answered(rig, session, game_of_two):

@@ -17,7 +17,7 @@ from pbem.mail.compose import compose
 from pbem.models import Outbox
 from pbem.services.time_control import TimeControl
 from tests.mail.helpers import text_of
-from tests.server.leagues.test_seasons import league_of, play_out
+from tests.server.leagues.season_play import league_of, play_out
 
 NEW_YORK = "America/New_York"
 

@@ -16,11 +16,10 @@ from pbem.mail.compose import compose
 from pbem.models import Outbox, User
 from pbem.services import notifications
 from pbem.services.time_control import TimeControl
-from tests.mail.helpers import reply, text_of
-from tests.mail.test_inbound import mail_to, submit_by_smtp, turn_mail
+from tests.mail.helpers import mail_to, reply, submit_by_smtp, text_of, turn_mail
 from tests.server.clock.helpers import clocked_game, outbox_rows, player
+from tests.server.csrf_browser import Browser
 from tests.server.pipeline_helpers import start_game
-from tests.server.web.conftest import Browser
 
 pytestmark = pytest.mark.parametrize("rig", ["sqlite"], indirect=True)
 

@@ -13,9 +13,8 @@ from pbem.mail import send
 from pbem.mail.addresses import reply_address
 from pbem.models import Outbox, OutboxStatus, User
 from tests.mail.conftest import DOMAIN
-from tests.mail.helpers import processed, send_smtp, text_of
+from tests.mail.helpers import processed, send_smtp, text_of, unsent_row
 from tests.mail.servers import REFUSED_DOMAIN, capture_controller
-from tests.mail.test_outbound import unsent_row
 from tests.server.conftest import wait_for
 
 REASONS = ("refused", "unwritable", "attempts_spent", "server_down", "temporary")

@@ -3,24 +3,12 @@ may see them, whose turn it is, a link to the game; none for those who chose nev
 
 from __future__ import annotations
 
-from sqlalchemy import select
-
 from pbem.config import base_url
-from pbem.models import Game, MovedMail, Outbox, OutboxStatus
+from pbem.models import MovedMail
 from pbem.services.replay import engine_game
 from tests.mail.conftest import DOMAIN
-from tests.mail.helpers import board_png, text_of
-from tests.server.conftest import wait_for
+from tests.mail.helpers import all_sent, board_png, text_of
 from tests.server.pipeline_helpers import judged, send, start_game
-
-
-def all_sent(session, game: Game) -> None:
-    def sent() -> bool:
-        session.expire_all()
-        rows = session.scalars(select(Outbox).where(Outbox.game_id == game.id)).all()
-        return bool(rows) and all(r.status == OutboxStatus.SENT for r in rows)
-
-    wait_for(sent, timeout=30, what="the game's mail to go out")
 
 
 def test_samurai_opening_choice_stays_secret_in_the_others_moved_mail(rig, session, make_user):

@@ -7,14 +7,14 @@ import hashlib
 import io
 import logging
 import re
-import time
 from datetime import timedelta
 from email import policy
 from email.parser import BytesParser
 
 import pytest
+from celery.worker import state as worker_state
 from PIL import Image
-from sqlalchemy import insert, select, update
+from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 
 from engine.core.selfplay import play_bot_game
@@ -31,11 +31,18 @@ from pbem.services.games import SeatSpec, create_game
 from pbem.services.pipeline import after_change
 from pbem.services.replay import engine_game
 from tests.mail.conftest import DOMAIN
-from tests.mail.helpers import board_png, listed_moves, mail_pictures, sent_now, text_of
+from tests.mail.helpers import (
+    board_png,
+    listed_moves,
+    mail_pictures,
+    sent_now,
+    text_of,
+    turn_mail,
+    unsent_row,
+)
 from tests.mail.servers import REFUSED_DOMAIN, capture_controller
-from tests.server.conftest import wait_for
-from tests.server.pipeline_helpers import start_game
-from tests.server.test_moved_mail import first_legal, play_first_legal
+from tests.server.conftest import drain, wait_for
+from tests.server.pipeline_helpers import first_legal, play_first_legal, start_game
 
 pytestmark = pytest.mark.also_sqlite  # the embedded default's database too
 
@@ -44,20 +51,10 @@ def image_size(png: bytes) -> tuple[int, int]:
     return Image.open(io.BytesIO(png)).size
 
 
-def first_mail(rig, game, user, ending: str = ""):
-    return rig.capture.take(
-        lambda m: (
-            str(m["X-Pbem-Game"]) == game.public_id
-            and user.email in str(m["To"])
-            and str(m["Subject"]).endswith(ending)
-        )
-    )
-
-
 def test_your_turn_mail_holds_board_news_private_info_moves_and_link(rig, session, make_user):
     ann, bob = make_user("Ann"), make_user("Bob")
     game = start_game(rig.app, session, "taluva", [ann, bob])
-    mail = first_mail(rig, game, ann)
+    mail = turn_mail(rig, game, ann, "")
     seat = game.seats[0]
     assert str(mail["Subject"]) == "Taluva, Ann's game, move 1: your turn"
     assert str(mail["Reply-To"]) == f"play+{seat.token}@{DOMAIN}"
@@ -91,12 +88,12 @@ def test_news_since_the_last_turn_lists_the_others_moves(rig, session, make_user
 
     ann, bob = make_user("Ann"), make_user("Bob")
     game = start_game(rig.app, session, "taluva", [ann, bob])
-    tile = listed_moves(first_mail(rig, game, ann))[0]
+    tile = listed_moves(turn_mail(rig, game, ann, ""))[0]
     judged(rig.app, send_turn(rig.app, session, game, 0, tile).id)
     session.expire_all()
     build = first_legal(engine_game(session.get(Game, game.id)), 0)  # the turn goes on
     judged(rig.app, send_turn(rig.app, session, game, 0, build).id)
-    mail = first_mail(rig, game, bob, ending="your turn")  # after 'Ann moved' twice
+    mail = turn_mail(rig, game, bob)  # after 'Ann moved' twice
     assert f"1. Ann: {tile}" in text_of(mail) and f"2. Ann: {build}" in text_of(mail)
 
 
@@ -117,7 +114,7 @@ def test_a_down_smtp_server_delays_mail_and_loses_none(rig, session, make_user):
     finally:
         rig.outgoing = capture_controller(rig.capture, rig.outgoing_port)
         rig.outgoing.start()
-    first_mail(rig, game, ann)
+    turn_mail(rig, game, ann, "")
 
     def sent() -> bool:
         session.expire_all()
@@ -125,7 +122,10 @@ def test_a_down_smtp_server_delays_mail_and_loses_none(rig, session, make_user):
         return all(r.status == OutboxStatus.SENT for r in rows)
 
     wait_for(sent, timeout=30, what="the delayed mail to go out")
-    time.sleep(1.0)  # a second copy would have come by now
+    # A second copy would come from a retry the worker still holds for later:
+    # every one has run, and its pass is over.
+    wait_for(lambda: not worker_state.scheduled_requests, what="the retries held for later")
+    drain(rig.app)
     assert not [
         m
         for m in rig.capture.messages
@@ -178,7 +178,7 @@ def test_game_over_mail_says_the_result_once_and_shows_the_seed(rig, session, ma
     session.flush()
     after_change(session, game, engine_game(game), already_waiting=frozenset())
     session.commit()
-    text = text_of(first_mail(rig, game, ann, ending="game over"))
+    text = text_of(turn_mail(rig, game, ann, "game over"))
     result = result_text(whole.state.result().to_json(), ["Ann", "Bob"])
     assert text.count(result) == 1
     assert f"Seed: {seed}" in text.splitlines()
@@ -187,17 +187,10 @@ def test_game_over_mail_says_the_result_once_and_shows_the_seed(rig, session, ma
     assert f"Game record: {record_url}" in text.splitlines()
 
 
-def unsent_row(session, **values) -> Outbox:
-    """An outbox row stored without handing it to a worker (the test plays the worker)."""
-    outbox_id = session.scalar(insert(Outbox).values(**values).returning(Outbox.id))
-    session.commit()
-    return session.get_one(Outbox, outbox_id)
-
-
 def test_a_mail_resent_after_its_worker_died_carries_the_same_message_id(rig, session, make_user):
     ann, bob = make_user("Ann"), make_user("Bob")
     game = start_game(rig.app, session, "taluva", [ann, bob])
-    first_mail(rig, game, ann)
+    turn_mail(rig, game, ann, "")
     payload = {"game": game.public_id, "seat": 0, "board": True}
     row = unsent_row(
         session,
@@ -212,7 +205,7 @@ def test_a_mail_resent_after_its_worker_died_carries_the_same_message_id(rig, se
     assert leased.status == OutboxStatus.SENDING and leased.claimed_until is not None
     with Outgoing(config) as outgoing:
         outgoing.send(send.written(session, leased, config, GameViews()), name="died")
-    sent_once = first_mail(rig, game, ann, ending="board")
+    sent_once = turn_mail(rig, game, ann, "board")
     assert sent_now(session, row.id, config) is False  # the lease holds
     play_first_legal(rig.app, session, game, 0)  # meanwhile the game moves on
     session.execute(
@@ -223,7 +216,7 @@ def test_a_mail_resent_after_its_worker_died_carries_the_same_message_id(rig, se
     session.commit()
     assert row.id in send.due_rows(session, 0, limit)
     assert sent_now(session, row.id, config) is True
-    sent_again = first_mail(rig, game, ann, ending="board")
+    sent_again = turn_mail(rig, game, ann, "board")
     assert sent_again["Message-ID"] == sent_once["Message-ID"]
     session.refresh(row)
     assert (row.status, row.attempts, row.message_id) == ("sent", 2, sent_once["Message-ID"])
@@ -299,7 +292,7 @@ def test_a_mail_queued_before_a_savepoint_goes_out_after_the_real_commit(rig, se
     session.flush()
     with session.begin_nested():
         session.execute(update(User).where(User.id == ann.id).values(name="Ann"))
-    time.sleep(0.5)  # long enough for a worker handed the row now to miss it
+    drain(rig.app)  # a worker handed the row now would have looked for it, and missed it
     session.commit()
     sent = rig.capture.take(lambda m: "http://x/later" in text_of(m), timeout=10)
     assert ann.email in sent["To"]

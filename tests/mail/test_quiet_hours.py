@@ -6,7 +6,6 @@ per game as it stands then, and new quiet hours re-time what waits at once."""
 
 from __future__ import annotations
 
-import time
 from datetime import UTC, datetime
 
 import time_machine
@@ -14,14 +13,12 @@ from sqlalchemy import select
 
 from pbem.mail import send
 from pbem.mail.tasks import requeue_outbox
-from pbem.models import Game, MovedMail, Outbox, OutboxStatus
+from pbem.models import MovedMail, Outbox, OutboxStatus
 from pbem.services import accounts, chat, notifications, organiser
-from pbem.services.replay import engine_game
 from tests.mail.conftest import DOMAIN
 from tests.mail.helpers import board_png, listed_under, sent_now, text_of
-from tests.server.conftest import wait_for
-from tests.server.pipeline_helpers import judged, start_game
-from tests.server.pipeline_helpers import send as send_turn
+from tests.server.conftest import drain, wait_for
+from tests.server.pipeline_helpers import play_a_turn, start_game
 
 # Saturday 27 March 2027, 23:00 in Prague (UTC+1). That night Prague moves to
 # summer time, so the quiet hours end at 08:00 UTC+2: 06:00 UTC, not 07:00.
@@ -78,18 +75,6 @@ def held_for(session, user, game) -> list[Outbox]:
     return list(session.scalars(rows.order_by(Outbox.id)))
 
 
-def play_turn(rig, session, game, position: int) -> None:
-    """A whole Taluva turn (a tile, then a build), each sent alone from the page."""
-    while True:
-        session.expire_all()
-        state = engine_game(session.get(Game, game.id)).state
-        if position not in state.to_act():
-            return
-        move = state.format_move(state.legal_moves(position)[0])
-        submission = send_turn(rig.app, session, game, position, move)
-        assert judged(rig.app, submission.id).status == "accepted"
-
-
 def release(rig) -> None:
     with rig.app.app_context():
         requeue_outbox()
@@ -105,7 +90,7 @@ def test_held_turns_and_moves_fold_into_one_mail_about_the_game_as_it_stands(
     with time_machine.travel(LATE, tick=True):
         game = start_game(rig.app, session, "taluva", [ann, bob, cy])
         for position in (0, 1, 2, 0, 1):  # Ann plays on the page in her quiet hours
-            play_turn(rig, session, game, position)
+            play_a_turn(rig.app, session, game, position)
         held = held_for(session, ann, game)
         kinds = [row.kind for row in held]
         assert kinds.count("your_turn") == 2 and "moved" in kinds and len(held) >= 4
@@ -122,7 +107,7 @@ def test_held_turns_and_moves_fold_into_one_mail_about_the_game_as_it_stands(
         wait_for(lambda: held_for(session, ann, game)[-1].status == OutboxStatus.SENT)
         statuses = [row.status for row in held_for(session, ann, game)]
         assert statuses == [OutboxStatus.DROPPED] * (len(held) - 1) + [OutboxStatus.SENT]
-        time.sleep(1)
+        drain(rig.app)  # the pass that sent it is over: a second mail would be out
     assert not [m for m in rig.capture.messages if ann.email in str(m["To"])]
 
 
@@ -132,7 +117,7 @@ def test_a_turn_mail_written_after_the_game_ended_names_no_empty_wait(rig, sessi
     session.commit()
     with time_machine.travel(LATE, tick=True):
         game = start_game(rig.app, session, "taluva", [bob, ann])
-        play_turn(rig, session, game, 0)  # Ann's turn now, told while her mail is held
+        play_a_turn(rig.app, session, game, 0)  # Ann's turn now, told while her mail is held
         organiser.abandon(session, bob, game.public_id)
         session.commit()
         late_turn = Outbox(

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from tests.mail.helpers import reply, text_of
-from tests.mail.test_inbound import submit_by_smtp, turn_mail
+from tests.mail.helpers import reply, submit_by_smtp, text_of, turn_mail
 from tests.server.pipeline_helpers import judged, start_game
 
 

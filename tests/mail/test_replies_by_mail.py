@@ -11,8 +11,7 @@ import pytest
 
 from pbem.mail.commands import read_commands
 from pbem.models import InboundMessage
-from tests.mail.helpers import listed_moves, reply, text_of
-from tests.mail.test_inbound import mail_to, submit_by_smtp, turn_mail
+from tests.mail.helpers import listed_moves, mail_to, reply, submit_by_smtp, text_of, turn_mail
 from tests.server.pipeline_helpers import judged, moves_of, start_game
 
 

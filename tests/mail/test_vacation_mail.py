@@ -10,8 +10,7 @@ from sqlalchemy import select
 from pbem.models import ClockStop, Seat
 from pbem.services.games import SeatSpec, create_game
 from pbem.services.time_control import TimeControl
-from tests.mail.helpers import reply, text_of
-from tests.mail.test_inbound import mail_to, submit_by_smtp, turn_mail
+from tests.mail.helpers import mail_to, reply, submit_by_smtp, text_of, turn_mail
 
 
 def test_vacation_and_back_by_mail(rig, session, make_user):

@@ -37,6 +37,7 @@ def test_draws_its_words_in_the_language_asked(record_file: Path, tmp_path: Path
     assert out.read_bytes() == render_png(game.view(1), language="cs") != render_png(game.view(1))
 
 
+@pytest.mark.system
 def test_without_a_seat_renders_the_spectator_view(record_file: Path, tmp_path: Path) -> None:
     out = tmp_path / "board.png"
     result = subprocess.run(

@@ -5,24 +5,29 @@ tasks' and the bots')."""
 from __future__ import annotations
 
 import os
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
 import redis
 from celery.worker import state as worker_state
 from flask import Flask
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine, text, update
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
+from werkzeug.serving import make_server
 
 from pbem import create_app, migrate
 from pbem.db import get_db
-from pbem.models import User
+from pbem.models import Game, GameStatus, User, utcnow
 from pbem.services import accounts
+from tests.mail.servers import free_port
+from tests.server.csrf_browser import Browser
 from tests.server.openapi_client import OpenApiClient
 from worker.embedded import worker_threads
 
@@ -205,3 +210,108 @@ def drain(app: Flask, timeout: float = 30.0) -> None:
         return idle()
 
     wait_for(idle_twice, timeout, "the worker to finish")
+
+
+@contextmanager
+def production_settings(instance: Path, **settings: str) -> Iterator[dict[str, str]]:
+    """The settings an administrator puts in the environment, with a scratch
+    database and a queue of the test's own; `settings` are laid over them."""
+    port = free_port()
+    queue = f"pbem-test-{uuid.uuid4().hex[:12]}"
+    with scratch_database() as database_url:
+        yield {
+            **os.environ,
+            "PBEM_ENV": "production",
+            "PBEM_SECRET_KEY": uuid.uuid4().hex,
+            "PBEM_DATABASE_URL": database_url,
+            "PBEM_BROKER_URL": REDIS_URL,
+            "PBEM_TASK_QUEUE": queue,
+            "PBEM_BASE_URL": f"http://127.0.0.1:{port}",
+            "PBEM_WEB_BIND": f"127.0.0.1:{port}",
+            "PBEM_INSTANCE_PATH": str(instance),
+            **settings,
+        }
+    forget_queue(queue)
+
+
+@pytest.fixture
+def production_env(tmp_path: Path) -> Iterator[dict[str, str]]:
+    """Production settings for the `pbem` commands a test starts."""
+    with production_settings(tmp_path) as env:
+        yield env
+
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+@pytest.fixture(scope="module")
+def live(app: Flask) -> Iterator[tuple[Flask, str]]:
+    """The app (its worker thread on Redis) served on a loopback port, for a
+    real browser."""
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield app, f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    """A headless Chromium driven by Playwright (tests using it are `system`)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def browser(app: Flask) -> Browser:
+    return Browser(app.test_client())
+
+
+@pytest.fixture
+def signed_in_as(app: Flask) -> Callable[[User], Browser]:
+    """A browser whose session already belongs to the user (the sign-in flow
+    itself is tested in web/test_sign_in.py)."""
+
+    def sign_in(user: User) -> Browser:
+        client = app.test_client()
+        with client.session_transaction() as flask_session:
+            flask_session["_user_id"] = str(user.id)
+            flask_session["_fresh"] = True
+        return Browser(client)
+
+    return sign_in
+
+
+# Every server test shares its database with the others, and a sweep acts on
+# every game in it: after each test its clocked games are paused, so no later
+# sweep (at whatever time a test travels to) acts on them.
+@pytest.fixture(autouse=True)
+def stop_clocks_afterwards(request: pytest.FixtureRequest) -> Iterator[None]:
+    yield
+    if "app" not in request.fixturenames:
+        return
+    app = request.getfixturevalue("app")
+    with app.extensions["pbem.db"].session() as session:
+        session.execute(
+            update(Game)
+            .where(
+                Game.status == GameStatus.ACTIVE,
+                Game.days_per_move.is_not(None),
+                Game.paused_at.is_(None),
+            )
+            .values(paused_at=utcnow())
+        )
+        session.commit()

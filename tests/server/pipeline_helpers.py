@@ -8,6 +8,7 @@ from flask import Flask
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+import engine
 from engine.games.java.state import JavaState
 from pbem.models import Game, GameStatus, Move, Outbox, Seat, Submission, SubmissionStatus, User
 from pbem.services import accounts
@@ -82,6 +83,32 @@ def judged(app: Flask, submission_id: int) -> Submission:
             return found if found.status != SubmissionStatus.PENDING else None
 
     return wait_for(status, what=f"submission {submission_id} to be judged")
+
+
+def first_legal(played: engine.Game, position: int) -> str:
+    """The seat's first legal move, played on `played` too."""
+    state = played.state
+    move = state.format_move(state.legal_moves(position)[0])
+    played.play(position, move)
+    return move
+
+
+def play_first_legal(app: Flask, session: Session, game: Game, position: int) -> None:
+    """The seat's first legal move, through the pipeline."""
+    session.expire_all()
+    move = first_legal(engine_game(session.get(Game, game.id)), position)
+    assert judged(app, send(app, session, game, position, move).id).status == "accepted"
+
+
+def play_a_turn(app: Flask, session: Session, game: Game, position: int) -> None:
+    """The seat's first legal moves, one submission each, until its turn ends."""
+    while True:
+        session.expire_all()
+        game = session.get_one(Game, game.id)
+        if position not in game.to_act:
+            return
+        move = first_legal(engine_game(game), position)
+        assert judged(app, send(app, session, game, position, move).id).status == "accepted"
 
 
 def moves_of(session: Session, game: Game) -> list[tuple[int, int, str]]:

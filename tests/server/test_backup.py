@@ -7,6 +7,8 @@ import os
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from pbem import create_app, migrate
 from pbem.db import get_db
 from pbem.models import Game
@@ -16,7 +18,9 @@ from pbem.services.pipeline import process_submission
 from pbem.services.replay import engine_game
 from pbem.services.submissions import submit
 from tests.server.conftest import scratch_database
-from tests.server.test_web_production import pbem
+from tests.server.server_processes import pbem
+
+pytestmark = pytest.mark.system  # starts the backup script, pg_dump and `pbem verify`
 
 BACKUP = Path(__file__).resolve().parents[2] / "deploy" / "backup.sh"
 SECRET = "backup-test"

@@ -9,13 +9,14 @@ import threading
 import uuid
 from datetime import timedelta
 
+import pytest
 import time_machine
 
 from pbem.beat_lease import HeldLease, current_holder, release, take
 from pbem.db import get_db
 from pbem.models import utcnow
 from tests.server.conftest import wait_for
-from tests.server.test_web_production import app_for, pbem, production_env  # noqa: F401
+from tests.server.server_processes import app_for, pbem
 
 
 def test_a_lease_is_held_by_one_until_it_runs_out_or_is_released(app):
@@ -67,7 +68,8 @@ def output_lines(process: subprocess.Popen) -> list[str]:
     return lines
 
 
-def test_a_second_beat_waits_and_takes_over_when_the_first_dies(production_env):  # noqa: F811
+@pytest.mark.system
+def test_a_second_beat_waits_and_takes_over_when_the_first_dies(production_env):
     env = {**production_env, "PBEM_BEAT_LEASE_SECONDS": "3"}
     subprocess.run(pbem("db", "upgrade"), env=env, check=True, capture_output=True)
     database = app_for(env).extensions["pbem.db"]

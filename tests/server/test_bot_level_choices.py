@@ -11,12 +11,7 @@ from sqlalchemy import select
 from pbem.leagues.leagues import invite_entrant, join_league
 from pbem.leagues.seasons import start_season
 from pbem.models import Game, League
-
-UNKNOWN = {
-    "en": "unknown bot level 'grandmaster' (levels: random, easy, medium, strong)",
-    "fr": "niveau de bot inconnu : 'grandmaster' (niveaux : random, easy, medium, strong)",
-    "cs": "neznámá úroveň bota 'grandmaster' (úrovně: random, easy, medium, strong)",
-}
+from tests.server.unknown_bot_level import UNKNOWN
 
 
 def test_the_api_seats_bots_at_the_levels_asked(api, make_user, token_for):

@@ -34,7 +34,7 @@ from pbem.task_names import THINK_BOT
 from tests.mail.helpers import text_of
 from tests.server.clock.helpers import clocked_game, moves_by_channel, player, sweep_now
 from tests.server.conftest import drain, wait_for
-from tests.server.pipeline_helpers import judged, send, start_game
+from tests.server.pipeline_helpers import first_legal, judged, play_a_turn, send, start_game
 
 STAND_IN = "easy"  # the quickest level that is not random: a level chosen, not the default
 HOLD_BOTS = "tests.hold_the_bots_worker"
@@ -160,7 +160,7 @@ def test_a_persons_turn_is_judged_while_a_bot_thinks(app, session, make_user):
         session.refresh(bot_seat)
         assert bot_seat.bot_asked_at is not None  # asked, and waiting for the bots' worker
 
-        bobs = send(app, session, people, 0, first_legal(people, 0))
+        bobs = send(app, session, people, 0, first_legal(engine_game(people), 0))
         assert judged(app, bobs.id).status == SubmissionStatus.ACCEPTED
         session.expire_all()
         assert session.get_one(Seat, bot_seat.id).bot_asked_at is not None  # still waiting
@@ -168,22 +168,6 @@ def test_a_persons_turn_is_judged_while_a_bot_thinks(app, session, make_user):
     finally:
         _held.set()
     wait_for(lambda: bots_submissions(session, with_bot), what="the bot to move after all")
-
-
-def play_a_turn(app: Flask, session, game: Game, position: int) -> None:
-    """The seat's first legal moves, one submission each, until its turn ends."""
-    while True:
-        session.expire_all()
-        game = session.get_one(Game, game.id)
-        if position not in game.to_act:
-            return
-        move = first_legal(game, position)
-        assert judged(app, send(app, session, game, position, move).id).status == "accepted"
-
-
-def first_legal(game: Game, position: int) -> str:
-    state = engine_game(game).state
-    return state.format_move(state.legal_moves(position)[0])
 
 
 def bots_submissions(session, game: Game) -> list[Submission]:

@@ -6,17 +6,16 @@ served worker plays it with the clock's bot and everyone gets the mail."""
 
 from __future__ import annotations
 
-import json
 import shutil
 import signal
 import subprocess
 import sys
-import urllib.request
 from email import policy
 from email.parser import BytesParser
 from pathlib import Path
 from typing import Any
 
+import pytest
 from sqlalchemy import select
 
 from pbem import create_app
@@ -24,25 +23,12 @@ from pbem.cli import main
 from pbem.models import Game, GameEvent, Move, User
 from tests.mail.helpers import text_of
 from tests.server.conftest import wait_for
-from tests.server.test_serve import embedded_env, started_server, stopped
+from tests.server.server_processes import Api, embedded_env, started_server, stopped
+
+pytestmark = pytest.mark.system  # starts `pbem serve` and `pbem sweep` under faketime
 
 PBEM = str(Path(sys.executable).parent / "pbem")
 PLAYERS = {"Ann": "ann@example.org", "Bob": "bob@example.org", "Cat": "cat@example.org"}
-
-
-class Api:
-    def __init__(self, base: str) -> None:
-        self.base = base
-
-    def call(self, method: str, path: str, token: str, body: Any = None) -> Any:
-        request = urllib.request.Request(
-            f"{self.base}/api/v1{path}",
-            method=method,
-            data=None if body is None else json.dumps(body).encode(),
-            headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
-        )
-        with urllib.request.urlopen(request, timeout=10) as response:
-            return json.load(response)
 
 
 def served_mails(folder: Path, subject_part: str) -> dict[str, str]:

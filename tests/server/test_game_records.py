@@ -9,6 +9,7 @@ import hashlib
 import subprocess
 import sys
 
+import pytest
 from flask import Flask
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -86,6 +87,7 @@ def test_the_record_is_refused_until_the_game_is_over_then_replays_to_its_result
     assert api.call("getGameRecord", eve, game_id=game_id).status_code == 404
 
 
+@pytest.mark.system
 def test_a_bot_games_record_is_anyones_and_python_m_engine_replays_it(
     app,
     session,

@@ -12,7 +12,7 @@ import engine
 from pbem.csv_cells import safe_cell
 from pbem.leagues.seasons import start_season
 from pbem.services import accounts
-from tests.server.leagues.test_seasons import league_of, play_out
+from tests.server.leagues.season_play import league_of, play_out
 from tests.server.openapi_client import OpenApiClient
 
 

@@ -25,9 +25,8 @@ from pbem.models import Outbox
 from pbem.services.replay import engine_game
 from pbem.task_names import PROCESS_SUBMISSION, PRUNE_PICTURES, SEND_MAILS
 from tests.server.conftest import wait_for
-from tests.server.pipeline_helpers import judged, send, start_game
-from tests.server.test_moved_mail import first_legal
-from tests.server.web.conftest import Browser
+from tests.server.csrf_browser import Browser
+from tests.server.pipeline_helpers import first_legal, judged, send, start_game
 
 Lines = Callable[[], list[dict]]
 
@@ -114,12 +113,14 @@ def run_logging_an_error(tmp_path, **settings: str) -> subprocess.CompletedProce
     )
 
 
+@pytest.mark.system
 def test_text_lines_are_as_they_were(tmp_path):
     run = run_logging_an_error(tmp_path)
     assert run.stderr.startswith("ERROR:pbem.test:it broke\nTraceback (most recent call last):\n")
     assert run.stderr.endswith("ValueError: the cause\n")
 
 
+@pytest.mark.system
 def test_json_lines_carry_time_level_logger_process_and_exception(tmp_path):
     run = run_logging_an_error(tmp_path, log_format="json")
     (line,) = [json.loads(text) for text in run.stderr.splitlines()]
@@ -129,12 +130,14 @@ def test_json_lines_carry_time_level_logger_process_and_exception(tmp_path):
     assert isinstance(line["process"], int)
 
 
+@pytest.mark.system
 def test_a_bad_log_format_is_refused(tmp_path):
     run = run_logging_an_error(tmp_path, log_format="xml")
     assert run.returncode != 0
     assert "PBEM_LOG_FORMAT must be one of text, json, not 'xml'" in run.stderr
 
 
+@pytest.mark.system
 def test_errors_reach_sentry(tmp_path):
     received: list[bytes] = []
 
@@ -155,6 +158,7 @@ def test_errors_reach_sentry(tmp_path):
     assert any(b"it broke" in body and b"the cause" in body for body in received)
 
 
+@pytest.mark.system
 def test_a_sentry_dsn_without_sentry_sdk_is_refused(tmp_path):
     env = {**os.environ, "PBEM_INSTANCE_PATH": str(tmp_path), "PBEM_SENTRY_DSN": "http://k@h/1"}
     hidden = "import sys; sys.modules['sentry_sdk'] = None\n"  # as if not installed

@@ -40,33 +40,14 @@ from pbem.models import (
 from pbem.services import accounts
 from pbem.services.games import SeatSpec, create_game
 from pbem.services.replay import engine_game
+from tests.mail.servers import free_port
 from tests.server.conftest import REDIS_URL, database_url, forget_queue, scratch_database, wait_for
+from tests.server.metric_samples import parsed, scrape, total, value
 from tests.server.pipeline_helpers import hand_on, stored_first_tile
-from tests.server.test_serve import answers, free_port
-from tests.server.test_web_production import pbem, production_env  # noqa: F401  (a fixture)
+from tests.server.server_processes import answers, pbem
 
 TOKEN = "metrics-token-for-tests"
 OUTSIDE = "198.51.100.7"  # a documentation address: never this machine
-
-
-def parsed(text: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
-    """Every sample of an exposition by (name, sorted labels); parsing it at
-    all shows Prometheus can read it."""
-    return {
-        (sample.name, tuple(sorted(sample.labels.items()))): sample.value
-        for family in text_string_to_metric_families(text)
-        for sample in family.samples
-    }
-
-
-def value(samples: dict, name: str, **labels: str) -> float | None:
-    return samples.get((name, tuple(sorted(labels.items()))))
-
-
-def total(samples: dict, name: str, **labels: str) -> float:
-    """The sum over every series of `name` having `labels` (and any others)."""
-    wanted = set(labels.items())
-    return sum(v for (n, lbls), v in samples.items() if n == name and wanted <= set(lbls))
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -92,13 +73,6 @@ def quiet_app(request: pytest.FixtureRequest, tmp_path_factory) -> Iterator[Flas
         with flask_app.app_context():
             get_db().dispose()
     forget_queue(queue)
-
-
-def scrape(app: Flask) -> dict:
-    response = app.test_client().get("/metrics", environ_base={"REMOTE_ADDR": "127.0.0.1"})
-    assert response.status_code == 200, response.data
-    assert response.content_type.startswith("text/plain; version=0.0.4")
-    return parsed(response.get_data(as_text=True))
 
 
 # An afternoon: the players' default quiet hours (22:00-08:00) hold none of
@@ -281,7 +255,8 @@ def taluva_games(env: dict[str, str], count: int) -> tuple[str, list[tuple]]:
     return token, games
 
 
-def test_pbem_web_sums_the_counters_of_its_processes(production_env):  # noqa: F811
+@pytest.mark.system
+def test_pbem_web_sums_the_counters_of_its_processes(production_env):
     port = int(production_env["PBEM_WEB_BIND"].rpartition(":")[2])
     env = {
         **production_env,
@@ -353,6 +328,7 @@ def worker_env(tmp_path: Path) -> Iterator[dict[str, str]]:
     forget_queue(f"{queue}-bots")
 
 
+@pytest.mark.system
 def test_pbem_worker_serves_the_judging_of_its_task_processes(worker_env):
     env = worker_env
     app = create_app(

@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from engine.bots import DEFAULT_LEVEL
 from pbem import create_app, migrate
 from pbem.db import get_db
-from tests.server.test_migrations_with_data import database, fill
+from tests.server.migration_data import database, fill
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])

@@ -6,12 +6,18 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-import engine
 from pbem.models import Game, MovedMail, Outbox, User
 from pbem.services.replay import engine_game
 from pbem.services.resign import resign
 from tests.server.conftest import drain
-from tests.server.pipeline_helpers import judged, outbox_of, send, start_game
+from tests.server.pipeline_helpers import (
+    first_legal,
+    judged,
+    outbox_of,
+    play_first_legal,
+    send,
+    start_game,
+)
 
 
 def moved_rows(session, game: Game) -> list[tuple[int, int, int, int]]:
@@ -30,21 +36,6 @@ def preferring(session, users: list[User], choice: MovedMail) -> None:
     for user in users:
         session.get(User, user.id).moved_mail = choice
     session.commit()
-
-
-def first_legal(played: engine.Game, position: int) -> str:
-    """The seat's first legal move, played on `played` too."""
-    state = played.state
-    move = state.format_move(state.legal_moves(position)[0])
-    played.play(position, move)
-    return move
-
-
-def play_first_legal(app, session, game: Game, position: int) -> None:
-    """The seat's first legal move, through the pipeline."""
-    session.expire_all()
-    move = first_legal(engine_game(session.get(Game, game.id)), position)
-    assert judged(app, send(app, session, game, position, move).id).status == "accepted"
 
 
 def test_players_get_moved_mail_unless_they_chose_never(make_user):

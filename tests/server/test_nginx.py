@@ -23,9 +23,11 @@ import pytest
 
 import pbem.web
 from pbem.config import Config
-from tests.server.conftest import wait_for
-from tests.server.test_serve import free_port
-from tests.server.test_web_production import csrf_token, production_settings, web_server
+from tests.mail.servers import free_port
+from tests.server.conftest import production_settings, wait_for
+from tests.server.server_processes import csrf_token, web_server
+
+pytestmark = pytest.mark.system  # starts nginx and gunicorn
 
 SITE = Path(__file__).resolve().parents[2] / "deploy" / "nginx" / "pbem.conf"
 STATIC = Path(pbem.web.__file__).parent / "static"

@@ -6,26 +6,13 @@ import pytest
 from sqlalchemy import delete
 
 from pbem.models import Move
-from pbem.services import accounts
-from tests.server.openapi_client import OpenApiClient
 from tests.server.pipeline_helpers import rivals
 
 
-@pytest.fixture
-def api(app) -> OpenApiClient:
-    return OpenApiClient(app.test_client())
-
-
-def token(session, user) -> str:
-    issued = accounts.issue_api_token(session, user, "tests")
-    session.commit()
-    return issued
-
-
-def test_the_api_gives_the_profile_by_its_schema(api, session, make_user):
+def test_the_api_gives_the_profile_by_its_schema(api, session, make_user, token_for):
     ann, bob = make_user("Ann"), make_user("Bob")
     done, going_on = rivals(session, ann, bob)
-    answer = api.call("getPlayer", token(session, bob), user_id=ann.id)
+    answer = api.call("getPlayer", token_for(bob), user_id=ann.id)
     assert answer.status_code == 200
     body = answer.get_json()
     assert (body["id"], body["name"], body["time_zone"]) == (ann.id, "Ann", "UTC")
@@ -40,9 +27,9 @@ def test_the_api_gives_the_profile_by_its_schema(api, session, make_user):
     assert ann.email not in answer.get_data(as_text=True)
 
 
-def test_unknown_players_are_404_bad_pages_422_and_no_token_401(api, session, make_user):
+def test_unknown_players_are_404_bad_pages_422_and_no_token_401(api, session, make_user, token_for):
     ann = make_user("Ann")
-    ann_token = token(session, ann)
+    ann_token = token_for(ann)
     missing = api.call("getPlayer", ann_token, user_id=999999)
     assert (missing.status_code, missing.get_json()["message"]) == (404, "no such player")
     assert api.call("getPlayer", None, user_id=ann.id).status_code == 401
@@ -50,7 +37,9 @@ def test_unknown_players_are_404_bad_pages_422_and_no_token_401(api, session, ma
     assert bad_page.status_code == 422
 
 
-def test_finished_games_show_their_stored_result_without_a_replay(api, session, make_user):
+def test_finished_games_show_their_stored_result_without_a_replay(
+    api, session, make_user, token_for
+):
     """Honest check that no finished game is replayed: with its moves deleted,
     a replay would find the game not over ('no result'); the stored result
     still says who won."""
@@ -59,7 +48,7 @@ def test_finished_games_show_their_stored_result_without_a_replay(api, session, 
     assert done.result["ranking"] == [[0], [1]]
     session.execute(delete(Move).where(Move.game_id == done.id))
     session.commit()
-    body = api.call("getPlayer", token(session, bob), user_id=ann.id).get_json()
+    body = api.call("getPlayer", token_for(bob), user_id=ann.id).get_json()
     [won] = body["finished"]["games"]
     assert (won["id"], won["outcome"]) == (done.public_id, "won")
     assert (won["title"], won["league"], won["season"]) == (done.title, None, None)

@@ -24,9 +24,11 @@ from pbem.mail.addresses import reply_address
 from pbem.models import InboundMessage, seat_token
 from pbem.services import accounts
 from pbem.services.games import SeatSpec, create_game
-from tests.server.conftest import wait_for
-from tests.server.test_serve import free_port
-from tests.server.test_web_production import app_for, pbem, production_settings
+from tests.mail.servers import free_port
+from tests.server.conftest import production_settings, wait_for
+from tests.server.server_processes import app_for, pbem
+
+pytestmark = pytest.mark.system  # starts Postfix and `pbem smtpd`
 
 SNIPPET = Path(__file__).resolve().parents[2] / "deploy" / "postfix"
 DOMAIN = "games.example.org"

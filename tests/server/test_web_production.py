@@ -7,28 +7,22 @@ their (paginated) page from every worker without a crash."""
 from __future__ import annotations
 
 import http.cookiejar
-import os
-import re
-import subprocess
-import sys
 import urllib.error
 import urllib.parse
 import urllib.request
 import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 from sqlalchemy import select
 
-from pbem import create_app
 from pbem.models import Outbox, Seat, User
 from pbem.services import accounts
 from pbem.services.games import SeatSpec, create_game
-from tests.server.conftest import REDIS_URL, forget_queue, scratch_database, wait_for
-from tests.server.test_serve import answers, free_port
+from tests.server.server_processes import app_for, csrf_token, web_server
+
+pytestmark = pytest.mark.system  # starts gunicorn's processes
 
 GAMES = 1000
 
@@ -68,69 +62,6 @@ class NoRedirect(urllib.request.HTTPRedirectHandler):
         return None
 
 
-def csrf_token(page: str) -> str:
-    found = re.search(r'name="csrf_token" value="([^"]+)"', page)
-    assert found, page[:500]
-    return found.group(1)
-
-
-@contextmanager
-def production_settings(instance: Path, **settings: str) -> Iterator[dict[str, str]]:
-    """The settings an administrator puts in the environment, with a scratch
-    database and a queue of the test's own; `settings` are laid over them."""
-    port = free_port()
-    queue = f"pbem-test-{uuid.uuid4().hex[:12]}"
-    with scratch_database() as database_url:
-        yield {
-            **os.environ,
-            "PBEM_ENV": "production",
-            "PBEM_SECRET_KEY": uuid.uuid4().hex,
-            "PBEM_DATABASE_URL": database_url,
-            "PBEM_BROKER_URL": REDIS_URL,
-            "PBEM_TASK_QUEUE": queue,
-            "PBEM_BASE_URL": f"http://127.0.0.1:{port}",
-            "PBEM_WEB_BIND": f"127.0.0.1:{port}",
-            "PBEM_INSTANCE_PATH": str(instance),
-            **settings,
-        }
-    forget_queue(queue)
-
-
-@pytest.fixture
-def production_env(tmp_path: Path) -> Iterator[dict[str, str]]:
-    with production_settings(tmp_path) as env:
-        yield env
-
-
-def pbem(*args: str) -> list[str]:
-    return [str(Path(sys.executable).parent / "pbem"), *args]
-
-
-@contextmanager
-def web_server(env: dict[str, str], workers: int = 2) -> Iterator[str]:
-    """The real `pbem web` (gunicorn) on the database migrated to head; yields
-    the address it listens on, PBEM_WEB_BIND."""
-    subprocess.run(pbem("db", "upgrade"), env=env, check=True, capture_output=True)
-    server = subprocess.Popen(
-        pbem("web", "--workers", str(workers)),
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    base = "http://" + env["PBEM_WEB_BIND"]
-    try:
-        wait_for(lambda: answers(base + "/"), 60, "pbem web to answer")
-        yield base
-    finally:
-        server.terminate()
-        output, _ = server.communicate(timeout=60)
-    # A worker that crashed (a segmentation fault) is replaced silently by
-    # gunicorn; its log line is the only trace.
-    assert "SIGSEGV" not in output and "exited with code" not in output, output[-3000:]
-    assert "Traceback" not in output, output[-3000:]
-
-
 @pytest.fixture
 def web(production_env: dict[str, str]) -> Iterator[str]:
     """The real `pbem web` with two workers; yields its address."""
@@ -165,17 +96,6 @@ def mailed_link(env: dict[str, str], email: str) -> str:
         ).first()
     assert payload is not None
     return payload["link"]
-
-
-def app_for(env: dict[str, str]):
-    return create_app(
-        {
-            "SECRET_KEY": env["PBEM_SECRET_KEY"],
-            "PBEM_DATABASE_URL": env["PBEM_DATABASE_URL"],
-            "PBEM_BROKER_URL": env["PBEM_BROKER_URL"],
-            "PBEM_TASK_QUEUE": env["PBEM_TASK_QUEUE"],
-        }
-    )
 
 
 def give_games(env: dict[str, str], email: str, count: int) -> str:

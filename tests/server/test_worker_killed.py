@@ -10,6 +10,7 @@ import sys
 import uuid
 from pathlib import Path
 
+import pytest
 from sqlalchemy import func, select, text
 
 from pbem import create_app, migrate
@@ -17,21 +18,9 @@ from pbem.models import Game, Move, Submission, SubmissionStatus
 from pbem.task_names import PROCESS_SUBMISSION
 from tests.server.conftest import REDIS_URL, forget_queue, wait_for
 from tests.server.pipeline_helpers import stored_first_tile
+from tests.server.postgres_locks import blocked_by
 
-
-def blocked_by(engine, holder_pid: int) -> set[int]:
-    """The PostgreSQL sessions waiting, directly or in a queue behind other
-    waiters, for a lock that `holder_pid` holds."""
-    with engine.connect() as connection:
-        edges = connection.execute(
-            text("SELECT pid, pg_blocking_pids(pid) FROM pg_stat_activity")
-        ).all()
-    blocked: set[int] = set()
-    blockers = {holder_pid}
-    while grown := {pid for pid, by in edges if blockers & set(by)} - blocked:
-        blocked |= grown
-        blockers |= grown
-    return blocked
+pytestmark = pytest.mark.system  # starts a Celery worker process and kills it
 
 
 def children(pid: int) -> list[int]:

@@ -1,8 +1,11 @@
 """Setting up Taluva positions for rule tests, the way a rulebook figure does:
-tiles of our choosing, laid through the real placement rules."""
+tiles of our choosing, laid through the real placement rules; and, for the
+bots' tests, games some random moves in."""
 
 from __future__ import annotations
 
+from engine.bots.random_play import RandomBot
+from engine.core.game import Game
 from engine.core.hexgrid import Hex
 from engine.games.taluva.island import Island
 from engine.games.taluva.notation import PlaceTile, parse_move
@@ -54,3 +57,14 @@ def raise_to(state: TaluvaState, level: int, *spaces: Hex) -> None:
     """Stand spaces at a higher level, as after eruptions (for build tests)."""
     for space in spaces:
         state.island.cells[space].level = level
+
+
+def position(seed: str, plies: int, players: int = 2) -> TaluvaState:
+    """A game `plies` random moves in, with a seat to act."""
+    game = Game.new("taluva", [f"p{i}" for i in range(players)], seed)
+    mover = RandomBot(f"{seed}/moves")
+    for _ in range(plies):
+        seat = game.state.current
+        game.push(seat, mover.choose(game.state, seat))
+    assert not game.state.is_over()
+    return game.state

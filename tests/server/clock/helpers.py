@@ -21,6 +21,7 @@ from pbem.models import (
     User,
     utcnow,
 )
+from pbem.services.events import events_of
 from pbem.services.games import SeatSpec, create_game
 from pbem.services.time_control import TimeControl
 from tests.server.conftest import drain, wait_for
@@ -118,3 +119,30 @@ def outbox_rows(session: Session, game: Game, kind: str) -> list[Outbox]:
             select(Outbox).where(Outbox.game_id == game.id, Outbox.kind == kind).order_by(Outbox.id)
         )
     )
+
+
+def organised_game(
+    app, session, organiser: User, seats: list[SeatSpec], ruleset: str = "taluva", **clock
+) -> Game:
+    """A game with 1 day per move (or `clock`), made by `organiser`; no quiet
+    hours, so deadlines fall where the arithmetic says."""
+    for spec in seats:
+        if spec.user is not None:
+            spec.user.quiet_start = spec.user.quiet_end = None
+    control = TimeControl(**{"days_per_move": 1, **clock})
+    game = create_game(session, organiser, ruleset, seats, seed=SEED, time_control=control)
+    session.commit()
+    return game
+
+
+def fresh(session, model, row_id):
+    """The row as the database holds it now."""
+    session.expire_all()
+    return session.get(model, row_id)
+
+
+def swept(session, game: Game) -> list[str]:
+    """Sweep (every game of the database, as the beat does) and say which
+    events this game has then."""
+    sweep(session)
+    return [event.kind for event in events_of(session, game)]

@@ -9,44 +9,17 @@ from datetime import timedelta
 import time_machine
 from sqlalchemy import select
 
-from pbem.clock.sweep import sweep
 from pbem.mail.commands import Reading, carry_out
 from pbem.mail.compose import compose
-from pbem.models import Game, OnTimeout, Outbox, Seat, User
+from pbem.models import Game, OnTimeout, Outbox, Seat
 from pbem.services import accounts, notifications
 from pbem.services.deadlines import out_of_quiet_hours
 from pbem.services.events import events_of
 from pbem.services.games import SeatSpec, create_game
 from pbem.services.replay import engine_game
-from pbem.services.time_control import TimeControl
+from tests.server.clock.helpers import fresh, organised_game, swept
 from tests.server.conftest import wait_for
 from tests.server.pipeline_helpers import PALACE_TURN, judged, moves_of
-
-
-def clocked_game(
-    app, session, organiser: User, seats: list[SeatSpec], ruleset: str = "taluva", **clock
-) -> Game:
-    """A game with 1 day per move (or `clock`), made by `organiser`; no quiet
-    hours, so deadlines fall where the arithmetic says."""
-    for spec in seats:
-        if spec.user is not None:
-            spec.user.quiet_start = spec.user.quiet_end = None
-    control = TimeControl(**{"days_per_move": 1, **clock})
-    game = create_game(session, organiser, ruleset, seats, seed="test-seed", time_control=control)
-    session.commit()
-    return game
-
-
-def fresh(session, model, row_id):
-    session.expire_all()
-    return session.get(model, row_id)
-
-
-def swept(session, game: Game) -> list[str]:
-    """Sweep (every game of the database, as the beat does) and say which
-    events this game has then."""
-    sweep(session)
-    return [event.kind for event in events_of(session, game)]
 
 
 def mails(session, game: Game, kind: str) -> list[Outbox]:
@@ -60,7 +33,7 @@ def mails(session, game: Game, kind: str) -> list[Outbox]:
 
 def test_only_the_creator_may_organise(app, session, make_user, api, token_for):
     org, ann, bob, eve = (make_user(n) for n in ("Org", "Ann", "Bob", "Eve"))
-    game = clocked_game(app, session, org, [SeatSpec(user=ann), SeatSpec(user=bob)])
+    game = organised_game(app, session, org, [SeatSpec(user=ann), SeatSpec(user=bob)])
     game_id = game.public_id
     assert api.call("pauseGame", token_for(eve), game_id=game_id).status_code == 404
     refused = api.call("pauseGame", token_for(ann), game_id=game_id)
@@ -85,7 +58,7 @@ def test_a_wait_timeout_then_an_extension_then_a_later_timeout(
     token_for,
 ):
     org, ann, bob = make_user("Org"), make_user("Ann"), make_user("Bob")
-    game = clocked_game(
+    game = organised_game(
         app, session, org, [SeatSpec(user=ann), SeatSpec(user=bob)], on_timeout=OnTimeout.WAIT
     )
     first = game.seats[0].timeout_at
@@ -130,7 +103,7 @@ def test_a_paused_game_times_nobody_out_and_resuming_moves_the_deadline_on(
     token_for,
 ):
     org, ann, bob = make_user("Org"), make_user("Ann"), make_user("Bob")
-    game = clocked_game(app, session, org, [SeatSpec(user=ann), SeatSpec(user=bob)])
+    game = organised_game(app, session, org, [SeatSpec(user=ann), SeatSpec(user=bob)])
     timeout = game.seats[0].timeout_at
     paused = game.seats[0].asked_at + timedelta(hours=6)
     organiser = token_for(org)
@@ -156,7 +129,7 @@ def test_a_paused_game_times_nobody_out_and_resuming_moves_the_deadline_on(
 
 def test_a_seat_handed_to_a_bot_is_played_by_it(app, session, make_user, api, token_for):
     org, ann, bob = make_user("Org"), make_user("Ann"), make_user("Bob")
-    game = clocked_game(app, session, org, [SeatSpec(user=ann), SeatSpec(user=bob)])
+    game = organised_game(app, session, org, [SeatSpec(user=ann), SeatSpec(user=bob)])
     organiser = token_for(org)
     answer = api.call("handSeatToBot", organiser, {"position": 0}, game_id=game.public_id)
     assert answer.status_code == 200 and answer.get_json()["game"]["seats"][0]["kind"] == "bot"
@@ -178,7 +151,7 @@ def test_a_replacing_player_gets_the_seat_its_hand_and_its_turn(
     token_for,
 ):
     org, ann = make_user("Org"), make_user("Ann")
-    game = clocked_game(
+    game = organised_game(
         app, session, org, [SeatSpec(bot="random"), SeatSpec(user=ann)], "java", days_per_move=3
     )
     old_token, asked = game.seats[1].token, game.seats[1].asked_at
@@ -225,7 +198,7 @@ def test_a_replacing_player_gets_the_seat_its_hand_and_its_turn(
 
 def test_an_abandoned_game_is_finished_without_a_result(app, session, make_user, api, token_for):
     org, ann, bob = make_user("Org"), make_user("Ann"), make_user("Bob")
-    game = clocked_game(app, session, org, [SeatSpec(user=ann), SeatSpec(user=bob)])
+    game = organised_game(app, session, org, [SeatSpec(user=ann), SeatSpec(user=bob)])
     answer = api.call("abandonGame", token_for(org), game_id=game.public_id)
     assert answer.status_code == 200
     shown = answer.get_json()["game"]
@@ -275,7 +248,7 @@ def test_abandoning_a_game_that_waits_for_players_tells_those_waiting(
 
 def test_the_mail_history_shows_events_after_their_move(app, session, make_user):
     org, ann, bob = make_user("Org"), make_user("Ann"), make_user("Bob")
-    game = clocked_game(
+    game = organised_game(
         app, session, org, [SeatSpec(user=ann), SeatSpec(user=bob)], on_timeout=OnTimeout.WAIT
     )
     with time_machine.travel(game.seats[0].timeout_at + timedelta(minutes=1), tick=False):

@@ -14,7 +14,6 @@ from pbem.models import OnTimeout
 from pbem.services import accounts, vacation
 from pbem.services.games import SeatSpec, create_game
 from pbem.services.time_control import TimeControl
-from tests.server.web.conftest import signed_in_as  # noqa: F401
 
 MONDAY = datetime(2037, 11, 16, 15, 0, tzinfo=UTC)  # 10:00 in New York, 00:00 Tuesday in Tokyo
 READ_AT = MONDAY + timedelta(minutes=30, seconds=5)
@@ -28,7 +27,7 @@ def chips(page: str) -> list[str]:
     return [" ".join(re.sub(r"<[^>]+>", " ", item).split()) for item in items]
 
 
-def test_players_read_every_time_in_their_own_zone(app, session, make_user, signed_in_as):  # noqa: F811
+def test_players_read_every_time_in_their_own_zone(app, session, make_user, signed_in_as):
     ann, bob = make_user("Ann"), make_user("Bob")
     accounts.update_settings(session, ann, time_zone="America/New_York")
     accounts.update_settings(session, bob, time_zone="Asia/Tokyo")
@@ -84,7 +83,7 @@ def test_players_read_every_time_in_their_own_zone(app, session, make_user, sign
     assert "ran out of time" in late and "deadline" not in late and "bank left: nothing" in late
 
 
-def test_a_game_without_a_clock_shows_only_since_when_it_waits(session, make_user, signed_in_as):  # noqa: F811
+def test_a_game_without_a_clock_shows_only_since_when_it_waits(session, make_user, signed_in_as):
     ann, bob = make_user("Ann"), make_user("Bob")
     with time_machine.travel(MONDAY, tick=False):
         game = create_game(session, ann, "taluva", [SeatSpec(user=ann), SeatSpec(user=bob)])

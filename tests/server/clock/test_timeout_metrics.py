@@ -10,7 +10,7 @@ import time_machine
 from pbem.models import OnTimeout
 from pbem.services.time_control import TimeControl
 from tests.server.clock.helpers import clocked_game, player, seat_of, sweep_now
-from tests.server.test_metrics import scrape, value
+from tests.server.metric_samples import scrape, value
 
 
 def test_one_process_shows_its_worker_thread_events_with_the_state(app, session, make_user):

@@ -17,7 +17,6 @@ from pbem.services.errors import Conflict, Invalid
 from pbem.services.games import SeatSpec, create_game
 from pbem.services.time_control import TimeControl
 from tests.server.openapi_client import OpenApiClient
-from tests.server.web.conftest import signed_in_as  # noqa: F401
 
 # In the future: the sweeps of other tests (at the real time) leave these clocks alone.
 MONDAY = datetime(2037, 11, 16, 10, 0, tzinfo=UTC)
@@ -184,7 +183,7 @@ def test_racing_starts_make_one_vacation(app, session, make_user):
     assert len(session.scalars(select(ClockStop).where(ClockStop.user_id == ann.id)).all()) == 1
 
 
-def test_vacation_page(signed_in_as, make_user, session):  # noqa: F811
+def test_vacation_page(signed_in_as, make_user, session):
     ann = make_user("Ann")
     browser = signed_in_as(ann)
     assert 'href="/vacation"' in browser.get("/settings").get_data(as_text=True)

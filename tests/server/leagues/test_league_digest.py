@@ -17,7 +17,7 @@ from pbem.leagues.digest import send_league_digests
 from pbem.leagues.seasons import start_season
 from pbem.leagues.withdrawal import withdraw
 from pbem.models import Outbox, User
-from tests.server.leagues.test_seasons import league_of
+from tests.server.leagues.season_play import league_of
 
 PRAGUE, LOS_ANGELES = "Europe/Prague", "America/Los_Angeles"
 # Monday 30 November 2026, 18:00 in Los Angeles is Tuesday 1 December, 02:00 UTC;

@@ -4,11 +4,10 @@ with their title and a link to their season; the API says the same."""
 from __future__ import annotations
 
 from pbem.leagues.seasons import start_season
-from tests.server.leagues.test_seasons import league_of, play_out
-from tests.server.test_players_api import api, token  # noqa: F401  (fixture)
+from tests.server.leagues.season_play import league_of, play_out
 
 
-def test_the_profile_shows_leagues_places_and_league_games(app, session, make_user, api):  # noqa: F811
+def test_the_profile_shows_leagues_places_and_league_games(app, session, make_user, api, token_for):
     _, league, (ann, bob, cem) = league_of(session, make_user, ["Ann", "Bob", "Cem"])
     season = start_season(session, league)
     session.commit()
@@ -16,7 +15,7 @@ def test_the_profile_shows_leagues_places_and_league_games(app, session, make_us
     play_out(session, ann_vs_bob, ann.id)
 
     # Bob lost his one game; Cem has played none: both have no points, tied 2nd.
-    body = api.call("getPlayer", token(session, cem), user_id=bob.id).get_json()
+    body = api.call("getPlayer", token_for(cem), user_id=bob.id).get_json()
     assert body["leagues"] == [
         {"id": league.public_id, "name": "Club", "season": 1, "division": 1, "place": "2="}
     ]
@@ -27,7 +26,7 @@ def test_the_profile_shows_leagues_places_and_league_games(app, session, make_us
         league.public_id,
         1,
     )
-    ann_first = api.call("getPlayer", token(session, cem), user_id=ann.id).get_json()
+    ann_first = api.call("getPlayer", token_for(cem), user_id=ann.id).get_json()
     assert [entry["place"] for entry in ann_first["leagues"]] == ["1"]
 
     client = app.test_client()
@@ -43,7 +42,8 @@ def test_the_profile_lists_every_season_played_not_only_the_newest(
     app,
     session,
     make_user,
-    api,  # noqa: F811
+    api,
+    token_for,
 ):
     _, league, (ann, bob) = league_of(session, make_user, ["Ann", "Bob"])
     first = start_season(session, league)
@@ -54,5 +54,5 @@ def test_the_profile_lists_every_season_played_not_only_the_newest(
     assert first.finished_at is not None
     start_season(session, league)
     session.commit()
-    body = api.call("getPlayer", token(session, bob), user_id=ann.id).get_json()
+    body = api.call("getPlayer", token_for(bob), user_id=ann.id).get_json()
     assert [(entry["season"], entry["place"]) for entry in body["leagues"]] == [(2, "1="), (1, "1")]

@@ -9,7 +9,7 @@ from sqlalchemy import select
 from pbem.leagues.seasons import start_season
 from pbem.leagues.withdrawal import withdraw
 from pbem.models import GameStatus, RatingChange
-from tests.server.leagues.test_seasons import league_of, play_out
+from tests.server.leagues.season_play import league_of, play_out
 
 
 def test_a_withdrawn_entrants_games_are_forfeits_and_its_bot_is_left_out(session, make_user):

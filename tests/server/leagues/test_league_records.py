@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import engine
 from pbem.leagues.seasons import start_season
-from tests.server.leagues.test_seasons import league_of, play_out
+from tests.server.leagues.season_play import league_of, play_out
 
 
 def test_a_league_games_record_replays_to_its_stored_result(app, session, make_user):

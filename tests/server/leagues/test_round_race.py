@@ -11,7 +11,7 @@ from pbem.models import Game, GameStatus, Submission
 from pbem.services.pipeline import process_submission
 from pbem.services.replay import engine_game
 from pbem.services.submissions import submit
-from tests.server.leagues.test_seasons import league_of
+from tests.server.leagues.season_play import league_of
 from tests.server.pipeline_helpers import lost_submission
 
 RUNS = 3

@@ -9,47 +9,15 @@ import pytest
 from sqlalchemy import select
 
 from pbem.leagues.balance import division_balance
-from pbem.leagues.leagues import create_league, invite_entrant, join_league
+from pbem.leagues.leagues import invite_entrant, join_league
 from pbem.leagues.notices import SEASON_START
 from pbem.leagues.seasons import start_season
 from pbem.leagues.tables import division_table
 from pbem.leagues.withdrawal import replace, withdraw
-from pbem.models import Game, GameStatus, Outbox, OutboxStatus, Submission, SubmissionStatus
-from pbem.services.pipeline import process_submission
-from pbem.services.submissions import submit
-from tests import toy_game  # noqa: F401  (registers the toy ruleset)
+from pbem.models import GameStatus, Outbox, OutboxStatus
+from tests.server.leagues.season_play import league_of, play_out
 
 pytestmark = pytest.mark.also_sqlite  # the embedded default's database too
-
-
-def league_of(session, make_user, names, **settings):
-    owner = make_user("Organiser")
-    league = create_league(session, owner, "Club", "toy-pick", 2, {"target": 3}, **settings)
-    players = [make_user(name) for name in names]
-    for player in players:
-        invite_entrant(session, league, owner, player.email, "https://pbem.test/league")
-        join_league(session, league.public_id, player)
-    session.commit()
-    return owner, league, players
-
-
-def play_out(session, game: Game, winner_user_id: int) -> None:
-    """The winner's seat picks 3 and the other 1 until the game is over; the
-    bots' turns are judged here, as the worker would."""
-    while game.status == GameStatus.ACTIVE:
-        waiting = select(Submission.id).where(
-            Submission.game_id == game.id, Submission.status == SubmissionStatus.PENDING
-        )
-        for submission_id in session.scalars(waiting).all():
-            process_submission(session, submission_id)
-        session.refresh(game)
-        for seat in game.seats:
-            if seat.position in game.to_act and seat.bot is None and game.status == "active":
-                pick = 3 if seat.user_id == winner_user_id else 1
-                submission = submit(session, seat, f"pick {pick}", channel="api")
-                session.commit()
-                process_submission(session, submission.id)
-        session.refresh(game)
 
 
 def test_a_season_in_rounds_runs_to_its_final_table(session, make_user):

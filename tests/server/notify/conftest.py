@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from tests.server.notify.receiver import receiving
-from tests.server.web.conftest import signed_in_as  # noqa: F401  (the pages' fixture)
 
 
 @pytest.fixture

@@ -9,7 +9,8 @@ import uuid
 import pytest
 
 from pbem.notify.push import new_keys
-from tests.server.web.test_browser import CHROMIUM, CHROMIUM_ARGS, live, sign_in  # noqa: F401
+from tests.server.conftest import CHROMIUM, CHROMIUM_ARGS
+from tests.server.live_browser import sign_in
 
 
 @pytest.fixture(scope="module")
@@ -27,7 +28,7 @@ pytestmark = pytest.mark.parametrize("app", ["sqlite"], indirect=True)
 
 
 def test_chromium_registers_the_service_worker_from_the_settings_page(
-    live,  # noqa: F811
+    live,
     chromium,
     monkeypatch,
 ):

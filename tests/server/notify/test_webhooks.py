@@ -22,7 +22,7 @@ from pbem.services.games import SeatSpec, create_game
 from pbem.services.notice_choices import choose
 from pbem.services.time_control import TimeControl
 from tests.server.conftest import wait_for
-from tests.server.leagues.test_seasons import league_of, play_out
+from tests.server.leagues.season_play import league_of, play_out
 from tests.server.pipeline_helpers import judged, send, start_game
 
 DELIVERY = WEBHOOKS_DOC["delivery"]["post"]["requestBody"]["content"]["application/json"]

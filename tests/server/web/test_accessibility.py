@@ -13,8 +13,8 @@ from sqlalchemy import select
 
 from pbem.db import get_db
 from pbem.models import User
+from tests.server.live_browser import sign_in
 from tests.server.pipeline_helpers import start_game
-from tests.server.web.test_browser import chromium, live, sign_in  # noqa: F401  (fixtures)
 
 AXE = Path(__file__).resolve().parents[2] / "browser" / "node_modules" / "axe-core" / "axe.min.js"
 SEVERE = {"serious", "critical"}
@@ -39,7 +39,7 @@ def severe_violations(page) -> list[str]:
 
 
 @pytest.mark.parametrize("ruleset", ["java", "taluva", "samurai"])
-def test_a_game_page_has_no_serious_accessibility_violation(live, chromium, ruleset):  # noqa: F811
+def test_a_game_page_has_no_serious_accessibility_violation(live, chromium, ruleset):
     app, base = live
     # axe is the tester's script, not the site's: its Content-Security-Policy
     # rightly refuses it (test_csp_in_chromium.py checks the pages under it).

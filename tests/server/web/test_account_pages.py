@@ -23,7 +23,7 @@ from pbem.services.submissions import submit
 from tests import toy_game  # noqa: F401  (registers the toy ruleset)
 from tests.server.conftest import wait_for
 from tests.server.pipeline_helpers import rivals, stored_first_tile
-from tests.server.test_accounts import KINDS, a_players_world
+from tests.server.player_world import KINDS, a_players_world
 
 
 def test_the_settings_page_downloads_everything_as_one_file(make_user, signed_in_as):

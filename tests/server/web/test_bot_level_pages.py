@@ -10,8 +10,8 @@ from sqlalchemy import select
 
 from pbem.leagues.leagues import create_league
 from pbem.models import Game, GameEvent
-from tests.server.test_bot_level_choices import UNKNOWN
-from tests.server.web.test_lobby import created_game
+from tests.server.unknown_bot_level import UNKNOWN
+from tests.server.web.page_helpers import created_game
 
 
 @pytest.mark.parametrize("language", sorted(UNKNOWN))

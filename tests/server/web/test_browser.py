@@ -9,64 +9,22 @@ from __future__ import annotations
 import os
 import random
 import re
-import threading
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from flask import Flask
 from sqlalchemy import select
-from werkzeug.serving import make_server
 
 from pbem.db import get_db
-from pbem.models import Game, GameStatus, Outbox, Submission, SubmissionStatus, User
-from pbem.services.bots import bot_turn
+from pbem.models import Game, GameStatus, Submission, SubmissionStatus, User
+from pbem.services.pictures import board_spaces
 from pbem.services.replay import engine_game, verify_game
-from pbem.services.submissions import submit
 from tests.server.conftest import wait_for
-from tests.server.pipeline_helpers import judged, start_game
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-MOVE_TIMEOUT_MS = 30_000
-# The legal moves come in closed groups: a player opens the ones around a move.
-OPEN_ITS_GROUPS = (
-    "b => { for (let d = b.closest('details'); d; d = d.parentElement.closest('details'))"
-    " d.open = true; }"
-)
-
+from tests.server.live_browser import MOVE_TIMEOUT_MS, OPEN_ITS_GROUPS, play_on, sign_in
+from tests.server.pipeline_helpers import start_game
 
 # One database is enough for the browser; the page tests cover both.
 pytestmark = pytest.mark.parametrize("app", ["sqlite"], indirect=True)
-
-
-@pytest.fixture(scope="module")
-def live(app: Flask) -> Iterator[tuple[Flask, str]]:
-    """The app (SQLite, its worker thread on Redis) served on a loopback port."""
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield app, f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[object]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture(scope="module")
@@ -74,26 +32,6 @@ def screenshots(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = Path(os.environ.get("PBEM_SCREENSHOTS") or tmp_path_factory.mktemp("shots"))
     folder.mkdir(parents=True, exist_ok=True)
     return folder
-
-
-def sign_in(app: Flask, base: str, page, email: str, name: str, zone: str = "UTC") -> None:
-    page.goto(f"{base}/")
-    page.get_by_role("link", name="Sign in with your e-mail address").click()
-    page.get_by_label("E-mail address").fill(email)
-    page.get_by_role("button", name="Send me a sign-in link").click()
-    page.get_by_text("Check your mail").wait_for()
-    with app.app_context(), get_db().session() as session:
-        link = session.scalar(
-            select(Outbox.payload)
-            .join(User, User.id == Outbox.recipient_id)
-            .where(User.email == email, Outbox.kind == "sign_in")
-        )["link"]
-    page.goto(link)
-    page.get_by_role("button", name="Sign in").click()
-    page.get_by_label("Name", exact=True).fill(name)
-    assert page.get_by_label("Time zone").input_value() == zone  # the browser's, preselected
-    page.get_by_role("button", name="Save").click()
-    page.get_by_role("heading", name="My games").wait_for()
 
 
 def test_a_newcomer_plays_taluva_against_a_bot_to_the_end(live, chromium, screenshots):
@@ -149,30 +87,20 @@ def test_a_newcomer_plays_taluva_against_a_bot_to_the_end(live, chromium, screen
     context.close()
 
 
-def play_on(app: Flask, game_id: int, position: int, turns: int) -> None:
-    """Move a human seat like a bot would, for `turns` of its turns (the
-    screenshots want a game in the middle)."""
-    with app.app_context(), get_db().session() as session:
-
-        def my_turn() -> bool:
-            session.expire_all()
-            return position in session.get(Game, game_id).to_act
-
-        for _ in range(turns):
-            wait_for(my_turn, what="the human seat's turn")
-            game = session.get(Game, game_id)
-            text = "\n".join(bot_turn(engine_game(game), position, "random"))
-            submission = submit(session, game.seats[position], text, channel="web")
-            session.commit()
-            assert judged(app, submission.id).status == SubmissionStatus.ACCEPTED
-        wait_for(my_turn, what="the bots to answer")
-
-
 @pytest.mark.parametrize(("ruleset", "players", "turns"), [("java", 3, 5), ("samurai", 3, 14)])
 def test_screenshot_of_a_game_in_the_middle(live, chromium, screenshots, ruleset, players, turns):
+    """The README's picture of a game under way shows what it should: the
+    board with every space, the seat's legal moves, the side panel naming
+    every seat, the history up to now; no script error, nothing wider than
+    the window."""
     app, base = live
     context = chromium.new_context(viewport={"width": 1280, "height": 900}, timezone_id="UTC")
     page = context.new_page()
+    errors: list[str] = []
+    page.on(
+        "console", lambda message: errors.append(message.text) if message.type == "error" else None
+    )
+    page.on("pageerror", lambda error: errors.append(str(error)))
     email = f"{ruleset}-{uuid.uuid4().hex[:6]}@example.org"
     sign_in(app, base, page, email, "Sam" if ruleset == "samurai" else "Jo")
     with app.app_context(), get_db().session() as session:
@@ -180,11 +108,33 @@ def test_screenshot_of_a_game_in_the_middle(live, chromium, screenshots, ruleset
         game = start_game(app, session, ruleset, [user] + ["bot"] * (players - 1))
         game_id, public_id = game.id, game.public_id
     play_on(app, game_id, 0, turns)
+    with app.app_context(), get_db().session() as session:
+        game = session.get_one(Game, game_id)
+        names = [seat.name for seat in game.seats]
+        plies = len(game.moves)
+        played = engine_game(game)
+        spaces = set(board_spaces(played.view(0)))
+        state = played.state
+        legal = [state.format_move(move) for move in state.legal_moves(0)]
     page.goto(f"{base}/games/{public_id}")
-    page.locator("#legal-moves button.move").first.wait_for(
-        state="attached", timeout=MOVE_TIMEOUT_MS
-    )
+    buttons = page.locator("#legal-moves button.move")
+    buttons.first.wait_for(state="attached", timeout=MOVE_TIMEOUT_MS)
     page.screenshot(path=screenshots / f"{ruleset}.png")
+
+    assert page.locator("#board svg").is_visible()
+    drawn = page.eval_on_selector_all("#board [data-space]", "gs => gs.map(g => g.dataset.space)")
+    assert set(drawn) == spaces and len(drawn) == len(spaces)
+    assert page.get_by_role("heading", name="Your move").is_visible()
+    offered = page.evaluate("JSON.parse(document.getElementById('legal-data').textContent)")
+    assert offered["moves"] == legal
+    listed = buttons.evaluate_all("bs => bs.map(b => b.dataset.move)")
+    assert listed and set(listed) <= set(legal)
+    panel = page.locator(".board-panel")
+    assert panel.is_visible() and all(name in panel.inner_text() for name in names)
+    assert page.locator(".history-nav .ply").inner_text() == f"move {plies} of {plies}"
+    assert plies > turns  # the bots have moved too: a game in the middle
+    assert errors == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1280
     context.close()
 
 

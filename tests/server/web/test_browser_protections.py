@@ -15,7 +15,7 @@ from pbem.db import get_db
 from pbem.services import accounts
 from pbem.services.links import sign_in_token
 from tests.server.conftest import app_of_its_own
-from tests.server.web.conftest import Browser
+from tests.server.csrf_browser import Browser
 
 
 def policy(answer) -> dict[str, str]:

@@ -6,40 +6,24 @@ server applies what was built."""
 
 from __future__ import annotations
 
-import uuid
-
 import pytest
 from sqlalchemy import select
 
 from pbem.db import get_db
 from pbem.models import Game, Seat, Submission, SubmissionStatus, User
 from pbem.services.replay import engine_game
-from tests.server.pipeline_helpers import java_ann_first, start_game
-from tests.server.web.test_browser import (  # noqa: F401  (the fixtures)
+from tests.server.live_browser import (
     MOVE_TIMEOUT_MS,
     OPEN_ITS_GROUPS,
-    chromium,
-    live,
+    answered,
+    entry_lines,
+    pick_on_board,
     play_on,
-    sign_in,
+    player,
 )
+from tests.server.pipeline_helpers import java_ann_first, start_game
 
 pytestmark = pytest.mark.parametrize("app", ["sqlite"], indirect=True)
-
-
-def player(app, chromium, base, name):  # noqa: F811
-    """A signed-in page and its user's id."""
-    page = chromium.new_context(viewport={"width": 1280, "height": 900}).new_page()
-    email = f"{name.lower()}-{uuid.uuid4().hex[:6]}@example.org"
-    sign_in(app, base, page, email, name)
-    with app.app_context(), get_db().session() as session:
-        user_id = session.scalar(select(User.id).where(User.email == email))
-    return page, user_id
-
-
-def answered(page) -> None:
-    """The server has said what may follow the lines now in the entry."""
-    page.locator("#turn-builder:not([aria-busy])").wait_for(timeout=MOVE_TIMEOUT_MS)
 
 
 def click_move(page, move: str) -> None:
@@ -47,33 +31,6 @@ def click_move(page, move: str) -> None:
     button.evaluate(OPEN_ITS_GROUPS)
     button.click()
     answered(page)
-
-
-def pick_on_board(page, wanted) -> str:
-    """Click a space of the first legal move `wanted(move, cost)` accepts (the
-    page may only link to its group), then that move among those left."""
-    legal = page.evaluate("JSON.parse(document.getElementById('legal-data').textContent)")
-    board = set(
-        page.eval_on_selector_all("#board [data-space]", "gs => gs.map(g => g.dataset.space)")
-    )
-    costs = dict(zip(legal["moves"], legal["costs"] or [None] * len(legal["moves"]), strict=True))
-    move, space = next(
-        (move, word)
-        for move in legal["moves"]
-        if wanted(move, costs[move]) and not move.startswith("draw")
-        for word in move.split()
-        if word in board
-    )
-    before = entry_lines(page)
-    page.locator(f'#board [data-space="{space}"]').click()
-    if entry_lines(page) == before:  # several moves name the space: ours from those
-        page.locator(f'#picked-moves button.move[data-move="{move}"]').click()
-    answered(page)
-    return move
-
-
-def entry_lines(page) -> list[str]:
-    return page.locator("#moves").input_value().splitlines()
 
 
 def points_left(page) -> int:
@@ -101,7 +58,7 @@ def submit_and_check(app, page, game_id: int, seat: int, lines: list[str]) -> No
         assert applied == lines
 
 
-def test_a_java_turn_of_four_actions_is_built_by_clicks(live, chromium):  # noqa: F811
+def test_a_java_turn_of_four_actions_is_built_by_clicks(live, chromium):
     app, base = live
     page, user_id = player(app, chromium, base, "Jo")
     with app.app_context(), get_db().session() as session:
@@ -125,7 +82,7 @@ def test_a_java_turn_of_four_actions_is_built_by_clicks(live, chromium):  # noqa
     page.context.close()
 
 
-def test_a_taluva_eruption_and_a_build_are_picked_on_the_board(live, chromium):  # noqa: F811
+def test_a_taluva_eruption_and_a_build_are_picked_on_the_board(live, chromium):
     app, base = live
     page, user_id = player(app, chromium, base, "Tess")
     with app.app_context(), get_db().session() as session:
@@ -152,7 +109,7 @@ def test_a_taluva_eruption_and_a_build_are_picked_on_the_board(live, chromium): 
     page.context.close()
 
 
-def test_a_taluva_tile_is_laid_on_open_ground_by_clicks(live, chromium):  # noqa: F811
+def test_a_taluva_tile_is_laid_on_open_ground_by_clicks(live, chromium):
     app, base = live
     page, user_id = player(app, chromium, base, "Tom")
     with app.app_context(), get_db().session() as session:
@@ -186,7 +143,7 @@ def _eruption(app, game_id: int) -> str | None:
     return None
 
 
-def test_a_samurai_tile_is_picked_in_hand_and_placed_on_the_board(live, chromium):  # noqa: F811
+def test_a_samurai_tile_is_picked_in_hand_and_placed_on_the_board(live, chromium):
     app, base = live
     page, user_id = player(app, chromium, base, "Sam")
     with app.app_context(), get_db().session() as session:
@@ -218,7 +175,7 @@ def test_a_samurai_tile_is_picked_in_hand_and_placed_on_the_board(live, chromium
     page.context.close()
 
 
-def test_the_samurai_opening_is_picked_with_check_boxes(live, chromium):  # noqa: F811
+def test_the_samurai_opening_is_picked_with_check_boxes(live, chromium):
     app, base = live
     page, user_id = player(app, chromium, base, "Sue")
     with app.app_context(), get_db().session() as session:

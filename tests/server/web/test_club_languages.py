@@ -10,7 +10,7 @@ import pytest
 from pbem.leagues.leagues import create_league
 from pbem.leagues.seasons import start_season
 from pbem.models import User
-from tests.server.leagues.test_seasons import league_of, play_out
+from tests.server.leagues.season_play import league_of, play_out
 
 # A few words each page says in each language.
 HOME = {"fr": ["Mes parties", "Lancer une nouvelle partie"], "cs": ["Moje hry", "Začít novou hru"]}

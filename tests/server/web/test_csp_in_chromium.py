@@ -9,9 +9,8 @@ import pytest
 
 from pbem.db import get_db
 from pbem.models import User
+from tests.server.live_browser import answered, pick_on_board, player
 from tests.server.pipeline_helpers import java_ann_first, start_game
-from tests.server.web.test_browser import chromium, live  # noqa: F401  (the fixtures)
-from tests.server.web.test_click_to_play import answered, pick_on_board, player
 
 pytestmark = pytest.mark.parametrize("app", ["sqlite"], indirect=True)
 
@@ -23,7 +22,7 @@ document.addEventListener("securitypolicyviolation", (e) =>
 """
 
 
-def test_the_pages_break_none_of_their_policy(live, chromium):  # noqa: F811
+def test_the_pages_break_none_of_their_policy(live, chromium):
     app, base = live
     page, user_id = player(app, chromium, base, "Csp")
     page.context.add_init_script(RECORD_VIOLATIONS)

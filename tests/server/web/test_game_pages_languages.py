@@ -8,10 +8,9 @@ from sqlalchemy import select
 
 from pbem.models import GameEvent
 from pbem.services.games import SeatSpec
-from tests.server.clock.test_organiser import clocked_game
+from tests.server.clock.helpers import organised_game
 from tests.server.openapi_client import OpenApiClient
-from tests.server.web.test_lobby import created_game
-from tests.server.web.test_play import taluva_against
+from tests.server.web.page_helpers import created_game, taluva_against
 
 
 def text(response) -> str:
@@ -111,7 +110,7 @@ def test_the_new_game_form_in_french_and_czech(make_user, french, signed_in_as):
 
 def test_the_organiser_pages_in_french_and_czech(app, session, make_user, french, signed_in_as):
     bob = make_user("Bob")
-    game = clocked_game(app, session, french, [SeatSpec(user=french), SeatSpec(user=bob)])
+    game = organised_game(app, session, french, [SeatSpec(user=french), SeatSpec(user=bob)])
     browser = signed_in_as(french)
     page = text(browser.get(f"/games/{game.public_id}"))
     assert "<h2>Organisateur</h2>" in page and "Mettre la partie en pause" in page
@@ -120,7 +119,7 @@ def test_the_organiser_pages_in_french_and_czech(app, session, make_user, french
     assert "Oui, abandonner la partie" in confirm
 
     jan = make_user("Jan")
-    game = clocked_game(app, session, jan, [SeatSpec(user=jan), SeatSpec(user=bob)])
+    game = organised_game(app, session, jan, [SeatSpec(user=jan), SeatSpec(user=bob)])
     czech = czech_browser(signed_in_as, jan)
     page = text(czech.get(f"/games/{game.public_id}"))
     assert "<h2>Organizátor</h2>" in page and "Pozastavit hru" in page
@@ -177,7 +176,7 @@ def test_an_organisers_action_is_told_in_each_readers_language(
     app, session, make_user, french, signed_in_as
 ):
     jan = make_user("Jan")
-    game = clocked_game(app, session, french, [SeatSpec(user=french), SeatSpec(user=jan)])
+    game = organised_game(app, session, french, [SeatSpec(user=french), SeatSpec(user=jan)])
     organiser = signed_in_as(french)
     assert (
         organiser.post(

@@ -14,12 +14,12 @@ from pbem.leagues.seasons import start_season
 from pbem.models import User
 from pbem.services import accounts
 from tests import toy_game  # noqa: F401  (registers the toy ruleset)
-from tests.server.web.test_browser import chromium, live, sign_in  # noqa: F401  (fixtures)
+from tests.server.live_browser import sign_in
 
 pytestmark = pytest.mark.parametrize("app", ["sqlite"], indirect=True)
 
 
-def test_a_newcomer_joins_an_open_league_by_its_link_and_sees_the_season(live, chromium):  # noqa: F811
+def test_a_newcomer_joins_an_open_league_by_its_link_and_sees_the_season(live, chromium):
     app, base = live
     with app.app_context(), get_db().session() as session:
         owner = accounts.create_user(session, f"org-{uuid.uuid4().hex[:6]}@example.org", "Org")

@@ -20,8 +20,8 @@ from pbem.leagues.seasons import start_season
 from pbem.models import Entrant, Game, League, Outbox, Season, SeasonEntrant
 from pbem.services.replay import engine_game
 from pbem.web.locale_format import points_words
-from tests.server.leagues.test_seasons import league_of, play_out
-from tests.server.web.conftest import Browser
+from tests.server.csrf_browser import Browser
+from tests.server.leagues.season_play import league_of, play_out
 
 LEAGUE_URL = re.compile(r"/leagues/([\w-]+)$")
 

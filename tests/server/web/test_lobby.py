@@ -11,17 +11,10 @@ from sqlalchemy import select
 
 from pbem.models import Game, GameStatus, Outbox, OutboxStatus, Seat
 from tests.server.conftest import wait_for
-from tests.server.web.conftest import Browser
-from tests.server.web.test_sign_in import path_of
+from tests.server.csrf_browser import Browser
+from tests.server.web.page_helpers import created_game, path_of
 
 pytestmark = pytest.mark.also_sqlite  # the embedded default's database too
-
-
-def created_game(session, response) -> Game:
-    assert response.status_code == 302, response.get_data(as_text=True)
-    public_id = response.location.rsplit("/", 1)[1]
-    session.expire_all()
-    return session.scalar(select(Game).where(Game.public_id == public_id))
 
 
 def test_choose_game_lists_every_ruleset(signed_in_as, make_user):

@@ -14,7 +14,7 @@ from pbem.services.replay import engine_game
 from pbem.web.move_groups import FULL_LIST, group_moves
 from tests.server.conftest import drain
 from tests.server.pipeline_helpers import java_ann_first, start_game
-from tests.server.web.test_play import legal, plies
+from tests.server.web.page_helpers import legal, plies
 
 PAGE_LIMIT = 300 * 1024  # issue 13: any game page
 

@@ -13,7 +13,7 @@ from sqlalchemy import select
 from pbem.models import Game, OnTimeout, Outbox, Seat
 from pbem.services import accounts, notifications
 from pbem.services.games import SeatSpec, create_game
-from tests.server.clock.test_organiser import clocked_game, fresh, swept
+from tests.server.clock.helpers import fresh, organised_game, swept
 from tests.server.conftest import wait_for
 from tests.server.pipeline_helpers import moves_of
 
@@ -26,7 +26,7 @@ def page(browser, game: Game, suffix: str = "") -> str:
 
 def test_only_the_organiser_sees_the_panel_and_may_act(app, session, make_user, signed_in_as):
     org, bob, eve = make_user("Org"), make_user("Bob"), make_user("Eve")
-    game = clocked_game(app, session, org, [SeatSpec(user=org), SeatSpec(user=bob)])
+    game = organised_game(app, session, org, [SeatSpec(user=org), SeatSpec(user=bob)])
     assert 'id="organiser"' in page(signed_in_as(org), game)
     player = signed_in_as(bob)
     assert 'id="organiser"' not in page(player, game)
@@ -39,7 +39,7 @@ def test_only_the_organiser_sees_the_panel_and_may_act(app, session, make_user, 
 
 def test_pause_extend_and_resume_show_in_everyones_history(app, session, make_user, signed_in_as):
     org, bob = make_user("Org"), make_user("Bob")
-    game = clocked_game(app, session, org, [SeatSpec(user=bob), SeatSpec(user=org)])
+    game = organised_game(app, session, org, [SeatSpec(user=bob), SeatSpec(user=org)])
     organiser, player = signed_in_as(org), signed_in_as(bob)
     url = f"/games/{game.public_id}/organiser"
     done = organiser.post(f"{url}/pause")
@@ -67,7 +67,7 @@ def test_pause_extend_and_resume_show_in_everyones_history(app, session, make_us
 
 def test_handing_a_seat_to_a_bot_asks_first(app, session, make_user, signed_in_as):
     org, ann, bob = make_user("Org"), make_user("Ann"), make_user("Bob")
-    game = clocked_game(app, session, org, [SeatSpec(user=ann), SeatSpec(user=bob)])
+    game = organised_game(app, session, org, [SeatSpec(user=ann), SeatSpec(user=bob)])
     organiser = signed_in_as(org)
     url = f"/games/{game.public_id}/organiser/hand-to-bot"
     asked = organiser.get(f"{url}?position=0")
@@ -83,7 +83,7 @@ def test_a_replacing_player_takes_over_by_the_mailed_link(
     app, session, make_user, signed_in_as, browser
 ):
     org, ann = make_user("Org"), make_user("Ann")
-    game = clocked_game(
+    game = organised_game(
         app, session, org, [SeatSpec(bot="random"), SeatSpec(user=ann)], "java", days_per_move=3
     )
     organiser = signed_in_as(org)
@@ -119,7 +119,7 @@ def test_a_replacing_player_takes_over_by_the_mailed_link(
 
 def test_an_abandoned_game_says_so_everywhere(app, session, make_user, signed_in_as):
     org, bob = make_user("Org"), make_user("Bob")
-    game = clocked_game(app, session, org, [SeatSpec(user=org), SeatSpec(user=bob)])
+    game = organised_game(app, session, org, [SeatSpec(user=org), SeatSpec(user=bob)])
     organiser, player = signed_in_as(org), signed_in_as(bob)
     url = f"/games/{game.public_id}/organiser/abandon"
     asked = organiser.get(url)
@@ -139,7 +139,7 @@ def test_an_abandoned_game_says_so_everywhere(app, session, make_user, signed_in
 
 def test_a_wait_timeout_shows_in_the_history_and_the_panel(app, session, make_user, signed_in_as):
     org, ann, bob = make_user("Org"), make_user("Ann"), make_user("Bob")
-    game = clocked_game(
+    game = organised_game(
         app, session, org, [SeatSpec(user=ann), SeatSpec(user=bob)], on_timeout=OnTimeout.WAIT
     )
     with time_machine.travel(game.seats[0].timeout_at + timedelta(minutes=1), tick=False):

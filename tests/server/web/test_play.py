@@ -24,28 +24,9 @@ from tests.server.pipeline_helpers import (
     start_game,
 )
 from tests.server.pipeline_helpers import send as send_turn
+from tests.server.web.page_helpers import legal, plies, send, submissions, taluva_against
 
 pytestmark = pytest.mark.also_sqlite  # the embedded default's database too
-
-
-def legal(session, game: Game, position: int) -> list[str]:
-    session.expire_all()
-    state = engine_game(session.get(Game, game.id)).state
-    return [state.format_move(m) for m in state.legal_moves(position)]
-
-
-def submissions(session, game: Game) -> int:
-    return session.scalar(select(func.count()).where(Submission.game_id == game.id))
-
-
-def plies(session, game: Game) -> int:
-    session.expire_all()
-    return len(session.get(Game, game.id).moves)
-
-
-def send(browser, game: Game, moves: str, action: str = "submit"):
-    """Post the move form as drawn at the start of the game (ply 0)."""
-    return browser.post(f"/games/{game.public_id}/{action}", {"moves": moves, "ply": "0"})
 
 
 def play_until(
@@ -65,10 +46,6 @@ def play_until(
             if state.phase != "choose":
                 text = state.format_move(state.legal_moves(position)[0])
             send_turn(app, session, game, position, text)
-
-
-def taluva_against(app, session, user, *others):
-    return start_game(app, session, "taluva", [user, *others] if others else [user, "bot"])
 
 
 def test_game_page_shows_board_legal_moves_and_move_entry(app, session, make_user, signed_in_as):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tests.server.conftest import drain
 from tests.server.pipeline_helpers import judged, send
-from tests.server.web.test_play import taluva_against
+from tests.server.web.page_helpers import taluva_against
 
 
 def test_a_preview_is_refused_in_the_players_chosen_language(app, session, make_user, signed_in_as):

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import logging
-import time
 import uuid
+from datetime import UTC, datetime, timedelta
 from urllib.parse import urlsplit
 
 import pytest
+import time_machine
 from sqlalchemy import select
 
 from pbem.models import Outbox, User
-from tests.server.web.conftest import Browser
+from tests.server.csrf_browser import Browser
+from tests.server.web.page_helpers import path_of
 
 pytestmark = pytest.mark.also_sqlite  # the embedded default's database too
 
@@ -31,11 +33,6 @@ def request_link(browser: Browser, session, email: str, next_page: str = "/") ->
         .order_by(Outbox.id.desc())
     ).first()
     return row.payload["link"]
-
-
-def path_of(link: str) -> str:
-    parts = urlsplit(link)
-    return f"{parts.path}?{parts.query}" if parts.query else parts.path
 
 
 def follow(browser: Browser, link: str):
@@ -89,11 +86,11 @@ def test_an_older_link_stops_working_after_a_sign_in(browser, session):
     assert browser.get(path_of(older)).status_code == 400
 
 
-def test_link_expires(browser, app, session, monkeypatch):
+def test_link_expires(browser, app, session):
     link = request_link(browser, session, fresh_email())
-    monkeypatch.setitem(app.config, "PBEM_SIGN_IN_LINK_MINUTES", 0)
-    time.sleep(1.1)
-    response = browser.get(path_of(link))
+    lifetime = timedelta(minutes=app.config["PBEM_SIGN_IN_LINK_MINUTES"])
+    with time_machine.travel(datetime.now(UTC) + lifetime + timedelta(seconds=2)):
+        response = browser.get(path_of(link))
     assert response.status_code == 400
     assert "expired" in response.get_data(as_text=True)
 

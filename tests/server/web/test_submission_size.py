@@ -9,7 +9,7 @@ import engine
 from pbem.services import accounts
 from pbem.services.replay import engine_game
 from tests.server.pipeline_helpers import start_game
-from tests.server.web.test_play import send, submissions, taluva_against
+from tests.server.web.page_helpers import send, submissions, taluva_against
 
 
 def test_every_ruleset_names_its_most_moves_in_one_go():

@@ -11,8 +11,7 @@ from sqlalchemy import func, select
 from pbem.mail.compose import compose
 from pbem.models import Game, OnTimeout, Outbox
 from tests.mail.helpers import text_of as text_of_mail
-from tests.server.web.test_lobby import created_game
-from tests.server.web.test_sign_in import path_of
+from tests.server.web.page_helpers import created_game, path_of
 
 FORM = "/games/new/taluva"
 

@@ -1,16 +1,11 @@
-"""Page tests run on the server tests' real services: both databases, Redis
-and one Celery worker thread per database (the fixtures of tests/server/conftest.py)."""
+"""A test client that sends forms the way a browser does: with the CSRF
+token read from the page it last loaded."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
-import pytest
-from flask import Flask
 from flask.testing import FlaskClient
-
-from pbem.models import User
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 
@@ -37,23 +32,3 @@ class Browser:
         if found:
             self.token = found.group(1)
         return response
-
-
-@pytest.fixture
-def browser(app: Flask) -> Browser:
-    return Browser(app.test_client())
-
-
-@pytest.fixture
-def signed_in_as(app: Flask) -> Callable[[User], Browser]:
-    """A browser whose session already belongs to the user (the sign-in flow
-    itself is tested in test_sign_in.py)."""
-
-    def sign_in(user: User) -> Browser:
-        client = app.test_client()
-        with client.session_transaction() as flask_session:
-            flask_session["_user_id"] = str(user.id)
-            flask_session["_fresh"] = True
-        return Browser(client)
-
-    return sign_in

@@ -39,7 +39,6 @@ class MailRig:
     outgoing: Controller  # the capture's server, which tests stop and start
     outgoing_port: int
     listener_port: int
-    imap: ImapServer
 
 
 @pytest.fixture(scope="session")
@@ -52,7 +51,6 @@ def imap_server() -> Iterator[ImapServer]:
 def rig(
     request: pytest.FixtureRequest,
     tmp_path_factory: pytest.TempPathFactory,
-    imap_server: ImapServer,
 ) -> Iterator[MailRig]:
     outgoing_port, listener_port = free_port(), free_port()
     app = create_app(
@@ -64,7 +62,6 @@ def rig(
             **own_queues("pbem-mail-test"),
             "PBEM_SMTP_URL": f"smtp://127.0.0.1:{outgoing_port}",
             "PBEM_MAIL_DOMAIN": DOMAIN,
-            "PBEM_IMAP_URL": imap_server.url,
             "PBEM_INBOUND_TOKEN": "inbound-secret",
             "PBEM_MAIL_MAX_BYTES": 200_000,
             # One rig serves every test: the refusals of them all must not
@@ -83,7 +80,6 @@ def rig(
         capture_controller(capture, outgoing_port),
         outgoing_port,
         listener_port,
-        imap_server,
     )
     rig.outgoing.start()
     with worker_threads(app):
@@ -93,6 +89,14 @@ def rig(
     with app.app_context():
         get_db().dispose()
     forget_queues(app)
+
+
+@pytest.fixture
+def imap(rig: MailRig, imap_server: ImapServer, monkeypatch: pytest.MonkeyPatch) -> ImapServer:
+    """The private Dovecot as the rig's mailbox (PBEM_IMAP_URL): only the tests
+    that read mail by IMAP start it, and they are `system` tests."""
+    monkeypatch.setitem(rig.app.config, "PBEM_IMAP_URL", imap_server.url)
+    return imap_server
 
 
 @pytest.fixture

@@ -161,14 +161,14 @@ def test_without_an_authserv_id_no_authentication_results_is_trusted(rig, sessio
     assert submit_by_smtp(rig, raw, ann.email, str(mail["Reply-To"])).outcome == "submitted"
 
 
-def test_a_duplicate_message_id_is_stored_and_applied_once(rig, session, game_of_two):
+def test_a_duplicate_message_id_is_stored_and_applied_once(rig, imap, session, game_of_two):
     game, ann, _bob = game_of_two
     mail = turn_mail(rig, game, ann)
     raw = reply(mail, ann.email, listed_moves(mail)[0])
     row = submit_by_smtp(rig, raw, ann.email, str(mail["Reply-To"]))
     judged(rig.app, row.submission_id)
     send_smtp(raw, rig.listener_port, ann.email, str(mail["Reply-To"]))
-    send_imap(raw, rig.imap)
+    send_imap(raw, imap)
     assert imap_poller.poll(rig.app) == 0  # read, found a duplicate, stored nothing
     assert count(session, InboundMessage, InboundMessage.message_id == row.message_id) == 1
     assert count(session, Submission, Submission.game_id == game.id) == 1
@@ -220,7 +220,7 @@ def test_a_bounce_from_the_null_sender_is_ignored(rig, session, game_of_two):
 
 
 def test_oversized_mail_is_refused_at_the_smtp_door_and_by_mail_from_imap(
-    rig, session, game_of_two
+    rig, imap, session, game_of_two
 ):
     game, ann, _bob = game_of_two
     mail = turn_mail(rig, game, ann)
@@ -229,7 +229,7 @@ def test_oversized_mail_is_refused_at_the_smtp_door_and_by_mail_from_imap(
         send_smtp(big, rig.listener_port, ann.email, str(mail["Reply-To"]))
     assert "552" in str(refused.value) or "too long" in str(refused.value).lower()
     assert count(session, InboundMessage, InboundMessage.message_id == message_id_of(big)) == 0
-    send_imap(big, rig.imap)
+    send_imap(big, imap)
     assert imap_poller.poll(rig.app) == 1
     row = processed(rig.app, message_id_of(big))
     assert (row.outcome, row.detail) == ("refused", "too large")

@@ -24,6 +24,7 @@ from tests.mail.helpers import (
     send_smtp,
     text_of,
 )
+from tests.mail.servers import ImapServer
 from tests.server.pipeline_helpers import moves_of, start_game
 
 # Moves that end a turn or an auction come first, so Java's long game stays short.
@@ -35,7 +36,9 @@ def recipient(message: EmailMessage) -> str:
     return parseaddr(str(message["To"]))[1]
 
 
-def play_by_email(rig: MailRig, game: Game, humans: dict[int, User], seed: int) -> dict[str, int]:
+def play_by_email(
+    rig: MailRig, imap: ImapServer, game: Game, humans: dict[int, User], seed: int
+) -> dict[str, int]:
     """Answer every mail that lists moves ('your turn', and 'accepted' while the
     turn goes on) until each human has had 'game over'."""
     chooser = random.Random(seed)
@@ -69,7 +72,7 @@ def play_by_email(rig: MailRig, game: Game, humans: dict[int, User], seed: int) 
             send_smtp(raw, rig.listener_port, humans[position].email, str(mail["Reply-To"]))
             counts["smtp"] += 1
         else:
-            send_imap(raw, rig.imap)
+            send_imap(raw, imap)
             assert imap_poller.poll(rig.app) == 1
             counts["imap"] += 1
     return counts
@@ -88,10 +91,10 @@ def check_finished_by_mail(session: Session, game: Game, humans: dict[int, User]
 
 @pytest.mark.parametrize("rig", ["postgresql"], indirect=True)
 @pytest.mark.parametrize("ruleset", ["taluva", "samurai"])
-def test_two_players_play_a_whole_game_only_by_email(rig, session, make_user, ruleset):
+def test_two_players_play_a_whole_game_only_by_email(rig, imap, session, make_user, ruleset):
     ann, bob = make_user("Ann"), make_user("Bob")
     game = start_game(rig.app, session, ruleset, [ann, bob])
-    counts = play_by_email(rig, game, {0: ann, 1: bob}, seed=7)
+    counts = play_by_email(rig, imap, game, {0: ann, 1: bob}, seed=7)
     check_finished_by_mail(session, game, {0: ann, 1: bob})
     # One move per reply: a turn of several moves is one 'your turn' and several answers.
     assert counts["accepted"] > counts["your turn"]
@@ -99,9 +102,9 @@ def test_two_players_play_a_whole_game_only_by_email(rig, session, make_user, ru
 
 
 @pytest.mark.parametrize("rig", ["postgresql"], indirect=True)
-def test_java_played_by_email_against_a_bot(rig, session, make_user):
+def test_java_played_by_email_against_a_bot(rig, imap, session, make_user):
     ann = make_user("Ann")
     game = start_game(rig.app, session, "java", [ann, "bot"])
-    counts = play_by_email(rig, game, {0: ann}, seed=3)
+    counts = play_by_email(rig, imap, game, {0: ann}, seed=3)
     check_finished_by_mail(session, game, {0: ann})
     assert counts["accepted"] > counts["your turn"]

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from engine.bots.base import Bot
 from engine.bots.strategy import Strategy, outcome_values, register_strategy
 from engine.core.rng import SeededRandom
 from engine.games.samurai import placement
@@ -20,6 +21,7 @@ from engine.games.samurai.notation import (
     TokenExchange,
 )
 from engine.games.samurai.tiles import UNKNOWN, in_order, kind
+from engine.games.samurai.turns import TurnSearchBot
 
 if TYPE_CHECKING:
     from engine.games.samurai.state import SamuraiState
@@ -29,13 +31,16 @@ OPENING = ChooseTiles(tuple(in_order(["helmet4", "buddha4", "rice4", "samurai3",
 EXCHANGES = (placement.FIGURE_EXCHANGE, placement.TOKEN_EXCHANGE)
 Judged = tuple[Move, list[float]]  # a move and the values it leads to
 WIDTH = 8  # tile moves a search weighs at each step, beside ending the turn
+# `strong` (`turns.TurnSearchBot`): partial turns in its beam, whole turns
+# answered, deals they are answered over, the answering seats' beam.
+TURN_WIDTH, TURNS_KEPT, REPLY_DEALS, REPLY_WIDTH = 4, 5, 3, 2
 
 
 @register_strategy
 class SamuraiStrategy(Strategy):
     ruleset = "samurai"
     rollout_moves = 6
-    budgets: ClassVar[dict[str, int]] = {"medium": 60, "strong": 300}
+    budgets: ClassVar[dict[str, int]] = {"medium": 60}
 
     def values(self, state: SamuraiState) -> list[float]:  # type: ignore[override]
         result = state.result()
@@ -56,6 +61,12 @@ class SamuraiStrategy(Strategy):
         if state.played:
             moves.append(EndTurn())
         return moves or state.legal_moves(seat)
+
+    def bot(self, level: str, key: str) -> Bot | None:
+        """`strong` plans whole turns (`turns`); the other levels are the shared ones."""
+        if level != "strong":
+            return None
+        return TurnSearchBot(key, self, TURN_WIDTH, TURNS_KEPT, REPLY_DEALS, REPLY_WIDTH)
 
     def rollout_move(self, state: SamuraiState, seat: int, rng: SeededRandom) -> Any:  # type: ignore[override]
         """A random tile on a random space where it counts; the turn ends

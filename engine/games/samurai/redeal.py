@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.core.rng import SeededRandom
-from engine.games.samurai.tiles import COLOUR_SET, HAND_SIZE, in_order, kind
+from engine.games.samurai.tiles import COLOUR_SET, HAND_SIZE, KINDS, in_order
 
 if TYPE_CHECKING:
     from engine.games.samurai.state import SamuraiState
@@ -44,7 +44,8 @@ def strongest_hands(state: SamuraiState, seat: int) -> None:
     for other in range(state.players):
         if other == seat:
             continue
-        pool = sorted(state.hands[other] + state.piles[other], key=lambda c: -kind(c).strength)
+        pool = in_order(state.hands[other] + state.piles[other])  # ties in catalogue order
+        pool.sort(key=lambda c: -KINDS[c].strength if c in KINDS else 0)
         kept = len(state.hands[other])
         state.hands[other] = in_order(pool[:kept])
         state.piles[other] = pool[kept:]

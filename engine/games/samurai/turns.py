@@ -6,10 +6,10 @@ that tips a settlement's lead counts only if the land tile closing it comes
 too. A tree search at a few hundred iterations spread its visits over every
 order of the same tiles, so this bot plans the turn itself: a beam of the
 best partial turns, judged by the outlook, until each ends. The best few
-whole turns are then answered by every other seat's own best turn, over a
-few deals of what the bot cannot see (the same deals for every turn, so
-they are compared fairly), and the turn that leaves it best off is played.
-It plans again at each of its moves.
+whole turns are then answered by every other seat's own best turn, and
+followed by the bot's next one, over a few deals of what the bot cannot see
+(the same deals for every turn, so they are compared fairly); the turn that
+leaves it best off is played. It plans again at each of its moves.
 """
 
 from __future__ import annotations
@@ -81,8 +81,8 @@ def plan_turn(strategy: Strategy, state: SamuraiState, seat: int, width: int) ->
 class TurnSearchBot(Bot):
     """Plays the first move of the best whole turn: the `kept` best turns of a
     beam of `width` are each answered, over `deals` deals, by the other seats'
-    best turns (a beam of `reply_width`) and judged where the answers leave
-    the bot's seat."""
+    best turns and the bot's own next one (a beam of `reply_width`), and
+    judged where they leave the bot's seat."""
 
     def __init__(
         self, key: str, strategy: Strategy, width: int, kept: int, deals: int, reply_width: int
@@ -108,8 +108,12 @@ class TurnSearchBot(Bot):
         return max(plans, key=lambda plan: self._answered(plan.end, seat)).first
 
     def _answered(self, end: SamuraiState, seat: int) -> float:
-        """`seat`'s mean value once every other seat has played its best turn; in
-        the first deal they hold their strongest tiles, the threat to fear."""
+        """`seat`'s mean value once every other seat has played its best turn
+        and `seat` its own next one, so that the value is taken at the same
+        point of the round as the turns were ranked (a settlement left for
+        whoever comes first is then weighed with the right seat to take it).
+        In the first deal the other seats hold their strongest tiles, the
+        threat to fear."""
         total = 0.0
         for deal in range(self.deals):
             position = seat_sample(end, seat, SeededRandom(self.key, f"deal {deal}"))
@@ -118,5 +122,7 @@ class TurnSearchBot(Bot):
             while not position.is_over() and position.current != seat:
                 actor = position.current
                 position = plan_turn(self.strategy, position, actor, self.reply_width)[0].end
+            if not position.is_over():
+                position = plan_turn(self.strategy, position, seat, self.reply_width)[0].end
             total += self.strategy.values(position)[seat]
         return total / self.deals

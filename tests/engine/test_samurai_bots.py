@@ -235,3 +235,13 @@ def test_strong_leaves_no_lead_the_next_seat_can_take() -> None:
     assert moves["medium"].space in exposed
     assert moves["strong"].space not in exposed
     assert not isinstance(moves["strong"], EndTurn)
+
+
+def test_the_same_tiles_in_another_order_are_one_whole_turn() -> None:
+    state = game_in_play(2).state
+    state.current = 0
+    state.hands[0] = ["ship1", "ship2", "ronin"]  # fast tiles, any number a turn
+    plans = plan_turn(SamuraiStrategy(SHARP), state, 0, 50)
+    ends = [repr(sorted(p.end.tiles.items())) for p in plans]
+    assert len(ends) == len(set(ends))
+    assert any(len(p.end.tiles) == 3 for p in plans), "some turns lay all three tiles"

@@ -45,7 +45,7 @@ def _position(state: SamuraiState) -> Hashable:
     return (
         tuple(sorted(state.tiles.items())),
         tuple(tuple(f) for f in state.figures.values()),
-        tuple(state.played),
+        tuple(sorted(state.played)),
     )
 
 

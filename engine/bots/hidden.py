@@ -10,13 +10,16 @@ what the seat has seen and on that randomness.
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from engine.core.rng import SeededRandom
 from engine.core.state import State
 
 HIDDEN_SEED = "unknown to the bot"
+StateT = TypeVar("StateT", bound=State)
 
 
-def seat_sample(state: State, seat: int, rng: SeededRandom) -> State:
+def seat_sample(state: StateT, seat: int, rng: SeededRandom) -> StateT:
     """A position `seat` cannot tell from the real one."""
     sample = state.copy()
     sample.seed = HIDDEN_SEED

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.core.rng import SeededRandom
-from engine.games.samurai.tiles import COLOUR_SET, HAND_SIZE, in_order
+from engine.games.samurai.tiles import COLOUR_SET, HAND_SIZE, KINDS, in_order
 
 if TYPE_CHECKING:
     from engine.games.samurai.state import SamuraiState
@@ -35,3 +35,17 @@ def redeal_unseen(state: SamuraiState, seat: int, rng: SeededRandom) -> None:
             kept = len(state.hands[other])
             state.hands[other] = in_order(pool[:kept])
             state.piles[other] = pool[kept:]
+
+
+def strongest_hands(state: SamuraiState, seat: int) -> None:
+    """Give every other seat, in place, the strongest of its unplayed tiles:
+    the hand to fear. An opening hand is chosen, so early on it is the
+    likely one too. Which tiles a seat has not played is public."""
+    for other in range(state.players):
+        if other == seat:
+            continue
+        pool = in_order(state.hands[other] + state.piles[other])  # ties in catalogue order
+        pool.sort(key=lambda c: -KINDS[c].strength if c in KINDS else 0)
+        kept = len(state.hands[other])
+        state.hands[other] = in_order(pool[:kept])
+        state.piles[other] = pool[kept:]

@@ -1,16 +1,18 @@
 """What Samurai teaches its bots: a strong opening hand, figures set out in
 order, and in play only the tiles that touch a settlement still holding
-figures, the best few by their effect on the outlook (`evaluation`)."""
+figures, the best few by their effect on the outlook (`evaluation`), and
+which bot plays each level."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from engine.bots.base import Bot
+from engine.bots.greedy import GreedyBot
 from engine.bots.strategy import Strategy, outcome_values, register_strategy
-from engine.core.rng import SeededRandom
 from engine.games.samurai import placement
-from engine.games.samurai.evaluation import Outlook, settlements_near
+from engine.games.samurai.evaluation import PLAIN, SHARP, Judgement, Outlook, settlements_near
 from engine.games.samurai.notation import (
     ChooseTiles,
     EndTurn,
@@ -20,28 +22,36 @@ from engine.games.samurai.notation import (
     TokenExchange,
 )
 from engine.games.samurai.tiles import UNKNOWN, in_order, kind
+from engine.games.samurai.turns import TurnSearchBot
 
 if TYPE_CHECKING:
     from engine.games.samurai.state import SamuraiState
 
 # The strongest tile of each figure and two samurai: influence wherever needed.
 OPENING = ChooseTiles(tuple(in_order(["helmet4", "buddha4", "rice4", "samurai3", "samurai2"])))
-EXCHANGES = (placement.FIGURE_EXCHANGE, placement.TOKEN_EXCHANGE)
 Judged = tuple[Move, list[float]]  # a move and the values it leads to
-WIDTH = 8  # tile moves a search weighs at each step, beside ending the turn
+WIDTH = 8  # tile moves weighed at each step, beside ending the turn
+# `strong` (`turns.TurnSearchBot`): partial turns in its beam, whole turns
+# answered, deals they are answered over, the answering seats' beam.
+TURN_WIDTH, TURNS_KEPT, REPLY_DEALS, REPLY_WIDTH = 8, 8, 3, 2
 
 
 @register_strategy
 class SamuraiStrategy(Strategy["SamuraiState"]):
+    """`easy` plays the best move by the plain judgement; `medium` the best by
+    the sharp one; `strong` plans whole turns, answered (`turns`)."""
+
     ruleset = "samurai"
-    rollout_moves = 6
-    budgets: ClassVar[dict[str, int]] = {"medium": 60, "strong": 300}
+    budgets: ClassVar[dict[str, int]] = {}  # no level uses the shared tree search
+
+    def __init__(self, judgement: Judgement = PLAIN) -> None:
+        self.judgement = judgement
 
     def values(self, state: SamuraiState) -> list[float]:
         result = state.result()
         if result is not None:
             return outcome_values(result, state.players)
-        return Outlook(state).values()
+        return Outlook(state, self.judgement).values()
 
     def candidates(self, state: SamuraiState, seat: int) -> Sequence[Any]:
         """The opening hand; the first figure placement in the catalogue; in
@@ -51,38 +61,26 @@ class SamuraiStrategy(Strategy["SamuraiState"]):
         legal_first = state.phase == "figures" or UNKNOWN in state.hands[seat]
         if legal_first:
             return state.legal_moves(seat)[:1]
-        ranked = ranked_tile_moves(state, seat)
+        ranked = ranked_tile_moves(state, seat, self.judgement)
         moves: list[Move] = [move for _, move in ranked[:WIDTH]]
         if state.played:
             moves.append(EndTurn())
         return moves or state.legal_moves(seat)
 
-    def rollout_move(self, state: SamuraiState, seat: int, rng: SeededRandom) -> Any:
-        """A random tile on a random space where it counts; the turn ends
-        after its normal tile."""
-        if state.phase != "play":
-            return self.candidates(state, seat)[0]
-        if any(not kind(t).fast for t in state.played):
-            return EndTurn()
-        hand = [
-            code
-            for code in state.hands[seat]
-            if code not in EXCHANGES
-            and placement.turn_error(state.hands[seat], state.played, code) is None
-        ]
-        if hand:
-            code = rng.choice(hand)
-            spaces = [s for s in open_spaces(state) if _fits(state, code, s)]
-            if spaces:
-                return PlayTile(code, rng.choice(spaces))
-        if state.played:
-            return EndTurn()
-        return rng.choice(self.candidates(state, seat))
+    def bot(self, level: str, key: str) -> Bot | None:
+        sharp = SamuraiStrategy(SHARP)
+        if level == "medium":
+            return GreedyBot(key, sharp)
+        if level == "strong":
+            return TurnSearchBot(key, sharp, TURN_WIDTH, TURNS_KEPT, REPLY_DEALS, REPLY_WIDTH)
+        return None
 
 
-def ranked_tile_moves(state: SamuraiState, seat: int) -> list[tuple[float, Move]]:
+def ranked_tile_moves(
+    state: SamuraiState, seat: int, judgement: Judgement = PLAIN
+) -> list[tuple[float, Move]]:
     """The tile moves worth weighing, best for `seat` first (ties in catalogue order)."""
-    outlook = Outlook(state)
+    outlook = Outlook(state, judgement)
     judged: list[tuple[float, int, Move]] = []
     for move, values in _judged_moves(state, seat, outlook):
         judged.append((-values[seat], len(judged), move))

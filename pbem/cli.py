@@ -160,6 +160,10 @@ def worker(info: ScriptInfo, concurrency: int | None, loglevel: str, bots: bool)
         if bots
         else (app.config["PBEM_TASK_QUEUE"], app.config["PBEM_WORKER_CONCURRENCY"])
     )
+    if bots:
+        # Its task processes inherit this: a bot thinks on the CPU that
+        # people's turns leave free, on a machine shared with the web and workers.
+        os.nice(app.config["PBEM_BOT_NICE"])
     metrics_bind = app.config["PBEM_WORKER_METRICS_BIND"]
     if metrics_bind and not bots:  # that port is for the workers of the other tasks
         # Before the task processes are forked: they count into one folder.

@@ -61,6 +61,9 @@ class Config:
             # Bots think on a queue of their own, read by workers of their own.
             "PBEM_BOT_QUEUE": _env("BOT_QUEUE", "bots"),
             "PBEM_BOT_CONCURRENCY": _int_env("BOT_CONCURRENCY", 1),
+            # How much the bots' worker lowers its CPU priority (nice): people's
+            # turns take the cores first, bots think on what is left.
+            "PBEM_BOT_NICE": _int_env("BOT_NICE", 10),
             "PBEM_STALE_THINK_SECONDS": _int_env("STALE_THINK_SECONDS", 300),
             # The stand-in level of new games and leagues whose organiser chooses none.
             "PBEM_STAND_IN": stand_in_setting(),

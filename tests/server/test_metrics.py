@@ -356,6 +356,10 @@ def test_pbem_worker_serves_the_judging_of_its_task_processes(worker_env):
     url = f"http://127.0.0.1:{port}/metrics"
     try:
         wait_for(lambda: answers(url), 60, "the worker's metrics to answer")
+        # The bots think at a lower CPU priority than people's turns are judged.
+        ours = os.getpriority(os.PRIO_PROCESS, 0)
+        niceness = [os.getpriority(os.PRIO_PROCESS, process.pid) for process in (worker, bots)]
+        assert niceness == [ours, min(ours + 10, 19)]
         with database.session() as session:
             game = create_game(
                 session, None, "taluva", [SeatSpec(bot="random"), SeatSpec(bot="random")]

@@ -39,7 +39,7 @@ def bot(level: str, key: str) -> Bot:
         return GreedyBot(key, strategy_for("taluva"))
     if level == "medium":
         return SearchBot(key, strategy_for("taluva"), TEST_ITERATIONS)
-    return TurnSearchBot(key, TaluvaStrategy(foresight=True), kept=3, deals=2, followed=1)
+    return TurnSearchBot(key, TaluvaStrategy(foresight=True), kept=2, deals=1, followed=1)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

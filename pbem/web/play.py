@@ -95,6 +95,11 @@ def render_game_page(
     # commits in between shows as applied, or changes the version the page
     # polls, so the page never waits for news that has already come.
     version = db().scalar(select(Game.lock_version).where(Game.id == game.id))
+    if shown is not None:
+        # Read again after the version, like `pending`: a verdict committed
+        # since the page's request began shows now (the page might never
+        # look again: once judged, it may be the player's turn).
+        db().refresh(shown)
     pending = pending_submission(db(), seat)
     position = position_at(game, ply)
     played = position.played

@@ -12,11 +12,13 @@ from zoneinfo import ZoneInfo
 import pytest
 from flask import Flask
 from sqlalchemy import func, select
+from sqlalchemy.orm.attributes import set_committed_value
 
 import engine
-from pbem.models import ChatMessage, Game, Outbox, Seat, Submission
+from pbem.models import ChatMessage, Game, Outbox, Seat, Submission, SubmissionStatus
 from pbem.services.pictures import inline_board
 from pbem.services.replay import engine_game
+from pbem.web import play
 from tests.server.conftest import drain, wait_for
 from tests.server.pipeline_helpers import (
     FESTIVAL_AFTER_A_DRAW,
@@ -112,6 +114,30 @@ def test_submitted_move_is_judged_by_the_worker(app, session, make_user, signed_
     page = browser.get(response.location).get_data(as_text=True)
     assert 'data-status="accepted"' in page
     assert plies(session, game) >= 1
+
+
+def test_a_verdict_committed_while_the_page_is_drawn_shows(
+    app, session, make_user, signed_in_as, monkeypatch
+):
+    """The submission the page shows was read a moment before the worker
+    committed its verdict: the page still shows the verdict, not "waiting"
+    (with nothing left to wait for, it would wait for ever)."""
+    ann = make_user("Ann")
+    game = taluva_against(app, session, ann)
+    browser = signed_in_as(ann)
+    response = send(browser, game, legal(session, game, 0)[0])
+    drain(app)
+    read_too_early = play._shown_submission
+
+    def stale(seat: Seat, raw: str | None) -> Submission | None:
+        found = read_too_early(seat, raw)
+        assert found is not None
+        set_committed_value(found, "status", SubmissionStatus.PENDING)
+        return found
+
+    monkeypatch.setattr(play, "_shown_submission", stale)
+    page = browser.get(response.location).get_data(as_text=True)
+    assert 'data-status="accepted"' in page
 
 
 def test_several_lines_make_one_submission(app, session, make_user, signed_in_as):

@@ -48,9 +48,9 @@ STOP_SECONDS = 30.0
 def worker_threads(app: Flask) -> Iterator[None]:
     """A worker thread for the tasks' queue and one, of its own Celery app,
     for the bots'."""
-    with _running(
-        _WorkerThread(app.extensions["celery"], app.config["PBEM_TASK_QUEUE"], "pbem-worker"),
-        _WorkerThread(bots_celery(app), app.config["PBEM_BOT_QUEUE"], "pbem-bots"),
+    with (
+        worker_thread(app.extensions["celery"], app.config["PBEM_TASK_QUEUE"]),
+        worker_thread(bots_celery(app), app.config["PBEM_BOT_QUEUE"], "pbem-bots"),
     ):
         yield
 
@@ -58,62 +58,46 @@ def worker_threads(app: Flask) -> Iterator[None]:
 @contextmanager
 def worker_thread(celery_app: Celery, queue: str, name: str = "pbem-worker") -> Iterator[None]:
     """A worker reading `queue` in a thread of its own."""
-    with _running(_WorkerThread(celery_app, queue, name)):
-        yield
 
+    class ThreadWorker(celery_app.WorkController):  # type: ignore[name-defined, misc]  # celery-types: a class made per app
+        def should_use_eventloop(self) -> bool:
+            return False
 
-class _WorkerThread:
-    """A worker reading `queue` in a thread of its own, started at once."""
+    stopping = threading.Event()
+    running: list[object] = []
 
-    def __init__(self, celery_app: Celery, queue: str, name: str) -> None:
-        class ThreadWorker(celery_app.WorkController):  # type: ignore[name-defined, misc]  # celery-types: a class made per app
-            def should_use_eventloop(self) -> bool:
-                return False
+    def run() -> None:
+        # Tasks are looked up in the thread's current app, which is otherwise
+        # the app made last in the process, not necessarily this one.
+        celery_app.set_current()
+        while not stopping.is_set():
+            worker = ThreadWorker(
+                pool_cls="solo",
+                queues=[queue],
+                loglevel="WARNING",
+                without_heartbeat=True,
+                without_mingle=True,
+                without_gossip=True,
+            )
+            running[:] = [worker]
+            try:
+                worker.start()  # returns when asked to stop, or after an unrecoverable error
+            finally:
+                worker.stop()
+            if not stopping.wait(RESTART_PAUSE_SECONDS):
+                log.warning("the worker thread stopped unexpectedly; starting it again")
 
-        self.stopping = threading.Event()
-        self.running: list[object] = []
-
-        def run() -> None:
-            # Tasks are looked up in the thread's current app, which is otherwise
-            # the app made last in the process, not necessarily this one.
-            celery_app.set_current()
-            while not self.stopping.is_set():
-                worker = ThreadWorker(
-                    pool_cls="solo",
-                    queues=[queue],
-                    loglevel="WARNING",
-                    without_heartbeat=True,
-                    without_mingle=True,
-                    without_gossip=True,
-                )
-                self.running[:] = [worker]
-                try:
-                    worker.start()  # returns when asked to stop, or after an unrecoverable error
-                finally:
-                    worker.stop()
-                if not self.stopping.wait(RESTART_PAUSE_SECONDS):
-                    log.warning("the worker thread stopped unexpectedly; starting it again")
-
-        self.thread = threading.Thread(target=run, name=name, daemon=True)
-        self.thread.start()
-
-
-@contextmanager
-def _running(*workers: _WorkerThread) -> Iterator[None]:
-    """Stops the workers together on the way out: each ends its loop at its
-    next turn, so asking them all at once waits for the slowest, not the sum."""
+    thread = threading.Thread(target=run, name=name, daemon=True)
+    thread.start()
     try:
         yield
     finally:
-        for worker in workers:
-            worker.stopping.set()
+        stopping.set()
         deadline = time.monotonic() + STOP_SECONDS
-        while any(w.thread.is_alive() for w in workers) and time.monotonic() < deadline:
-            for worker in workers:
-                for running in worker.running:
-                    _ask_to_stop(running)
-            for worker in workers:
-                worker.thread.join(timeout=0.1)
+        while thread.is_alive() and time.monotonic() < deadline:
+            for worker in running:
+                _ask_to_stop(worker)
+            thread.join(timeout=0.2)
 
 
 def _ask_to_stop(worker: object) -> None:

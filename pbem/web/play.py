@@ -23,7 +23,7 @@ from pbem.i18n import current_language, page_language
 from pbem.i18n.boards import board_text
 from pbem.i18n.games import game_title
 from pbem.i18n.rules import describe_error, describe_refusal
-from pbem.models import Game, GameStatus, Seat, Submission
+from pbem.models import Game, GameStatus, Seat, Submission, SubmissionStatus
 from pbem.numbers import whole_number
 from pbem.render.lastturn import moves_since
 from pbem.services import chat, pictures
@@ -134,7 +134,7 @@ def render_game_page(
         shown_reason=_reason(shown),
         moves=moves,
         error=error,
-        waiting=_waiting(game, seat, pending, position),
+        waiting=_waiting(game, seat, pending or _still_judged(shown), position),
         version=version,
         chat=chat.messages(db(), game),
         events=events_by_ply(events_of(db(), game)),
@@ -185,6 +185,12 @@ def _waiting(game: Game, seat: Seat, pending: Submission | None, position: Posit
     if not position.is_now or game.status != GameStatus.ACTIVE:
         return False
     return pending is not None or seat.position not in position.played.state.to_act()
+
+
+def _still_judged(shown: Submission | None) -> Submission | None:
+    """The shown submission if it was still unjudged when read (after the
+    version): its verdict will change the version, so the page must look."""
+    return shown if shown is not None and shown.status == SubmissionStatus.PENDING else None
 
 
 def _form() -> tuple[str, int]:

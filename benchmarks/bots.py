@@ -2,7 +2,7 @@
 
     .venv/bin/python -m benchmarks.bots [--rulesets java,taluva,samurai]
         [--pairs easy-random,...] [--games 200] [--tables 100] [--workers 2]
-        [--seed bench] [--json FILE]
+        [--seed bench] [--json FILE] [--games-log FILE]
 
 Per ruleset, on the engine alone (`engine.bots.match`):
   - 2-player matches between levels, seats swapped every other game: each
@@ -16,6 +16,10 @@ Per ruleset, on the engine alone (`engine.bots.match`):
   - process seconds per decision of each level: mean, p95 and max.
 Budgets are iterations, so the strength figures do not depend on the
 machine; the seconds do (one core per worker process).
+
+The whole run is hours of CPU: with `--games-log` each finished game is
+appended to a JSON-lines file, and a run given the same file plays only the
+games it does not hold yet, so an interrupted run goes on where it stopped.
 """
 
 from __future__ import annotations
@@ -57,6 +61,35 @@ class Played:
     job: Job
     ranking: list[list[int]]
     seconds: dict[str, list[float]] = field(default_factory=dict)
+
+
+def logged(played: Played) -> str:
+    """One line of the games log."""
+    job = played.job
+    return json.dumps(
+        {
+            "ruleset": job.ruleset,
+            "bots": list(job.bots),
+            "seed": job.seed,
+            "ranking": played.ranking,
+            "seconds": played.seconds,
+        }
+    )
+
+
+def read_log(path: str | None) -> dict[Job, Played]:
+    """The games a log already holds, by the job that played them."""
+    if path is None or not os.path.exists(path):
+        return {}
+    games = {}
+    with open(path, encoding="utf-8") as log:
+        for line in log:
+            if not line.strip():
+                continue
+            row = json.loads(line)
+            job = Job(row["ruleset"], tuple(row["bots"]), row["seed"])
+            games[job] = Played(job, row["ranking"], row["seconds"])
+    return games
 
 
 def play(job: Job) -> Played:
@@ -207,16 +240,25 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--seed", default="bench")
     parser.add_argument("--json", help="also write the figures to this file")
+    parser.add_argument(
+        "--games-log", help="append each game to this JSON-lines file; skip the games it holds"
+    )
     args = parser.parse_args()
     pairs = [tuple(pair.split("-")) for pair in args.pairs.split(",")]
     print(f"{os.cpu_count()} cores, {args.workers} worker processes")
+    done = read_log(args.games_log)
     everything = []
     for ruleset in args.rulesets.split(","):
         jobs = pair_jobs(ruleset, args.games, args.seed, pairs) + table_jobs(
             ruleset, args.tables, args.seed
         )
+        played = [done[job] for job in jobs if job in done]
         with Pool(args.workers) as pool:
-            played = list(pool.imap_unordered(play, jobs))
+            for game in pool.imap_unordered(play, [job for job in jobs if job not in done]):
+                played.append(game)
+                if args.games_log:
+                    with open(args.games_log, "a", encoding="utf-8") as log:
+                        log.write(logged(game) + "\n")
         everything.append(report(ruleset, played))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:

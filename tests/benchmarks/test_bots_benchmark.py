@@ -39,19 +39,40 @@ def test_a_shared_first_place_counts_its_share():
     assert first_place_share([[1], [0]], 0) == 0.0
 
 
-@pytest.mark.system  # the benchmark plays in a pool of processes
-def test_a_short_run_prints_and_writes_its_figures(tmp_path):
-    figures = tmp_path / "bots.json"
-    small = ["--rulesets", "taluva", "--pairs", "easy-random", "--games", "2", "--tables", "0"]
+def run_benchmark(*arguments: object) -> subprocess.CompletedProcess[str]:
+    small = ["--rulesets", "taluva", "--pairs", "easy-random", "--tables", "0", "--workers", "1"]
     run = subprocess.run(
-        [sys.executable, "-m", "benchmarks.bots", *small, "--workers", "1", "--json", figures],
+        [sys.executable, "-m", "benchmarks.bots", *small, *map(str, arguments)],
         cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=120,
     )
     assert run.returncode == 0, run.stderr
+    return run
+
+
+@pytest.mark.system  # the benchmark plays in a pool of processes
+def test_a_short_run_prints_and_writes_its_figures(tmp_path):
+    figures = tmp_path / "bots.json"
+    run = run_benchmark("--games", 2, "--json", figures)
     [taluva] = json.loads(figures.read_text())
     assert taluva["ruleset"] == "taluva" and taluva["pairs"]["easy-random"]["games"] == 2
     assert set(taluva["seconds"]) == {"easy", "random"} and set(taluva["elo"]) == {"easy", "random"}
     assert "easy v random" in run.stdout
+
+
+@pytest.mark.system
+def test_a_run_with_a_games_log_plays_only_the_games_it_lacks(tmp_path):
+    log, figures = tmp_path / "games.jsonl", tmp_path / "bots.json"
+    run_benchmark("--games", 1, "--games-log", log)
+    [first] = log.read_text().splitlines()
+    run_benchmark("--games", 2, "--games-log", log, "--json", figures)
+    lines = log.read_text().splitlines()
+    assert lines[0] == first and len(lines) == 2
+    assert {json.loads(line)["seed"] for line in lines} == {
+        "bench-easy-random-0",
+        "bench-easy-random-1",
+    }
+    [taluva] = json.loads(figures.read_text())
+    assert taluva["pairs"]["easy-random"]["games"] == 2

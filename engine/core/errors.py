@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Self
 
 from engine.core import message_texts  # noqa: F401  (the templates used here)
-from engine.core.messages import Message, Param, registered_words
+from engine.core.messages import Message, Param, is_word
 
 Argument = Param | Message | tuple[Message, ...]
 
@@ -32,28 +32,34 @@ class EngineError(Exception):
 class IllegalMove(EngineError):
     """A move that is malformed or breaks a rule; `rule` names the rule broken."""
 
-    def __init__(self, reason: str, rule: str | None = None) -> None:
+    def __init__(self, reason: str | Message, rule: str | None = None) -> None:
         super().__init__(reason)
-        self.reason = reason
+        self._text = None if isinstance(reason, Message) else reason
+        if isinstance(reason, Message):
+            self.message = reason
         self.rule = rule
+
+    @property
+    def reason(self) -> str:
+        """The English text, written out when first read: legal-move lists
+        and bots build thousands of refusals that nobody reads."""
+        if self._text is None:
+            assert self.message is not None
+            self._text = self.message.text()
+        return self._text
 
     @classmethod
     def of(cls, code: str, /, rule: Argument | None = None, **params: Argument) -> Self:
         """A refusal by message id, e.g. `IllegalMove.of("taluva.no_land", space="2,-1")`;
         `rule` is a registered word (see `messages.words`): typed as any
         parameter, as `EngineError.of` takes one by that name too."""
-        if rule is not None and (not isinstance(rule, str) or rule not in registered_words()):
+        if rule is not None and (not isinstance(rule, str) or not is_word(rule)):
             raise ValueError(f"rule {rule!r} is not a registered word (messages.words)")
-        message = Message(code, params)
-        error = cls(message.text(), rule)
-        error.message = message
-        return error
+        return cls(Message(code, params), rule)
 
     def with_rule(self, rule: str | None) -> Self:
         """The same refusal under another rule's name."""
-        error = type(self)(self.reason, rule)
-        error.message = self.message
-        return error
+        return type(self)(self.message or self.reason, rule)
 
     def quoted(self) -> Message:
         """The whole refusal, its rule included, as a parameter of another message."""

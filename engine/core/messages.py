@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 _TEMPLATES: dict[str, str] = {}
@@ -57,6 +58,11 @@ def registered_words() -> frozenset[str]:
     return frozenset(_WORDS)
 
 
+def is_word(name: str) -> bool:
+    return name in _WORDS
+
+
+@cache
 def placeholders(template: str) -> frozenset[str]:
     return frozenset(PLACEHOLDER.findall(template))
 

@@ -8,7 +8,6 @@ import logging
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
-from zoneinfo import available_timezones
 
 from babel.dates import get_day_names
 from flask import Flask, current_app, redirect, render_template, request, url_for
@@ -158,7 +157,7 @@ def _settings_form(first_visit: bool) -> ResponseReturnValue:
     next_page = safe_next(request.values.get("next"))
     page = {
         "user": user,
-        "zones": sorted(available_timezones()),
+        "zones": sorted(accounts.time_zones()),
         "languages": LANGUAGE_NAMES,
         "moved_choices": MOVED_CHOICES,
         "digest_hours": accounts.DIGEST_HOURS,

@@ -69,7 +69,7 @@ def sort_spaces(spaces: Iterable[str]) -> tuple[str, ...]:
     return tuple(sorted(spaces, key=ORDER.__getitem__))
 
 
-def edge_cost(space: str) -> int | None:
+def _edge_cost(space: str) -> int | None:
     """AP to enter or leave at this space, None when it is not at the edge.
 
     A ring space (reached by an overhanging tile) costs its own kind; a
@@ -81,6 +81,16 @@ def edge_cost(space: str) -> int | None:
     if not s.border:
         return None
     return min(EDGE_COST[SPACES[n].kind] for n in s.neighbors if SPACES[n].ring)
+
+
+RING_SPACES: frozenset[str] = frozenset(sid for sid, s in SPACES.items() if s.ring)
+# Looked up for every developer step a legal-move list weighs: a table.
+EDGE_COSTS: dict[str, int] = {sid: cost for sid in SPACES if (cost := _edge_cost(sid)) is not None}
+
+
+def edge_cost(space: str) -> int | None:
+    """AP to enter or leave at this space, None when it is not at the edge."""
+    return EDGE_COSTS.get(space)
 
 
 def _footprints() -> dict[int, tuple[tuple[str, ...], ...]]:

@@ -15,7 +15,7 @@ from engine.games.java import messages as m
 from engine.games.java.board import (
     NEIGHBORS,
     PRINTED_IRRIGATION,
-    SPACES,
+    RING_SPACES,
     edge_cost,
 )
 from engine.games.java.positions import standings
@@ -107,7 +107,7 @@ class Land:
 
     def overhang(self, cells: Iterable[str]) -> int:
         """Ring spaces not yet covered: each costs 1 AP more to lie over."""
-        return sum(1 for c in cells if SPACES[c].ring and c not in self.level)
+        return sum(1 for c in cells if c in RING_SPACES and c not in self.level)
 
     def irrigation_problem(self, cells: Iterable[str]) -> IllegalMove | None:
         """Irrigation is never covered; said first, before any shape rule."""

@@ -14,8 +14,8 @@ def token_share(bot_class: type[RandomBot]) -> float:
     seat = state.current
     kinds = {type(m) for m in state.legal_moves(seat)}
     assert len(kinds) == 4 and TakeToken in kinds  # tiles, irrigation, cards, token
-    picks = Counter(type(bot_class(f"bot-{i}").choose(state, seat)).__name__ for i in range(400))
-    return picks["TakeToken"] / 400
+    picks = Counter(type(bot_class(f"bot-{i}").choose(state, seat)).__name__ for i in range(200))
+    return picks["TakeToken"] / 200
 
 
 def test_the_uniform_bot_rarely_picks_a_single_move():

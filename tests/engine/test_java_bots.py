@@ -15,6 +15,7 @@ from engine.bots.match import play_match_game
 from engine.core.rng import SeededRandom
 from engine.games.java.state import JavaState
 from engine.games.java.strategy import JavaStrategy
+from tests.engine.bot_tables import MIXED_TABLES, table_id
 
 # Budgets shrunk for speed (the levels' own are in JavaStrategy.budgets):
 # one-wide beams; whole games skip strong's answers, which the fairness and
@@ -33,16 +34,7 @@ def fast_budgets(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(JavaStrategy, "budgets", FAST)
 
 
-@pytest.mark.parametrize(
-    "bots",
-    [
-        ("strong", "random"),
-        ("medium", "easy"),
-        ("easy", "strong", "random"),
-        ("random", "random", "medium"),
-        ("random", "strong", "medium", "easy"),
-    ],
-)
+@pytest.mark.parametrize("bots", MIXED_TABLES, ids=table_id)
 def test_every_level_plays_a_complete_legal_game(fast_budgets: None, bots: tuple[str, ...]):
     played = play_match_game("java", bots, f"levels-{len(bots)}")  # push checks every move
     assert played.game.state.is_over()
@@ -106,6 +98,7 @@ import json, sys
 from engine import Game
 from engine.bots import make_bot
 from engine.games.java.strategy import JavaStrategy
+from tests.engine.bot_tables import MIXED_TABLES, table_id
 JavaStrategy.budgets = json.loads(sys.argv[1])
 game = Game.new("java", ["a", "b"], "again")
 moves = []

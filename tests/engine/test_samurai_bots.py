@@ -29,6 +29,7 @@ from engine.games.samurai.state import SamuraiState
 from engine.games.samurai.strategy import SamuraiStrategy
 from engine.games.samurai.tiles import FIGURES, kind
 from engine.games.samurai.turns import plan_turn
+from tests.engine.bot_tables import MIXED_TABLES, table_id
 from tests.engine.samurai.helpers import clear_board, game_in_play, put_figures
 
 # Beam, turns answered, deals, answering beam.
@@ -66,13 +67,11 @@ def positions() -> list[tuple[int, int, SamuraiState]]:
 
 
 @pytest.mark.usefixtures("small_budgets")
-@pytest.mark.parametrize("players", [2, 3, 4])
-@pytest.mark.parametrize("level", LEVELS)
-def test_every_level_plays_a_complete_legal_game(level: str, players: int) -> None:
-    bots = [level] + ["random"] * (players - 1)
-    played = play_match_game("samurai", bots, f"complete-{level}-{players}")
+@pytest.mark.parametrize("bots", MIXED_TABLES, ids=table_id)
+def test_every_level_plays_a_complete_legal_game(bots: tuple[str, ...]) -> None:
+    played = play_match_game("samurai", bots, f"complete-{len(bots)}")
     assert played.game.state.is_over()
-    assert played.seconds[0], "the bot made decisions"
+    assert all(played.seconds), "every seat decided"
 
 
 @pytest.mark.parametrize(("players", "seat", "state"), positions())

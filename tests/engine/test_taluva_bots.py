@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.bots import LEVELS, make_bot
+from engine.bots import make_bot
 from engine.bots.base import Bot
 from engine.bots.greedy import GreedyBot
 from engine.bots.random_play import RandomBot
@@ -24,6 +24,7 @@ from engine.games.taluva.island import Settlement
 from engine.games.taluva.strategy import PROSPECT, TaluvaStrategy, temple_prospects
 from engine.games.taluva.tiles import full_set
 from engine.games.taluva.turns import TurnSearchBot, whole_turns
+from tests.engine.bot_tables import MIXED_TABLES, table_id
 from tests.engine.taluva.helpers import position
 
 # Searches in tests get small budgets: the levels' own (TaluvaStrategy.budgets,
@@ -42,13 +43,12 @@ def bot(level: str, key: str) -> Bot:
     return TurnSearchBot(key, TaluvaStrategy(foresight=True), kept=2, deals=1, followed=1)
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-@pytest.mark.parametrize("level", LEVELS)
-def test_every_level_plays_whole_legal_games(level, players):
-    game = Game.new("taluva", [f"{level}{i}" for i in range(players)], f"whole-{level}")
+@pytest.mark.parametrize("levels", MIXED_TABLES, ids=table_id)
+def test_every_level_plays_whole_legal_games(levels):
+    game = Game.new("taluva", list(levels), f"whole-{len(levels)}")
     while not game.state.is_over():
         seat = game.state.current
-        move = bot(level, f"{len(game.log)}").choose(game.state, seat)
+        move = bot(levels[seat], f"{len(game.log)}").choose(game.state, seat)
         assert move in game.state.legal_moves(seat)
         game.push(seat, move)  # checked again by the rules
     assert game.state.result().reason
@@ -129,6 +129,7 @@ def test_whole_turns_end_the_turn_after_the_placements_followed(followed):
 CHOOSE_IN_A_FRESH_PROCESS = """
 import json
 from engine.bots import make_bot
+from tests.engine.bot_tables import MIXED_TABLES, table_id
 from tests.engine.taluva.helpers import position
 state = position("again", 12)
 move = make_bot("strong", "taluva", "same key").choose(state, state.current)

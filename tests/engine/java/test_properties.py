@@ -118,7 +118,7 @@ def play_java(players: int, seed: str) -> Game:
 
 
 @settings(
-    max_examples=3,
+    max_examples=2,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
@@ -130,7 +130,7 @@ def test_bot_games_end_replay_and_keep_secrets(players, seed):
     assert len(game.state.final_scored) == players
 
 
-@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(players=st.sampled_from([2, 3, 4]), seed=st.text(alphabet="qwxz", min_size=4, max_size=8))
 def test_a_trial_conceals_every_draw(players, seed):
     """Drawn cards, the face-up card's successor and reshuffles stay unknown in a trial."""

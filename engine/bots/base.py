@@ -3,10 +3,27 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, TypeVar
 
 from engine.core.rng import SeededRandom
 from engine.core.state import State
+
+T = TypeVar("T")
+
+
+class NoLegalMove(RuntimeError):
+    """A bot asked for the move of a seat that cannot act: its caller's bug."""
+
+    def __init__(self, seat: int) -> None:
+        super().__init__(f"seat {seat} is asked to act but has no legal move")
+
+
+def some_moves(moves: Sequence[T], seat: int) -> Sequence[T]:
+    """`moves`, unless there are none."""
+    if not moves:
+        raise NoLegalMove(seat)
+    return moves
 
 
 class Bot(ABC):

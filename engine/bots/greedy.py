@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.bots.base import Bot
+from engine.bots.base import Bot, NoLegalMove
 from engine.bots.hidden import seat_sample
 from engine.bots.strategy import Strategy
 from engine.core.state import State
@@ -29,5 +29,5 @@ class GreedyBot(Bot):
             if value > best_value:
                 best, best_value = move, value
         if best is None:
-            raise RuntimeError(f"seat {seat} is asked to act but has no legal move")
+            raise NoLegalMove(seat)
         return best

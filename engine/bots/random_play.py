@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.bots.base import Bot
+from engine.bots.base import Bot, some_moves
 from engine.core.state import State
 
 
@@ -15,10 +15,7 @@ class RandomBot(Bot):
         return self.rng.choice(self.candidates(state, seat))
 
     def candidates(self, state: State, seat: int) -> list[Any]:
-        moves = state.legal_moves(seat)
-        if not moves:
-            raise RuntimeError(f"seat {seat} is asked to act but has no legal move")
-        return moves
+        return list(some_moves(state.legal_moves(seat), seat))
 
 
 class KindsBot(RandomBot):

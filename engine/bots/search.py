@@ -13,7 +13,7 @@ import math
 from collections.abc import Hashable
 from typing import Any
 
-from engine.bots.base import Bot
+from engine.bots.base import Bot, some_moves
 from engine.bots.hidden import seat_sample
 from engine.bots.strategy import Strategy
 from engine.core.state import State
@@ -53,9 +53,7 @@ class SearchBot(Bot):
         self.iterations = iterations
 
     def choose(self, state: State, seat: int) -> Any:
-        first = list(self.strategy.candidates(state, seat))
-        if not first:
-            raise RuntimeError(f"seat {seat} is asked to act but has no legal move")
+        first = some_moves(list(self.strategy.candidates(state, seat)), seat)
         if len(first) == 1:
             return first[0]
         root = Node(None)

@@ -1,7 +1,12 @@
-"""The two random bots: uniform over moves, or over kinds of move first."""
+"""The two random bots: uniform over moves, or over kinds of move first; and
+what any bot says when asked to move for a seat that cannot."""
 
 from collections import Counter
 
+import pytest
+
+from engine.bots import make_bot
+from engine.bots.base import NoLegalMove
 from engine.bots.random_play import KindsBot, RandomBot
 from engine.games.java.notation import TakeToken
 from engine.games.java.state import JavaState
@@ -24,3 +29,11 @@ def test_the_uniform_bot_rarely_picks_a_single_move():
 
 def test_the_kinds_bot_picks_each_kind_about_as_often():
     assert 0.18 < token_share(KindsBot) < 0.32
+
+
+def test_a_bot_asked_for_a_seat_without_legal_moves_says_so():
+    state = JavaState.new(2, "bots")
+    waiting = 1 - state.current
+    assert state.legal_moves(waiting) == []
+    with pytest.raises(NoLegalMove, match=f"seat {waiting} is asked to act"):
+        make_bot("random", "java", "key").choose(state, waiting)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.bots.base import Bot
+from engine.bots.base import Bot, some_moves
 from engine.bots.hidden import seat_sample
 from engine.bots.strategy import Strategy
 from engine.core.state import State
@@ -102,9 +102,7 @@ class TurnPlanBot(Bot):
     def choose(self, state: State, seat: int) -> Any:
         sample = seat_sample(state, seat, self.rng)
         assert isinstance(sample, JavaState)
-        first = self.strategy.candidates(sample, seat)
-        if not first:
-            raise RuntimeError(f"seat {seat} is asked to act but has no legal move")
+        first = some_moves(self.strategy.candidates(sample, seat), seat)
         if len(first) == 1:
             return first[0]
         plans = plan_turn(self.strategy, sample, seat, self.width)

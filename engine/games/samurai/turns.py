@@ -18,7 +18,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
-from engine.bots.base import Bot
+from engine.bots.base import Bot, some_moves
 from engine.bots.hidden import seat_sample
 from engine.bots.strategy import Strategy
 from engine.core.rng import SeededRandom
@@ -104,9 +104,7 @@ class TurnSearchBot(Bot):
 
     def choose(self, state: State, seat: int) -> Any:
         assert isinstance(state, SamuraiState)
-        first = self.strategy.candidates(state, seat)
-        if not first:
-            raise RuntimeError(f"seat {seat} is asked to act but has no legal move")
+        first = some_moves(self.strategy.candidates(state, seat), seat)
         if len(first) == 1:
             return first[0]
         sample = seat_sample(state, seat, self.rng)

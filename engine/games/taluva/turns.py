@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.bots.base import Bot
+from engine.bots.base import Bot, some_moves
 from engine.bots.hidden import seat_sample
 from engine.bots.search import acting_seat
 from engine.bots.strategy import Strategy
@@ -67,9 +67,7 @@ class TurnSearchBot(Bot):
 
     def choose(self, state: State, seat: int) -> Any:
         sample = seat_sample(state, seat, self.rng)
-        turns = whole_turns(self.strategy, sample, seat)
-        if not turns:
-            raise RuntimeError(f"seat {seat} is asked to act but has no legal move")
+        turns = some_moves(whole_turns(self.strategy, sample, seat), seat)
         values = self.strategy.values
         ranked = sorted(turns, key=lambda turn: -values(turn[1])[seat])[: self.kept]
         if len({move for move, _ in ranked}) == 1:

@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
 
 from celery import shared_task
 from flask import current_app
-from sqlalchemy.exc import OperationalError
 
 from pbem.clock.sweep import sweep
 from pbem.db import get_db
@@ -26,42 +24,36 @@ from pbem.task_names import (
     SWEEP_CLOCKS,
     THINK_BOT,
 )
-
-RETRY: dict[str, Any] = {  # options of shared_task
-    "autoretry_for": (OperationalError,),  # lost connection, lock timeout
-    "max_retries": 5,
-    "retry_backoff": 1,
-    "retry_backoff_max": 30,
-}
+from pbem.task_retry import DATABASE_RETRY
 
 
-@shared_task(name=PROCESS_SUBMISSION, acks_late=True, reject_on_worker_lost=True, **RETRY)
+@shared_task(name=PROCESS_SUBMISSION, acks_late=True, reject_on_worker_lost=True, **DATABASE_RETRY)
 def process_submission(submission_id: int) -> str | None:
     with get_db().session() as session:
         outcome = pipeline.process_submission(session, submission_id)
     return None if outcome is None else outcome.status
 
 
-@shared_task(name=THINK_BOT, acks_late=True, reject_on_worker_lost=True, **RETRY)
+@shared_task(name=THINK_BOT, acks_late=True, reject_on_worker_lost=True, **DATABASE_RETRY)
 def think_bot(seat_id: int) -> str:
     """On the bots' queue: a bot thinks for the seat, outside any lock."""
     with get_db().session() as session:
         return bot_thinking.think(session, seat_id)
 
 
-@shared_task(name=REQUEUE_STALE, **RETRY)
+@shared_task(name=REQUEUE_STALE, **DATABASE_RETRY)
 def requeue_stale_submissions() -> int:
     with get_db().session() as session:
         return requeue_stale(session)
 
 
-@shared_task(name=SWEEP_CLOCKS, **RETRY)
+@shared_task(name=SWEEP_CLOCKS, **DATABASE_RETRY)
 def sweep_clocks() -> str:
     with get_db().session() as session:
         return str(sweep(session))
 
 
-@shared_task(name=PRUNE_PICTURES, **RETRY)
+@shared_task(name=PRUNE_PICTURES, **DATABASE_RETRY)
 def prune_kept_pictures() -> int:
     """Run by beat every PBEM_SWEEP_SECONDS: pictures are kept PBEM_PICTURE_KEEP_DAYS."""
     age = timedelta(days=current_app.config["PBEM_PICTURE_KEEP_DAYS"])
@@ -71,19 +63,19 @@ def prune_kept_pictures() -> int:
     return pruned
 
 
-@shared_task(name=SEND_WEBHOOK, acks_late=True, reject_on_worker_lost=True, **RETRY)
+@shared_task(name=SEND_WEBHOOK, acks_late=True, reject_on_worker_lost=True, **DATABASE_RETRY)
 def send_webhook(delivery_id: int) -> str | None:
     with get_db().session() as session:
         return deliver.deliver(session, delivery_id, current_app.config)
 
 
-@shared_task(name=SEND_PUSH, acks_late=True, reject_on_worker_lost=True, **RETRY)
+@shared_task(name=SEND_PUSH, acks_late=True, reject_on_worker_lost=True, **DATABASE_RETRY)
 def send_push(notice_id: int) -> str | None:
     with get_db().session() as session:
         return push.send_notice(session, notice_id, current_app.config)
 
 
-@shared_task(name=REQUEUE_WEBHOOKS, **RETRY)
+@shared_task(name=REQUEUE_WEBHOOKS, **DATABASE_RETRY)
 def requeue_webhooks() -> int:
     """Run by beat every PBEM_SWEEP_SECONDS: retries, held and lost webhook
     deliveries and push notices."""

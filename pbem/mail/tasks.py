@@ -8,7 +8,6 @@ from typing import Any
 
 from celery import Task, shared_task
 from flask import current_app
-from sqlalchemy.exc import OperationalError
 
 from pbem.db import get_db
 from pbem.dispatch import send_tasks
@@ -24,16 +23,11 @@ from pbem.task_names import (
     SEND_MAIL,
     SEND_MAILS,
 )
+from pbem.task_retry import DATABASE_RETRY
 
 log = logging.getLogger(__name__)
 
 MAX_SEND_RETRIES = 8
-DB_RETRY: dict[str, Any] = {  # options of shared_task
-    "autoretry_for": (OperationalError,),
-    "max_retries": 5,
-    "retry_backoff": 1,
-    "retry_backoff_max": 30,
-}
 
 
 @shared_task(name=SEND_MAILS, bind=True, acks_late=True, reject_on_worker_lost=True)
@@ -55,7 +49,7 @@ def send_mail(outbox_id: int) -> None:
     send.enqueue(current_app.extensions["celery"], [outbox_id])
 
 
-@shared_task(name=REQUEUE_OUTBOX, **DB_RETRY)
+@shared_task(name=REQUEUE_OUTBOX, **DATABASE_RETRY)
 def requeue_outbox() -> int:
     with get_db().session() as session:
         config = current_app.config
@@ -66,14 +60,14 @@ def requeue_outbox() -> int:
     return len(ids)
 
 
-@shared_task(name=PROCESS_INBOUND, acks_late=True, reject_on_worker_lost=True, **DB_RETRY)
+@shared_task(name=PROCESS_INBOUND, acks_late=True, reject_on_worker_lost=True, **DATABASE_RETRY)
 def process_inbound(inbound_id: int) -> str | None:
     with get_db().session() as session:
         result = inbound.process(session, inbound_id, current_app.config)
     return None if result is None else result.outcome
 
 
-@shared_task(name=REQUEUE_INBOUND, **DB_RETRY)
+@shared_task(name=REQUEUE_INBOUND, **DATABASE_RETRY)
 def requeue_inbound() -> int:
     age = timedelta(seconds=current_app.config["PBEM_STALE_SUBMISSION_SECONDS"])
     with get_db().session() as session:
@@ -82,7 +76,7 @@ def requeue_inbound() -> int:
     return len(ids)
 
 
-@shared_task(name=FORGET_INBOUND_RAW, **DB_RETRY)
+@shared_task(name=FORGET_INBOUND_RAW, **DATABASE_RETRY)
 def forget_inbound_raw() -> int:
     """Run by beat every PBEM_SWEEP_SECONDS: raw mail is kept PBEM_MAIL_KEEP_DAYS."""
     age = timedelta(days=current_app.config["PBEM_MAIL_KEEP_DAYS"])
@@ -90,7 +84,7 @@ def forget_inbound_raw() -> int:
         return retention.forget_inbound_raw(session, utcnow() - age)
 
 
-@shared_task(name=FORGET_OUTBOX, **DB_RETRY)
+@shared_task(name=FORGET_OUTBOX, **DATABASE_RETRY)
 def forget_outbox() -> int:
     """Run by beat every PBEM_SWEEP_SECONDS: outbox rows are kept
     PBEM_OUTBOX_KEEP_DAYS, sign-in mail PBEM_SIGN_IN_KEEP_DAYS."""
@@ -98,7 +92,7 @@ def forget_outbox() -> int:
         return retention.forget_outbox(session, current_app.config, utcnow())
 
 
-@shared_task(name=POLL_IMAP, **DB_RETRY)
+@shared_task(name=POLL_IMAP, **DATABASE_RETRY)
 def poll_imap() -> int:
     """Run by beat every PBEM_IMAP_POLL_SECONDS when PBEM_IMAP_URL is set."""
     return imap_poller.poll(current_app._get_current_object())  # type: ignore[attr-defined]  # Flask types current_app as the app, not its proxy

@@ -33,7 +33,9 @@ def _read(text: str) -> tuple[dict[str, Any], dict[str, tuple[str, str, Any]]]:
 class OpenApiClient:
     def __init__(self, client: FlaskClient) -> None:
         self.client = client
-        self.document, self.operations = _read(client.get("/api/openapi.json").get_data(as_text=True))
+        self.document, self.operations = _read(
+            client.get("/api/openapi.json").get_data(as_text=True)
+        )
         self.called: set[str] = set()
 
     def call(

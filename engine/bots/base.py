@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Sized
 from typing import Any, TypeVar
 
 from engine.core.rng import SeededRandom
 from engine.core.state import State
 
-T = TypeVar("T")
+Moves = TypeVar("Moves", bound=Sized)
 
 
 class NoLegalMove(RuntimeError):
@@ -19,8 +19,9 @@ class NoLegalMove(RuntimeError):
         super().__init__(f"seat {seat} is asked to act but has no legal move")
 
 
-def some_moves(moves: Sequence[T], seat: int) -> Sequence[T]:
-    """`moves`, unless there are none."""
+def some_moves(moves: Moves, seat: int) -> Moves:
+    """`moves` as they are (no copy: a Java list is thousands long), unless
+    there are none."""
     if not moves:
         raise NoLegalMove(seat)
     return moves

@@ -15,7 +15,7 @@ class RandomBot(Bot):
         return self.rng.choice(self.candidates(state, seat))
 
     def candidates(self, state: State, seat: int) -> list[Any]:
-        return list(some_moves(state.legal_moves(seat), seat))
+        return some_moves(state.legal_moves(seat), seat)
 
 
 class KindsBot(RandomBot):

@@ -34,9 +34,11 @@ class IllegalMove(EngineError):
 
     def __init__(self, reason: str | Message, rule: str | None = None) -> None:
         super().__init__(reason)
-        self._text = None if isinstance(reason, Message) else reason
+        self._text: str | None = None
         if isinstance(reason, Message):
             self.message = reason
+        else:
+            self._text = reason
         self.rule = rule
 
     @property

@@ -19,6 +19,7 @@ from engine.core.messages import (
     WORD_PARAMETERS,
     Message,
     UnknownMessage,
+    is_word,
     registered_words,
     templates,
 )
@@ -68,7 +69,7 @@ def translate(message: Message, language: str) -> str:
 
 
 def translate_word(word: str, language: str) -> str:
-    if word not in registered_words():
+    if not is_word(word):
         return word
     return plain_translations(AREA, language).gettext(word)
 

@@ -1,3 +1,4 @@
+import os
 from collections.abc import Iterator
 
 import pytest
@@ -14,15 +15,31 @@ SYSTEM_FIXTURES = frozenset({"chromium", "imap_server"})
 @pytest.hookimpl(wrapper=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> Iterator[None]:
     """Mark the tests of SYSTEM_FIXTURES `system` before `-m` chooses; once
-    pytest has chosen and grouped the tests by database, move the system
-    tests to the front. They are the longest (whole installs, a pytest per
-    hour): started last they would leave one worker running alone at the
-    end. The sort is stable, so each database's tests stay together."""
+    pytest has chosen and grouped the tests by database, start each test
+    process's share with its turn of the system tests. They are the longest
+    (whole installs, a pytest per hour): started last they would leave one
+    process running alone at the end."""
     for item in items:
         if SYSTEM_FIXTURES.intersection(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.system)
     yield
-    items.sort(key=lambda item: item.get_closest_marker("system") is None)
+    items[:] = system_first_in_each_share(
+        items, int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", 1))
+    )
+
+
+def system_first_in_each_share(items: list[pytest.Item], shares: int) -> list[pytest.Item]:
+    """xdist's work stealing hands each process one contiguous share of the
+    list, so each share here starts with its turn of the system tests, dealt
+    round, and goes on with its slice of the rest in order (each database's
+    tests stay together)."""
+    system = [item for item in items if item.get_closest_marker("system")]
+    rest = [item for item in items if not item.get_closest_marker("system")]
+    ordered: list[pytest.Item] = []
+    for share in range(shares):
+        ordered += system[share::shares]
+        ordered += rest[len(rest) * share // shares : len(rest) * (share + 1) // shares]
+    return ordered
 
 
 # The fixtures that build an app on a database: its tests run on PostgreSQL,

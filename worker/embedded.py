@@ -14,8 +14,10 @@ thread, since Redis connections are not shared safely between threads:
 - stopping only asks the loop to end, and the worker shuts itself down
   in its own thread (a shutdown from outside read its connection at the
   same time as the loop and hung);
-- the thread's current Celery app is the worker's own, so with several
-  apps in one process its tasks still run in its app (and database).
+- the thread's current Celery app is the worker's own, and so is its
+  timer thread's, which runs the tasks held for later (retries): with
+  several apps in one process its tasks still run in its app (and
+  database), not in the app made last.
 
 Unlike Celery's own test worker it stops only itself (that one stops by a
 process-wide flag, ending every other worker thread in the process), and a
@@ -35,6 +37,7 @@ from pathlib import Path
 from celery import Celery
 from celery.beat import EmbeddedService
 from celery.bootsteps import CLOSE  # type: ignore[attr-defined]  # celery-types omits CLOSE
+from celery.utils.timer2 import Timer
 from flask import Flask
 
 from worker.celery_app import bots_celery
@@ -63,6 +66,14 @@ def worker_thread(celery_app: Celery, queue: str, name: str = "pbem-worker") -> 
         def should_use_eventloop(self) -> bool:
             return False
 
+    class AppTimer(Timer):
+        """The timer's thread runs the tasks held for later (a retry's
+        countdown): in this worker's app too, not the process's default."""
+
+        def run(self) -> None:
+            celery_app.set_current()
+            super().run()
+
     stopping = threading.Event()
     running: list[object] = []
 
@@ -73,6 +84,7 @@ def worker_thread(celery_app: Celery, queue: str, name: str = "pbem-worker") -> 
         while not stopping.is_set():
             worker = ThreadWorker(
                 pool_cls="solo",
+                timer_cls=AppTimer,
                 queues=[queue],
                 loglevel="WARNING",
                 without_heartbeat=True,

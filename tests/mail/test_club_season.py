@@ -14,11 +14,11 @@ import time_machine
 
 from pbem.leagues.leagues import create_league, invite_entrant, join_league
 from pbem.leagues.seasons import start_season
-from pbem.mail.tasks import requeue_outbox
 from pbem.models import Game, MovedMail
 from pbem.services.replay import engine_game
+from pbem.task_names import REQUEUE_OUTBOX
 from tests.mail.helpers import listed_under, reply, submit_by_smtp, text_of, turn_mail
-from tests.server.conftest import drain
+from tests.server.conftest import drain, run_task
 from tests.server.pipeline_helpers import play_a_turn
 
 pytestmark = pytest.mark.parametrize("rig", ["postgresql"], indirect=True)
@@ -86,8 +86,7 @@ def test_a_season_in_three_languages_by_mail_and_page_across_quiet_hours(rig, se
             subject = str(mail["Subject"])
             assert subject.startswith(TITLES[language] + ", ") and game.public_id not in subject
     with time_machine.travel(MORNING, tick=True):
-        with rig.app.app_context():
-            requeue_outbox()
+        run_task(rig.app, REQUEUE_OUTBOX)
         morning = turn_mail(rig, game, camille, "")
         drain(rig.app)  # whatever else the morning's pass sends has been sent
         assert game_mails(rig, game, camille) == []  # one mail, not a burst

@@ -12,12 +12,12 @@ import time_machine
 from sqlalchemy import select
 
 from pbem.mail import send
-from pbem.mail.tasks import requeue_outbox
 from pbem.models import MovedMail, Outbox, OutboxStatus
 from pbem.services import accounts, chat, notifications, organiser
+from pbem.task_names import REQUEUE_OUTBOX
 from tests.mail.conftest import DOMAIN
 from tests.mail.helpers import board_png, listed_under, sent_now, text_of
-from tests.server.conftest import drain, wait_for
+from tests.server.conftest import drain, run_task, wait_for
 from tests.server.pipeline_helpers import play_a_turn, start_game
 
 # Saturday 27 March 2027, 23:00 in Prague (UTC+1). That night Prague moves to
@@ -53,8 +53,7 @@ def test_game_mail_in_quiet_hours_waits_for_their_end_across_the_clock_change(
         session.refresh(turn)
         assert (turn.status, turn.attempts) == (OutboxStatus.PENDING, 0)
     with time_machine.travel(QUIET_END.replace(minute=1), tick=True):
-        with rig.app.app_context():
-            assert requeue_outbox() >= 1  # the beat's sweep hands it on now
+        assert run_task(rig.app, REQUEUE_OUTBOX) >= 1  # the beat's sweep hands it on now
         mail = rig.capture.take(to(ann, "your turn"))
         assert str(mail["X-Pbem-Game"]) == game.public_id
 
@@ -76,8 +75,7 @@ def held_for(session, user, game) -> list[Outbox]:
 
 
 def release(rig) -> None:
-    with rig.app.app_context():
-        requeue_outbox()
+    run_task(rig.app, REQUEUE_OUTBOX)
 
 
 def test_held_turns_and_moves_fold_into_one_mail_about_the_game_as_it_stands(

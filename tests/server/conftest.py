@@ -8,14 +8,15 @@ import os
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 import redis
-from celery.worker import state as worker_state
+from celery.signals import before_task_publish, task_postrun
 from flask import Flask
 from sqlalchemy import create_engine, text, update
 from sqlalchemy.engine import make_url
@@ -181,6 +182,13 @@ def token_for(session: Session) -> Callable[[User], str]:
     return issue
 
 
+def run_task(app: Flask, name: str, *args: Any) -> Any:
+    """Run the app's own task `name` in this thread, as its worker would. A
+    task imported from its module runs in Celery's current app instead: the
+    one made last in this thread, whatever test made it."""
+    return app.extensions["celery"].tasks[name](*args)
+
+
 def wait_for(condition: Callable[[], Any], timeout: float = 30.0, what: str = "condition") -> Any:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -191,25 +199,42 @@ def wait_for(condition: Callable[[], Any], timeout: float = 30.0, what: str = "c
     raise AssertionError(f"timed out waiting for {what}")
 
 
+class QueueLedger:
+    """How many tasks this process has sent to each queue, and how many of
+    them its worker threads have finished (a retry is sent anew): a queue is
+    idle when the two agree. A message between the broker and a worker
+    shows in neither the queue's length nor the worker's state, so a drain
+    that only looked found a chain of tasks idle at its joints."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._sent: Counter[str] = Counter()
+        self._finished: Counter[str] = Counter()
+        before_task_publish.connect(self._on_sent, weak=False)
+        task_postrun.connect(self._on_finished, weak=False)
+
+    def _on_sent(self, routing_key: str = "", **_: Any) -> None:
+        with self._lock:
+            self._sent[routing_key] += 1
+
+    def _on_finished(self, task: Any = None, **_: Any) -> None:
+        queue = (task.request.delivery_info or {}).get("routing_key")
+        if queue:  # a task run in the test's own thread was never sent
+            with self._lock:
+                self._finished[queue] += 1
+
+    def idle(self, queues: Iterable[str]) -> bool:
+        with self._lock:
+            return all(self._sent[queue] == self._finished[queue] for queue in queues)
+
+
+QUEUES = QueueLedger()
+
+
 def drain(app: Flask, timeout: float = 30.0) -> None:
-    """Wait until the app's queues are empty and the workers have nothing in hand."""
+    """Wait until every task sent to the app's queues has been run."""
     queues = (app.config["PBEM_TASK_QUEUE"], app.config["PBEM_BOT_QUEUE"])
-    broker = redis.Redis.from_url(REDIS_URL)
-
-    def idle() -> bool:
-        return (
-            not any(broker.llen(queue) for queue in queues)
-            and not worker_state.active_requests
-            and not worker_state.reserved_requests
-        )
-
-    def idle_twice() -> bool:
-        if not idle():
-            return False
-        time.sleep(0.2)
-        return idle()
-
-    wait_for(idle_twice, timeout, "the worker to finish")
+    wait_for(lambda: QUEUES.idle(queues), timeout, "the worker to finish")
 
 
 @contextmanager

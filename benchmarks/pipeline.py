@@ -56,7 +56,8 @@ Stages, per submission, in seconds (p50, p95, max; overall and per kind of game)
              the sink by its Message-ID; submissions that leave the turn with
              the same seat cause none).
 Turns/s counts submissions applied during the steady phase (`--seconds`, or
-until `--turns` are applied), divided by its length; then the games stop and
+until `--turns` are applied and every kind of game has had one), divided by
+its length; then the games stop and
 the work in flight is waited for (`--drain`). "Drawn after the game had moved
 on" counts "your turn" mails whose X-Pbem-Move is later than the ply they were
 queued at: written from a later position, since mail is composed when sent. Resident memory (RSS,
@@ -406,10 +407,16 @@ class Run:
     seeding: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    kinds: set[str] = field(default_factory=set)  # the labels of the games played
 
     def turns(self) -> int:
         """Submissions judged so far (every one is legal, so each is applied)."""
         return len(self.sent)
+
+    def every_kind(self) -> bool:
+        """Whether every kind of game played has had a submission judged."""
+        with self.lock:
+            return self.kinds <= {sent.kind for sent in self.sent}
 
 
 def new_players(database: Database, count: int, receiver: Receiver | None) -> list[str]:
@@ -717,8 +724,9 @@ class Report:
 def steady_phase(
     run: Run, tables: list[threading.Thread], options: argparse.Namespace
 ) -> tuple[float, float]:
-    """Let the games play for `--seconds`, or until `--turns` are applied; its
-    start and end (epoch seconds)."""
+    """Let the games play for `--seconds`, or until `--turns` are applied and
+    every kind of game has had one (a slow kind is measured too, however
+    loaded the machine); its start and end (epoch seconds)."""
     began, started = time.time(), time.monotonic()
     for table in tables:
         table.start()
@@ -727,7 +735,7 @@ def steady_phase(
         now = time.monotonic()
         if options.turns is None and now - started >= options.seconds:
             break
-        if options.turns is not None and run.turns() >= options.turns:
+        if options.turns is not None and run.turns() >= options.turns and run.every_kind():
             break
         if now - reported >= 30:
             reported = now
@@ -802,6 +810,7 @@ def run(options: argparse.Namespace) -> Report:
         tables = []
         for number, kind in enumerate(kinds):
             table = Table(bench, kind, [next(tokens) for _ in range(kind.players)], number)
+            bench.kinds.add(kind.label)
             first = table.new_game()
             tables.append(threading.Thread(target=table, args=(first,), daemon=True))
         bots_owner = next(tokens)
@@ -879,7 +888,11 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--games", type=int, default=20, help="games played at once")
     parser.add_argument("--light", action="store_true", help="2 games (java 4p late, taluva 3p)")
     parser.add_argument("--seconds", type=float, default=60, help="length of the steady phase")
-    parser.add_argument("--turns", type=int, help="play until this many turns are applied instead")
+    parser.add_argument(
+        "--turns",
+        type=int,
+        help="play until this many turns are applied (one of each kind at least) instead",
+    )
     parser.add_argument("--rate", type=float, help="submissions per second at most (all games)")
     parser.add_argument("--workers", type=int, default=2, help="pbem worker processes")
     parser.add_argument("--concurrency", type=int, help="task processes per worker")

@@ -132,8 +132,11 @@ def test_install_twice_changes_nothing_and_an_upgrade_migrates_then_restarts(tmp
             PBEM_WORKER_INSTANCES="1 2",
             PBEM_SYSTEMCTL=str(systemctl),
         )
+        # A copy of the checkout, as still as an administrator's: the other
+        # tests write into the checkout meanwhile (their compiled modules).
+        release = str(release_copy(tmp_path / "first-release"))
         try:
-            first = run(INSTALL, env)
+            first = run(INSTALL, env, release)
             assert f"changed: user {place.user}" in first
             assert "changed: database migrated" in first
             installed(place, url, queue)
@@ -144,7 +147,7 @@ def test_install_twice_changes_nothing_and_an_upgrade_migrates_then_restarts(tmp
 
             before = snapshot(place.root, place.unit_dir)
             before_calls = calls.read_text()
-            second = run(INSTALL, env | {"PBEM_SECRET_KEY": "ignored-the-file-exists"})
+            second = run(INSTALL, env | {"PBEM_SECRET_KEY": "ignored-the-file-exists"}, release)
             assert "changed:" not in second, second
             assert second.splitlines()[-1].endswith(
                 "nothing to change: the installation is as it should be"

@@ -41,6 +41,7 @@ from tests.deploy.installation import (
     environment_file,
     layout,
     need_root,
+    release_copy,
     run,
     unit_file,
 )
@@ -174,7 +175,7 @@ def stop_unit(process: Process, place: Layout, unit: str) -> int:
     return process.stop(signum, timeout)
 
 
-def installed_for(net: Network, place: Layout, database: str, broker: str) -> None:
+def installed_for(net: Network, place: Layout, database: str, broker: str, release: Path) -> None:
     """install.sh, as the administrator runs it once per machine with the shared
     settings; the machines share this one's files here."""
     web = net.hosts["web"].address
@@ -190,6 +191,7 @@ def installed_for(net: Network, place: Layout, database: str, broker: str) -> No
             PBEM_MAIL_DOMAIN="pbem.test",
             PBEM_LOG_FORMAT="text",
         ),
+        str(release),
     )
     with place.env_file.open("a") as settings:
         settings.writelines(f"{name}={value}\n" for name, value in QUICK_SWEEPS.items())
@@ -272,7 +274,7 @@ def test_five_machines_play_a_game_through_a_pulled_cable(tmp_path):
         subnet = f"10.213.{net.subnet}.0/24"
         database, broker = stack.enter_context(database_host(net.hosts["db"], folder, subnet))
         capture = stack.enter_context(mail_sink(net.gateway))
-        installed_for(net, place, database, broker)
+        installed_for(net, place, database, broker, release_copy(tmp_path / "release"))
 
         web_host = net.hosts["web"]
         services = [

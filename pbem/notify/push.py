@@ -22,7 +22,6 @@ from flask import Flask
 from flask_babel import gettext as _
 from flask_babel import ngettext
 from py_vapid import Vapid02, b64urlencode
-from pywebpush import WebPusher
 from sqlalchemy import and_, or_, select, update
 from sqlalchemy.orm import Session
 
@@ -210,6 +209,10 @@ def _send_to(
     session: Session, device: PushSubscription, message: dict[str, Any], config: Mapping[str, Any]
 ) -> str | None:
     """None when the push service took it (or the device has gone); else why not."""
+    # Imported here: pywebpush brings aiohttp, a third of a second at every
+    # start of a process that never pushes (the web, the commands).
+    from pywebpush import WebPusher
+
     info = {"endpoint": device.endpoint, "keys": {"p256dh": device.p256dh, "auth": device.auth}}
     body = WebPusher(info).encode(json.dumps(message).encode())["body"]
     parts = urlsplit(device.endpoint)

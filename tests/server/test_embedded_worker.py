@@ -69,22 +69,20 @@ def test_a_task_held_for_later_runs_in_its_workers_app_not_the_app_made_last(tmp
     then runs it: in the worker's own app, though another app was made
     since (and Celery falls back to the app made last)."""
     mine = app_on_own_queue(tmp_path, "mine")
+    later = app_on_own_queue(tmp_path, "later")  # Celery's default app now
     ran_in: dict[str, Any] = {}
 
     def seen(sender: Any = None, task_id: str = "", **_: Any) -> None:
         ran_in[task_id] = sender.app
 
     task_prerun.connect(seen, weak=False)
-    later = None
     try:
         with worker_thread(mine.extensions["celery"], mine.config["PBEM_TASK_QUEUE"]):
-            later = app_on_own_queue(tmp_path, "later")
             held = mine.extensions["celery"].send_task(REQUEUE_STALE, countdown=0.3)
             wait_for(lambda: held.id in ran_in, 30, "the task held for later to run")
         assert ran_in[held.id] is mine.extensions["celery"]
     finally:
         task_prerun.disconnect(seen)
         for app in (mine, later):
-            if app is not None:
-                app.extensions["pbem.db"].dispose()
-                forget_queues(app)
+            app.extensions["pbem.db"].dispose()
+            forget_queues(app)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 
-from PIL import Image
+from PIL import Image, ImageChops
 
 from pbem.render import colours
 from pbem.render.surface import Colour
@@ -90,15 +90,18 @@ def split_board_and_panel(png: bytes, panel_width: int) -> tuple[bytes, bytes]:
 def _without_empty_foot(part: Image.Image) -> bytes:
     """`part` as PNG, cut above the rows at its foot that are all background
     (the colour of its bottom-right pixel)."""
-    background = part.getpixel((part.width - 1, part.height - 1))
-    height = part.height
-    while height > 1 and part.crop((0, height - 1, part.width, height)).getextrema() == (
-        background,
-        background,
-    ):
-        height -= 1
+    drawn = _not_background(part).getbbox()
+    height = drawn[3] if drawn else 1
     out = io.BytesIO()
     part.crop((0, 0, part.width, min(height + 8, part.height))).save(
         out, format="PNG", compress_level=4
     )
     return out.getvalue()
+
+
+def _not_background(part: Image.Image) -> Image.Image:
+    """`part` with its background pixels 0 and the rest not (for `getbbox`)."""
+    background = part.getpixel((part.width - 1, part.height - 1))
+    if part.mode in ("P", "L"):
+        return part.point([0 if value == background else 255 for value in range(256)])
+    return ImageChops.difference(part, Image.new(part.mode, part.size, background))

@@ -53,17 +53,29 @@ def position(players: int, seed: str, plies: int) -> Game:
     return game
 
 
+# (players, plies): the secret opening, the figures, and play at every player
+# count. The games are played when a test first asks, not while collecting.
+POSITIONS = [(players, plies) for players in (2, 3, 4) for plies in (1, 30, 45, 60)]
+IN_PLAY = [(p, n) for p, n in POSITIONS if n >= 45 or (p, n) in {(2, 30), (3, 30)}]
+
+
 @cache
-def positions() -> list[tuple[int, int, SamuraiState]]:
-    """(players, seat to judge for, state): the secret opening, the figures,
-    and play at every player count."""
-    found = []
-    for players in (2, 3, 4):
-        for plies in (1, 30, 45, 60):
-            state = position(players, f"pos-{players}-{plies}", plies).state
-            if not state.is_over():
-                found.append((players, min(state.to_act()), state))
-    return found
+def judged(players: int, plies: int) -> tuple[int, SamuraiState]:
+    """The seat to judge for and the state after `plies` moves of random bots."""
+    state = position(players, f"pos-{players}-{plies}", plies).state
+    assert not state.is_over()
+    return min(state.to_act()), state
+
+
+@pytest.fixture
+def seat(players: int, plies: int) -> int:
+    return judged(players, plies)[0]
+
+
+@pytest.fixture
+def state(players: int, plies: int) -> SamuraiState:
+    """A copy, so no test sees another's changes."""
+    return judged(players, plies)[1].copy()
 
 
 @pytest.mark.usefixtures("small_budgets")
@@ -74,7 +86,7 @@ def test_every_level_plays_a_complete_legal_game(bots: tuple[str, ...]) -> None:
     assert all(played.seconds), "every seat decided"
 
 
-@pytest.mark.parametrize(("players", "seat", "state"), positions())
+@pytest.mark.parametrize(("players", "plies"), POSITIONS)
 def test_strategy_candidates_are_legal(players: int, seat: int, state: SamuraiState) -> None:
     strategy = SamuraiStrategy()
     candidates = strategy.candidates(state, seat)
@@ -83,7 +95,7 @@ def test_strategy_candidates_are_legal(players: int, seat: int, state: SamuraiSt
     assert all(move in legal for move in candidates)
 
 
-@pytest.mark.parametrize(("players", "seat", "state"), positions())
+@pytest.mark.parametrize(("players", "plies"), POSITIONS)
 def test_redeal_keeps_what_the_seat_sees_and_the_tiles(
     players: int, seat: int, state: SamuraiState
 ) -> None:
@@ -110,7 +122,7 @@ def test_redeal_changes_what_is_hidden() -> None:
 
 @pytest.mark.usefixtures("small_budgets")
 @pytest.mark.parametrize("level", ["easy", "medium", "strong"])
-@pytest.mark.parametrize(("players", "seat", "state"), positions())
+@pytest.mark.parametrize(("players", "plies"), POSITIONS)
 def test_a_bot_never_sees_what_its_seat_cannot(
     level: str, players: int, seat: int, state: SamuraiState
 ) -> None:
@@ -159,9 +171,7 @@ def test_a_fresh_process_with_another_hash_seed_makes_the_same_move() -> None:
         assert out.stdout.strip() == here
 
 
-@pytest.mark.parametrize(
-    ("players", "seat", "state"), [p for p in positions() if p[2].phase == "play"]
-)
+@pytest.mark.parametrize(("players", "plies"), IN_PLAY)
 def test_whole_turns_end_the_turn_each_once_best_first(
     players: int, seat: int, state: SamuraiState
 ) -> None:
@@ -180,7 +190,7 @@ def test_whole_turns_end_the_turn_each_once_best_first(
     assert len(ends) == len(set(map(repr, ends))), "the same tiles in another order are one turn"
 
 
-@pytest.mark.parametrize(("players", "seat", "state"), positions())
+@pytest.mark.parametrize(("players", "plies"), POSITIONS)
 def test_the_hands_to_fear_are_the_strongest_unplayed_tiles(
     players: int, seat: int, state: SamuraiState
 ) -> None:

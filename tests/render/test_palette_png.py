@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-import pytest
+import io
 
-from pbem.render import render_picture, render_png
+import pytest
+from PIL import Image
+
+from pbem.render import board_and_panel, render_picture, render_png
 from pbem.render.colours import parse_colour
+from pbem.render.panel import WIDTH
 from tests.render.helpers import bot_game, image
 
 TARGET_BYTES = 150 * 1024
@@ -37,3 +41,33 @@ def test_late_java_position_is_under_the_target_size() -> None:
         png = render_png(game.view(seat))
         assert len(png) <= TARGET_BYTES
         assert len(colour_counts(png)) <= 256
+
+
+def opened(png: bytes) -> Image.Image:
+    """The PNG as stored: palette pixels, no conversion."""
+    return Image.open(io.BytesIO(png))
+
+
+def last_drawn_row(picture: Image.Image) -> int:
+    """Row by row from the foot: the last row not all of the corner's colour."""
+    corner = picture.getpixel((picture.width - 1, picture.height - 1))
+    for y in range(picture.height - 1, 0, -1):
+        if picture.crop((0, y, picture.width, y + 1)).getextrema() != (corner, corner):
+            return y
+    return 0
+
+
+@pytest.mark.parametrize("ruleset", ["java", "taluva", "samurai"])
+def test_board_and_panel_end_eight_rows_below_their_last_drawing(ruleset: str) -> None:
+    png = render_png(bot_game(ruleset, 3, "split").view(0))
+    whole = opened(png)
+    board_width = whole.width - WIDTH
+    uncut = (
+        whole.crop((0, 0, board_width, whole.height)),
+        whole.crop((board_width + 1, 0, whole.width, whole.height)),
+    )
+    for part, before in zip(board_and_panel(png), uncut, strict=True):
+        cut = opened(part)
+        assert cut.width == before.width
+        assert cut.height == min(last_drawn_row(before) + 9, before.height) < before.height
+        assert cut.tobytes() == before.crop((0, 0, cut.width, cut.height)).tobytes()

@@ -4,6 +4,8 @@ revision has; on PostgreSQL or SQLite."""
 
 from __future__ import annotations
 
+import shutil
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -118,10 +120,14 @@ def fill(engine: sa.Engine) -> None:
 
 
 @contextmanager
-def database(backend: str, tmp_path: Path) -> Iterator[str]:
-    """The URL of an empty database: a scratch one on PostgreSQL, a file on SQLite."""
+def database(backend: str, tmp_path: Path, copy_of: str | None = None) -> Iterator[str]:
+    """The URL of a database: a scratch one on PostgreSQL, a file on SQLite;
+    empty, or a copy of the one at `copy_of` (which nobody may be using)."""
     if backend == "postgresql":
-        with scratch_database() as url:
+        with scratch_database(copy_of) as url:
             yield url
-    else:
-        yield f"sqlite:///{tmp_path / 'old.sqlite3'}"
+        return
+    path = tmp_path / f"{uuid.uuid4().hex[:12]}.sqlite3"
+    if copy_of:
+        shutil.copyfile(sa.make_url(copy_of).database or "", path)
+    yield f"sqlite:///{path}"

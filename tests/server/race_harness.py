@@ -1,4 +1,4 @@
-"""A race harness: for a fixed time, clients on threads send random operations
+"""A race harness: clients on threads send random operations
 at once to a few clocked games and a league's season on PostgreSQL, through
 the API as people would (moves with and without `ply`, every organiser
 action, joins, withdrawals, replacements, vacations, season starts), beside
@@ -7,9 +7,10 @@ checks what every order of those operations must leave true.
 
     python -m tests.server.race_harness --seconds 60 --seed 3
 
-prints one JSON line (the seed, the operations by kind and answer, the
-violations) and exits 1 on any violation; tests/server/test_race_harness.py
-runs it briefly in the suite.
+runs for a time (or `--operations N`, that many from each client, the same
+kinds of operation for a seed on any machine) and prints one JSON line (the
+seed, the operations by kind and answer, the violations) and exits 1 on any
+violation; tests/server/test_race_harness.py runs it briefly in the suite.
 """
 
 from __future__ import annotations
@@ -250,17 +251,25 @@ OPERATIONS: list[tuple[Callable[[Rig, random.Random], None], float]] = [
 ]
 
 
-def run(rig: Rig, seconds: float, seed: int, clients: int) -> None:
-    """Each client picks operations with its own seeded chance until time is up."""
-    stop_at = time.monotonic() + seconds
+def run(rig: Rig, until: Until, seed: int, clients: int) -> None:
+    """Each client picks operations with its own seeded chance until its
+    count is done or time is up."""
+    stop_at = time.monotonic() + until.seconds if until.seconds is not None else None
     failures: list[BaseException] = []
     operations, weights = zip(*OPERATIONS, strict=True)
 
+    def going(done: int) -> bool:
+        if until.operations is not None and done >= until.operations:
+            return False
+        return stop_at is None or time.monotonic() < stop_at
+
     def client(number: int) -> None:
         chance = random.Random(f"{seed}/{number}")
+        done = 0
         try:
-            while time.monotonic() < stop_at:
+            while going(done):
                 chance.choices(operations, weights)[0](rig, chance)
+                done += 1
         except BaseException as exc:  # reported by the caller
             failures.append(exc)
 
@@ -409,7 +418,15 @@ def harness_app(database_url: str) -> Flask:
     return app
 
 
-def race(seconds: float, seed: int, clients: int = 6) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Until:
+    """When each client stops: after `operations` of its own, or `seconds`."""
+
+    seconds: float | None = None
+    operations: int | None = None
+
+
+def race(until: Until, seed: int, clients: int = 6) -> dict[str, Any]:
     """One seeded run on a database of its own; its report."""
     with scratch_database() as url:
         app = harness_app(url)
@@ -418,7 +435,7 @@ def race(seconds: float, seed: int, clients: int = 6) -> dict[str, Any]:
                 with app.extensions["pbem.db"].session() as session:
                     rig = build(app, session)
                 drain(app, timeout=120)
-                run(rig, seconds, seed, clients)
+                run(rig, until, seed, clients)
                 drain(app, timeout=300)
                 found = violations(rig)
                 with app.extensions["pbem.db"].session() as session:
@@ -434,7 +451,8 @@ def race(seconds: float, seed: int, clients: int = 6) -> dict[str, Any]:
     answers = {f"{kind} {code}": count for (kind, code), count in sorted(rig.answers.items())}
     return {
         "seed": seed,
-        "seconds": seconds,
+        "seconds": until.seconds,
+        "operations per client": until.operations,
         "answers": answers,
         "moves applied by channel": applied,
         "violations": found,
@@ -443,14 +461,17 @@ def race(seconds: float, seed: int, clients: int = 6) -> dict[str, Any]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--seconds", type=float, help="how long (60 s without --operations)")
+    parser.add_argument("--operations", type=int, help="how many operations each client sends")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--runs", type=int, default=1, help="seeds seed, seed+1, ...")
     parser.add_argument("--clients", type=int, default=6)
     arguments = parser.parse_args()
     failed = False
     for seed in range(arguments.seed, arguments.seed + arguments.runs):
-        report = race(arguments.seconds, seed, arguments.clients)
+        seconds = 60 if arguments.seconds is None and arguments.operations is None else None
+        until = Until(arguments.seconds or seconds, arguments.operations)
+        report = race(until, seed, arguments.clients)
         print(json.dumps(report), flush=True)
         failed = failed or bool(report["violations"])
     sys.exit(1 if failed else 0)

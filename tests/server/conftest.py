@@ -39,14 +39,12 @@ REDIS_URL = os.environ.get("PBEM_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 
 
 @contextmanager
-def scratch_database(copy_of: str | None = None) -> Iterator[str]:
-    """The URL of a new PostgreSQL database, dropped afterwards: empty, or a
-    copy of the database at the URL `copy_of` (which nobody may be using)."""
+def scratch_database() -> Iterator[str]:
+    """The URL of a new, empty PostgreSQL database, dropped afterwards."""
     admin = create_engine(POSTGRES_URL, isolation_level="AUTOCOMMIT")
     name = f"pbem_test_{uuid.uuid4().hex[:12]}"
-    template = f' TEMPLATE "{make_url(copy_of).database}"' if copy_of else ""
     with admin.connect() as connection:
-        connection.execute(text(f'CREATE DATABASE "{name}"{template}'))
+        connection.execute(text(f'CREATE DATABASE "{name}"'))
     try:
         yield make_url(POSTGRES_URL).set(database=name).render_as_string(hide_password=False)
     finally:

@@ -1,14 +1,15 @@
 """A database as a server of any revision held it: two players, a Taluva
 game eight moves in and a mail waiting, filled into whatever tables the
-revision has; on PostgreSQL or SQLite."""
+revision has; on PostgreSQL or SQLite. Each `era` stores rows of its own
+(ids, addresses and names apart), so one database can hold those of many
+revisions, as a server that lived through them does."""
 
 from __future__ import annotations
 
-import shutil
-import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -22,17 +23,28 @@ PLIES = 8
 NOW = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
 
 
-def rows() -> dict[str, list[dict[str, Any]]]:
-    """What a server of any revision held: two players, a Taluva game eight
-    moves in, and a mail waiting to be sent."""
+def game_id(era: int) -> str:
+    return f"migrated-game-{era}"
+
+
+@cache
+def opening() -> engine.Game:
+    """The game every era stores: eight moves of a Taluva bot game."""
     log = play_bot_game("taluva", 2, "migrations").game.log[:PLIES]
     replayed = engine.Game.new("taluva", ["Ann", "Bob"], "migrations")
     replayed.replay(log)
+    return replayed
+
+
+def rows(era: int = 0) -> dict[str, list[dict[str, Any]]]:
+    """What a server of any revision held: two players, a Taluva game eight
+    moves in, and a mail waiting to be sent."""
+    replayed = opening()
     return {
         "users": [
             {
-                "id": n,
-                "email": f"{name.lower()}@example.org",
+                "id": 2 * era + n,
+                "email": f"{name.lower()}-{era}@example.org",
                 "name": name,
                 "time_zone": "UTC",
                 "language": "en",
@@ -41,54 +53,54 @@ def rows() -> dict[str, list[dict[str, Any]]]:
         ],
         "games": [
             {
-                "id": 1,
-                "public_id": "migrated-game",
+                "id": era + 1,
+                "public_id": game_id(era),
                 "ruleset": "taluva",
                 "ruleset_version": replayed.ruleset.version,
                 "options": {},
                 "seed": "migrations",
                 "status": "active",
                 "to_act": sorted(replayed.state.to_act()),
-                "created_by_id": 1,
+                "created_by_id": 2 * era + 1,
             }
         ],
         "seats": [
             {
-                "id": n + 1,
-                "game_id": 1,
+                "id": 2 * era + n + 1,
+                "game_id": era + 1,
                 "position": n,
                 "colour": colour,
                 "name": name,
-                "user_id": n + 1,
-                "token": f"seat-token-{n}",
+                "user_id": 2 * era + n + 1,
+                "token": f"seat-token-{era}-{n}",
             }
             for n, (colour, name) in enumerate((("red", "Ann"), ("blue", "Bob")))
         ],
         "moves": [
             {
-                "id": ply,
-                "game_id": 1,
+                "id": era * PLIES + ply,
+                "game_id": era + 1,
                 "ply": ply,
-                "seat_id": entry.seat + 1,
+                "seat_id": 2 * era + entry.seat + 1,
                 "text": entry.text,
                 "channel": "api",
             }
-            for ply, entry in enumerate(log, start=1)
+            for ply, entry in enumerate(replayed.log, start=1)
         ],
         "outbox": [
             {
-                "id": 1,
-                "recipient_id": 1,
-                "game_id": 1,
+                "id": era + 1,
+                "recipient_id": 2 * era + 1,
+                "game_id": era + 1,
                 "kind": "your_turn",
                 "status": "pending",
-                "payload": {"game": "migrated-game", "seat": 0, "ply": PLIES},
+                "payload": {"game": game_id(era), "seat": 0, "ply": PLIES},
             }
         ],
     }
 
 
-def filler(column: sa.Column, number: int) -> Any:
+def filler(column: sa.Column, number: str) -> Any:
     """A value for a required column the rows above do not name (one added
     later); text is told apart per row, for columns that must be unique."""
     kind = column.type
@@ -103,31 +115,27 @@ def filler(column: sa.Column, number: int) -> Any:
     return f"{column.name}-{number}"
 
 
-def fill(engine: sa.Engine) -> None:
-    """Store rows() in the tables of whatever revision the database is at."""
+def fill(engine: sa.Engine, era: int = 0) -> None:
+    """Store the era's rows in the tables of whatever revision the database is at."""
     tables = sa.MetaData()
     tables.reflect(bind=engine)
     with engine.begin() as connection:
-        for name, wanted in rows().items():
+        for name, wanted in rows(era).items():
             table = tables.tables[name]
             for number, row in enumerate(wanted):
                 values = {key: value for key, value in row.items() if key in table.c}
                 for column in table.c:
                     required = not column.nullable and column.server_default is None
                     if column.name not in values and required and not column.primary_key:
-                        values[column.name] = filler(column, number)
+                        values[column.name] = filler(column, f"{era}-{number}")
                 connection.execute(table.insert().values(values))
 
 
 @contextmanager
-def database(backend: str, tmp_path: Path, copy_of: str | None = None) -> Iterator[str]:
-    """The URL of a database: a scratch one on PostgreSQL, a file on SQLite;
-    empty, or a copy of the one at `copy_of` (which nobody may be using)."""
+def database(backend: str, tmp_path: Path) -> Iterator[str]:
+    """The URL of an empty database: a scratch one on PostgreSQL, a file on SQLite."""
     if backend == "postgresql":
-        with scratch_database(copy_of) as url:
+        with scratch_database() as url:
             yield url
-        return
-    path = tmp_path / f"{uuid.uuid4().hex[:12]}.sqlite3"
-    if copy_of:
-        shutil.copyfile(sa.make_url(copy_of).database or "", path)
-    yield f"sqlite:///{path}"
+    else:
+        yield f"sqlite:///{tmp_path / 'old.sqlite3'}"

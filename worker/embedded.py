@@ -50,10 +50,11 @@ STOP_SECONDS = 30.0
 @contextmanager
 def worker_threads(app: Flask) -> Iterator[None]:
     """A worker thread for the tasks' queue and one, of its own Celery app,
-    for the bots'."""
-    with (
-        worker_thread(app.extensions["celery"], app.config["PBEM_TASK_QUEUE"]),
-        worker_thread(bots_celery(app), app.config["PBEM_BOT_QUEUE"], "pbem-bots"),
+    for the bots'; stopped together, so a shutdown waits out one worker's
+    loop, not each in turn."""
+    with running(
+        WorkerThread(app.extensions["celery"], app.config["PBEM_TASK_QUEUE"]),
+        WorkerThread(bots_celery(app), app.config["PBEM_BOT_QUEUE"], "pbem-bots"),
     ):
         yield
 
@@ -61,55 +62,81 @@ def worker_threads(app: Flask) -> Iterator[None]:
 @contextmanager
 def worker_thread(celery_app: Celery, queue: str, name: str = "pbem-worker") -> Iterator[None]:
     """A worker reading `queue` in a thread of its own."""
+    with running(WorkerThread(celery_app, queue, name)):
+        yield
 
-    class ThreadWorker(celery_app.WorkController):  # type: ignore[name-defined, misc]  # celery-types: a class made per app
-        def should_use_eventloop(self) -> bool:
-            return False
 
-    class AppTimer(Timer):
-        """The timer's thread runs the tasks held for later (a retry's
-        countdown): in this worker's app too, not the process's default."""
+@contextmanager
+def running(*workers: WorkerThread) -> Iterator[None]:
+    """The workers' threads, started, and at the end asked to stop all at
+    once and waited for (each loop ends at its next turn, a second or two)."""
+    for worker in workers:
+        worker.start()
+    try:
+        yield
+    finally:
+        for worker in workers:
+            worker.stopping.set()
+        deadline = time.monotonic() + STOP_SECONDS
+        while time.monotonic() < deadline and any(w.thread.is_alive() for w in workers):
+            for worker in workers:
+                worker.ask_to_stop()
+            for worker in workers:
+                worker.thread.join(timeout=0.1)
 
-        def run(self) -> None:
-            celery_app.set_current()
-            super().run()
 
-    stopping = threading.Event()
-    running: list[object] = []
+class WorkerThread:
+    """A Celery worker reading one queue in a thread of its own, started
+    again if it dies of a broker error."""
 
-    def run() -> None:
+    def __init__(self, celery_app: Celery, queue: str, name: str = "pbem-worker") -> None:
+        self.celery_app, self.queue = celery_app, queue
+        self.stopping = threading.Event()
+        self.running: list[object] = []
+        self.thread = threading.Thread(target=self._run, name=name, daemon=True)
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def ask_to_stop(self) -> None:
+        for worker in self.running:
+            _ask_to_stop(worker)
+
+    def _run(self) -> None:
+        celery_app = self.celery_app
+
+        class ThreadWorker(celery_app.WorkController):  # type: ignore[name-defined, misc]  # celery-types: a class made per app
+            def should_use_eventloop(self) -> bool:
+                return False
+
+        class AppTimer(Timer):
+            """The timer's thread runs the tasks held for later (a retry's
+            countdown): in this worker's app too, not the process's default."""
+
+            def run(self) -> None:
+                celery_app.set_current()
+                super().run()
+
         # Tasks are looked up in the thread's current app, which is otherwise
         # the app made last in the process, not necessarily this one.
         celery_app.set_current()
-        while not stopping.is_set():
+        while not self.stopping.is_set():
             worker = ThreadWorker(
                 pool_cls="solo",
                 timer_cls=AppTimer,
-                queues=[queue],
+                queues=[self.queue],
                 loglevel="WARNING",
                 without_heartbeat=True,
                 without_mingle=True,
                 without_gossip=True,
             )
-            running[:] = [worker]
+            self.running[:] = [worker]
             try:
                 worker.start()  # returns when asked to stop, or after an unrecoverable error
             finally:
                 worker.stop()
-            if not stopping.wait(RESTART_PAUSE_SECONDS):
+            if not self.stopping.wait(RESTART_PAUSE_SECONDS):
                 log.warning("the worker thread stopped unexpectedly; starting it again")
-
-    thread = threading.Thread(target=run, name=name, daemon=True)
-    thread.start()
-    try:
-        yield
-    finally:
-        stopping.set()
-        deadline = time.monotonic() + STOP_SECONDS
-        while thread.is_alive() and time.monotonic() < deadline:
-            for worker in running:
-                _ask_to_stop(worker)
-            thread.join(timeout=0.2)
 
 
 def _ask_to_stop(worker: object) -> None:

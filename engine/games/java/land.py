@@ -19,7 +19,7 @@ from engine.games.java.board import (
     edge_cost,
 )
 from engine.games.java.positions import standings
-from engine.games.java.tiles import TILE_SIZE, VILLAGE_FACE, faces
+from engine.games.java.tiles import RICE, TILE_SIZE, VILLAGE, VILLAGE_FACE, faces
 
 
 @dataclass
@@ -43,6 +43,15 @@ class VillageMap:
     palaces_in: list[int]
 
 
+@dataclass(frozen=True)
+class Regions:
+    """One seat's developers' ground in regions of one colour (see `Land._regions`)."""
+
+    region_of: dict[str, int]
+    members: list[list[str]]
+    borders: list[set[int]]
+
+
 @dataclass
 class Land:
     level: dict[str, int] = field(default_factory=dict)
@@ -53,9 +62,10 @@ class Land:
     palaces: dict[str, Palace] = field(default_factory=dict)
     irrigation: set[str] = field(default_factory=lambda: set(PRINTED_IRRIGATION))
     scored_ponds: set[str] = field(default_factory=set)
-    # The move costs of the last position asked about, by source, with the
-    # position they hold for (every space, colour, palace and developer).
-    _costs: tuple[tuple[object, ...], dict[str, dict[str, int]]] | None = field(
+    # The move costs of the last position asked about, by source, and the
+    # regions of each seat's developers, with the position they hold for
+    # (every space, colour, palace and developer).
+    _costs: tuple[tuple[object, ...], dict[str, dict[str, int]], dict[int, Regions]] | None = field(
         default=None, init=False, repr=False, compare=False
     )
 
@@ -144,6 +154,28 @@ class Land:
                 )
         return None
 
+    def placeable(self, *, developers_block: bool = True) -> Callable[[tuple[str, ...]], bool]:
+        """Whether `tile_problem` finds nothing, as a test quick enough for the
+        thousands of footprints of a legal-move list: it writes no refusal."""
+        blocked = self.irrigation | self.palaces.keys()
+        if developers_block:
+            blocked |= self.developers.keys()
+        level, top, sizes = self.level, self.top, self.sizes
+
+        def fits(cells: tuple[str, ...]) -> bool:
+            if not blocked.isdisjoint(cells):
+                return False
+            first, *rest = cells
+            height = level.get(first, 0)
+            if any(level.get(c, 0) != height for c in rest):
+                return False
+            if height == 0:
+                return True
+            under = top[first]
+            return sizes[under] != len(cells) or any(top[c] != under for c in rest)
+
+        return fits
+
     def joins_cities(
         self,
         kind: str,
@@ -157,20 +189,18 @@ class Land:
         are cleared without a search: the new village can only grow into
         the areas it touches.
         """
-        new_faces = faces(kind, cells, village)
-        new_villages = [c for c, f in new_faces.items() if f == VILLAGE_FACE]
-        if not new_villages:
+        new_village = cells[0] if kind == VILLAGE else village
+        if kind == RICE or new_village is None:
             return False
         if villages is not None:
             touched = {
                 villages.area_of[n]
-                for c in new_villages
-                for n in NEIGHBORS[c]
-                if n not in new_faces and n in villages.area_of
+                for n in NEIGHBORS[new_village]
+                if n not in cells and n in villages.area_of
             }
             if sum(villages.palaces_in[a] for a in touched) < 2:
                 return False
-        return self._palaces_after(new_faces, new_villages[0]) > 1
+        return self._palaces_after(faces(kind, cells, village), new_village) > 1
 
     def _palaces_after(self, new_faces: dict[str, str], start: str) -> int:
         def village_after(c: str) -> bool:
@@ -229,13 +259,21 @@ class Land:
             tuple(self.developers.items()),
         )
         if self._costs is None or self._costs[0] != key:
-            self._costs = (key, {})
-        found = self._costs[1]
+            self._costs = (key, {}, {})
+        _, found, regions = self._costs
         if source not in found:
-            found[source] = self._search_costs(source)
+            seat = self.developers[source]
+            if seat not in regions and any(self.developers[s] == seat for s in found):
+                # A second developer of the seat asked for (a legal-move list
+                # asks for all): one map of the ground serves them all.
+                regions[seat] = self._regions(seat)
+            if seat in regions:
+                found[source] = self._region_costs(source, regions[seat])
+            else:  # one move checked: a single search is cheaper than the map
+                found[source] = self._flood_costs(source)
         return found[source]
 
-    def _search_costs(self, source: str) -> dict[str, int]:
+    def _flood_costs(self, source: str) -> dict[str, int]:
         """Breadth-first by colour changes: all that one more change reaches,
         then flooded over its own colour for free."""
         face, developers = self.face, self.developers
@@ -262,3 +300,54 @@ class Land:
                     best[n] = cost
                     layer.append(n)
         return {c: v for c, v in best.items() if c not in developers}
+
+    def _regions(self, seat: int) -> Regions:
+        """The spaces a developer of `seat` may cross (land tiles, no palace,
+        no other seat's developer), in regions of one colour: crossing a
+        region is free, stepping into a bordering one costs a colour change."""
+        face, level = self.face, self.level
+        blocked = {*self.palaces, *(c for c, s in self.developers.items() if s != seat)}
+        region_of: dict[str, int] = {}
+        members: list[list[str]] = []
+        for cell in level:
+            if cell in blocked or cell in region_of:
+                continue
+            number, colour = len(members), face[cell]
+            region_of[cell] = number
+            group, todo = [cell], [cell]
+            while todo:
+                for n in NEIGHBORS[todo.pop()]:
+                    if n in level and n not in region_of and n not in blocked and face[n] == colour:
+                        region_of[n] = number
+                        group.append(n)
+                        todo.append(n)
+            members.append(group)
+        borders: list[set[int]] = [set() for _ in members]
+        for cell, number in region_of.items():
+            for n in NEIGHBORS[cell]:
+                other = region_of.get(n)
+                if other is not None and other != number:
+                    borders[number].add(other)
+        return Regions(region_of, members, borders)
+
+    def _region_costs(self, source: str, regions: Regions) -> dict[str, int]:
+        """Breadth-first over the regions: each step into another costs one."""
+        start = regions.region_of[source]
+        cost = {start: 0}
+        layer, steps = [start], 0
+        while layer:
+            steps += 1
+            beyond = []
+            for number in layer:
+                for other in regions.borders[number]:
+                    if other not in cost:
+                        cost[other] = steps
+                        beyond.append(other)
+            layer = beyond
+        developers = self.developers
+        return {
+            cell: steps
+            for number, steps in cost.items()
+            for cell in regions.members[number]
+            if cell not in developers
+        }

@@ -92,11 +92,12 @@ def _placements(
 ) -> Iterator[PlaceTile]:
     land = state.land
     villages = land.village_map()
+    fits = land.placeable(developers_block=developers_block)
     for kind in kinds:
         for cells in _footprints(TILE_SIZE[kind], near):
             if ap is not None and state.tile_cost(cells) > ap:
                 continue
-            if land.tile_problem(cells, developers_block=developers_block):
+            if not fits(cells):
                 continue
             for village in cells if kind in (TRIPLE, DOUBLE) else (None,):
                 if not land.joins_cities(kind, cells, village, villages):

@@ -1,6 +1,7 @@
 """`Land.move_costs` (one search per position and source, kept for the check
-and the apply of a move) against a plain shortest-path search, along seeded
-bot games and after the position changes under it."""
+and the apply of a move; a map of one-colour regions once a second developer
+of the seat is asked about) against a plain shortest-path search, along
+seeded bot games and after the position changes under it."""
 
 import heapq
 from typing import Any
@@ -39,9 +40,13 @@ def test_move_costs_match_a_plain_search_along_bot_games(players, seed):
         if len(game.log) % 3:
             return
         land = game.state.land
-        for source in land.developers:
-            assert land.move_costs(source) == cheapest(land, source)
+        for source, seat in land.developers.items():
+            plain = cheapest(land, source)
+            assert land.move_costs(source) == plain
             assert land.move_costs(source) is land.move_costs(source)  # searched once
+            # Both searches: one move checked floods, a list maps the regions.
+            assert land._flood_costs(source) == plain
+            assert land._region_costs(source, land._regions(seat)) == plain
 
     play_bot_game("java", players, seed, on_move=follow)
 

@@ -3,6 +3,8 @@ translated from the rules catalogues, the drawing stays as it is."""
 
 from __future__ import annotations
 
+from functools import cache
+
 import pytest
 
 from engine.core.game import Game
@@ -10,6 +12,12 @@ from engine.core.selfplay import play_bot_game
 from pbem.i18n.boards import board_text
 
 GAMES = [("taluva", "uniform"), ("java", "kinds"), ("samurai", "uniform")]
+
+
+@cache
+def bot_game(name: str, bot: str) -> Game:
+    """One whole 2-player bot game per ruleset, played once for every test here."""
+    return play_bot_game(name, 2, "boards", bot=bot).game
 # Words of each game's legend and lines, as the language's rulebook says them.
 EXPECTED = {
     ("taluva", "fr"): ["volcan", "forêt", "hutte", "tuiles restant dans la pioche", "place 1"],
@@ -36,7 +44,7 @@ def test_a_text_board_in_french_and_czech(name, bot, language):
 
 @pytest.mark.parametrize(("name", "bot"), GAMES)
 def test_english_or_an_unknown_language_gives_the_engines_text(name, bot):
-    played = play_bot_game(name, 2, "boards", bot=bot).game
+    played = bot_game(name, bot)
     for language in ("en", None, "de"):
         assert board_text(played.state, None, language) == played.state.text_picture(None)
 
@@ -45,7 +53,7 @@ def test_english_or_an_unknown_language_gives_the_engines_text(name, bot):
 @pytest.mark.parametrize(("name", "bot"), GAMES)
 def test_every_line_of_a_whole_game_is_translated(name, bot, language):
     """No English line is left at any point: each message has a translation."""
-    played = play_bot_game(name, 2, "boards", bot=bot).game
+    played = bot_game(name, bot)
     replay = Game(played.ruleset, played.seats, played.seed, played.options)
     for entry in played.log:
         replay.play(entry.seat, entry.text)

@@ -18,6 +18,8 @@ GAMES = [("taluva", "uniform"), ("java", "kinds"), ("samurai", "uniform")]
 def bot_game(name: str, bot: str) -> Game:
     """One whole 2-player bot game per ruleset, played once for every test here."""
     return play_bot_game(name, 2, "boards", bot=bot).game
+
+
 # Words of each game's legend and lines, as the language's rulebook says them.
 EXPECTED = {
     ("taluva", "fr"): ["volcan", "forêt", "hutte", "tuiles restant dans la pioche", "place 1"],

@@ -16,31 +16,25 @@ from engine.bots import make_bot
 from engine.bots.base import Bot
 from engine.bots.greedy import GreedyBot
 from engine.bots.random_play import RandomBot
-from engine.bots.search import SearchBot
 from engine.bots.strategy import strategy_for
 from engine.core.game import Game
 from engine.core.rng import SeededRandom
 from engine.games.taluva.island import Settlement
-from engine.games.taluva.strategy import PROSPECT, TaluvaStrategy, temple_prospects
+from engine.games.taluva.strategy import PROSPECT, TURN_SEARCHES, TaluvaStrategy, temple_prospects
 from engine.games.taluva.tiles import full_set
 from engine.games.taluva.turns import TurnSearchBot, whole_turns
 from tests.engine.bot_tables import MIXED_TABLES, table_id
 from tests.engine.taluva.helpers import position
 
-# Searches in tests get small budgets: the levels' own (TaluvaStrategy.budgets,
-# TURNS_KEPT and the like) are for play, the moves' legality is the same.
-TEST_ITERATIONS = 4
+# `strong` gets `medium`'s budget in tests: its own (TURN_SEARCHES) is for
+# play, and the moves' legality is the same.
 
 
 def bot(level: str, key: str) -> Bot:
-    """The bot of a level, searches given the test budgets."""
-    if level == "random":
-        return RandomBot(key)
-    if level == "easy":
-        return GreedyBot(key, strategy_for("taluva"))
-    if level == "medium":
-        return SearchBot(key, strategy_for("taluva"), TEST_ITERATIONS)
-    return TurnSearchBot(key, TaluvaStrategy(foresight=True), kept=2, deals=1, followed=1)
+    """The bot of a level, `strong` searching with `medium`'s budget."""
+    if level == "strong":
+        return TurnSearchBot(key, TaluvaStrategy(foresight=True), TURN_SEARCHES["medium"])
+    return make_bot(level, "taluva", key)
 
 
 @pytest.mark.parametrize("levels", MIXED_TABLES, ids=table_id)
@@ -96,8 +90,18 @@ def test_what_the_seat_cannot_see_never_changes_the_choice(level, plies):
         assert bot(level, "fair").choose(redealt, seat) == chosen
 
 
-def test_strong_plays_its_own_turn_search():
-    assert isinstance(make_bot("strong", "taluva", "k"), TurnSearchBot)
+@pytest.mark.parametrize("level", ["medium", "strong"])
+def test_medium_and_strong_play_turn_searches_of_their_own_budgets(level):
+    played = make_bot(level, "taluva", "k")
+    assert isinstance(played, TurnSearchBot)
+    search = TURN_SEARCHES[level]
+    assert (played.kept, played.deals, played.followed) == (
+        search.kept,
+        search.deals,
+        search.followed,
+    )
+    assert isinstance(make_bot("easy", "taluva", "k"), GreedyBot)
+    assert isinstance(make_bot("random", "taluva", "k"), RandomBot)
 
 
 def test_temple_prospects_count_the_biggest_settlements_without_a_temple():

@@ -13,13 +13,12 @@ from typing import ClassVar
 from engine.bots.base import Bot
 from engine.bots.strategy import Strategy, outcome_values, register_strategy
 from engine.core.hexgrid import Hex, neighbors
-from engine.core.rng import SeededRandom
 from engine.games.taluva import ending
 from engine.games.taluva.builds import TEMPLE_MIN_SPACES, TOWER_MIN_LEVEL, Builder
 from engine.games.taluva.island import HUT, TEMPLE, TOWER, Island, Settlement
 from engine.games.taluva.notation import Build, BuildAction, Extend, Move, PlaceTile
 from engine.games.taluva.state import LAY_TILE, TaluvaState
-from engine.games.taluva.turns import TurnSearchBot
+from engine.games.taluva.turns import TurnSearch, TurnSearchBot
 
 # Worth of a building placed, in the order the end ranks them: temples,
 # then towers, then huts (two towers weigh less than a temple, twenty huts
@@ -48,14 +47,14 @@ MARGIN_SCALES = (0.25, 1.5)
 # the new settlements it weighs per build.
 PLACEMENTS_WEIGHED = 10
 HUTS_WEIGHED = 4
-# Placements drawn at random, the best guess among them played, past the tree.
-ROLLOUT_PLACEMENTS_TRIED = 8
 BUILD_ORDER = {TEMPLE: 0, TOWER: 1}
-# `strong`: the whole turns it answers with the next seat's best turn, and
-# the tiles it deals that seat for it.
-TURNS_KEPT = 5
-REPLY_DEALS = 3
-REPLY_PLACEMENTS_FOLLOWED = 3
+# The turn searches of `medium` and `strong` (`TurnSearchBot`): the whole
+# turns each answers with the next seat's best turn, the tiles it deals that
+# seat for it, and the placements of that seat's it follows to their builds.
+TURN_SEARCHES = {
+    "medium": TurnSearch(kept=2, deals=1, followed=1),
+    "strong": TurnSearch(kept=5, deals=3, followed=3),
+}
 
 
 def seat_score(state: TaluvaState, seat: int, foresight: bool = False) -> float:
@@ -224,11 +223,10 @@ def position_key(state: TaluvaState, seat: int) -> Hashable:
 @register_strategy
 class TaluvaStrategy(Strategy["TaluvaState"]):
     ruleset = "taluva"
-    rollout_moves: ClassVar[int | None] = 0
-    budgets: ClassVar[dict[str, int]] = {"medium": 150, "strong": 300}
+    budgets: ClassVar[dict[str, int]] = {}  # no level uses the shared tree search
 
     def __init__(self, foresight: bool = False) -> None:
-        # `strong` weighs the temples its settlements promise (`seat_score`).
+        # The turn searches weigh the temples their settlements promise (`seat_score`).
         self.foresight = foresight
         # A search meets the same island again and again under other piles:
         # its candidates are worked out once per decision.
@@ -253,23 +251,8 @@ class TaluvaStrategy(Strategy["TaluvaState"]):
             self._candidates[key] = known
         return known
 
-    def rollout_move(self, state: TaluvaState, seat: int, rng: SeededRandom) -> Move:
-        """The best guess among a few placements drawn at random; a temple or
-        a tower when there is one, else any build."""
-        if state.phase == LAY_TILE:
-            moves = state.legal_placements(seat)
-            tried = [moves[rng.randbelow(len(moves))] for _ in range(ROLLOUT_PLACEMENTS_TRIED)]
-            return best_placements(state, seat, tried, 1)[0]
-        builds = list(Builder(state.island, seat, state.stocks[seat]).legal())
-        first = min(
-            builds, key=lambda m: BUILD_ORDER.get(getattr(m, "kind", HUT), len(BUILD_ORDER))
-        )
-        if isinstance(first, Build) and first.kind in BUILD_ORDER:
-            return first
-        return rng.choice(builds)
-
     def bot(self, level: str, key: str) -> Bot | None:
-        if level != "strong":
+        search = TURN_SEARCHES.get(level)
+        if search is None:
             return None
-        foreseeing = TaluvaStrategy(foresight=True)
-        return TurnSearchBot(key, foreseeing, TURNS_KEPT, REPLY_DEALS, REPLY_PLACEMENTS_FOLLOWED)
+        return TurnSearchBot(key, TaluvaStrategy(foresight=True), search)

@@ -1,4 +1,5 @@
-"""Taluva's `strong` level: whole turns, each answered by the next seat's best turn.
+"""Taluva's `medium` and `strong` levels: whole turns, each answered by the
+next seat's best turn.
 
 A Taluva turn is a tile and a build that only make sense together, and a
 tree search at a few hundred iterations spreads them thinly: a placement is
@@ -11,6 +12,7 @@ look-ahead, the same deals for every turn so they are compared fairly.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from engine.bots.base import Bot, some_moves
@@ -49,21 +51,28 @@ def whole_turns(
     return turns
 
 
+@dataclass(frozen=True)
+class TurnSearch:
+    """A turn search's budget, counted in turns, tiles and placements."""
+
+    kept: int  # own whole turns answered
+    deals: int  # tiles dealt to the next seat for its answer
+    followed: int  # the next seat's placements followed to their builds
+
+
 class TurnSearchBot(Bot):
     """Keeps the `kept` best turns by the strategy's values, then plays the
     one that leaves its seat best off, on average over `deals` tiles dealt to
     the next seat, after that seat's best turn (among the builds of its
     `followed` best placements)."""
 
-    def __init__(
-        self, key: str, strategy: Strategy[Any], kept: int, deals: int, followed: int
-    ) -> None:
+    def __init__(self, key: str, strategy: Strategy[Any], search: TurnSearch) -> None:
         super().__init__(key)
         self.key = key
         self.strategy = strategy
-        self.kept = kept
-        self.deals = deals
-        self.followed = followed
+        self.kept = search.kept
+        self.deals = search.deals
+        self.followed = search.followed
 
     def choose(self, state: State, seat: int) -> Any:
         sample = seat_sample(state, seat, self.rng)

@@ -92,14 +92,14 @@ class WorkerThread:
     def __init__(self, celery_app: Celery, queue: str, name: str = "pbem-worker") -> None:
         self.celery_app, self.queue = celery_app, queue
         self.stopping = threading.Event()
-        self.running: list[object] = []
+        self.current: list[object] = []  # the Celery worker of this run of the loop
         self.thread = threading.Thread(target=self._run, name=name, daemon=True)
 
     def start(self) -> None:
         self.thread.start()
 
     def ask_to_stop(self) -> None:
-        for worker in self.running:
+        for worker in self.current:
             _ask_to_stop(worker)
 
     def _run(self) -> None:
@@ -130,7 +130,7 @@ class WorkerThread:
                 without_mingle=True,
                 without_gossip=True,
             )
-            self.running[:] = [worker]
+            self.current[:] = [worker]
             try:
                 worker.start()  # returns when asked to stop, or after an unrecoverable error
             finally:

@@ -6,7 +6,7 @@ is and what a player still has in stock are the state's business.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from engine.core.errors import IllegalMove
 from engine.core.hexgrid import Hex, direction_index, neighbors
@@ -19,8 +19,11 @@ from engine.games.taluva.tiles import VOLCANO, Tile
 HUT, TEMPLE, TOWER = "hut", "temple", "tower"
 
 
-@dataclass
+@dataclass(frozen=True)
 class Cell:
+    """One space's top: never changed in place (a build or a tile puts a new
+    one), so copies of the island share their cells."""
+
     terrain: str
     level: int
     tile: int
@@ -176,9 +179,20 @@ class Island:
         """Put a building on a space; returns the number of pieces it used."""
         cell = self.cells[space]
         self._settlements = None
-        cell.owner, cell.building = owner, kind
-        cell.huts = cell.level if kind == HUT else 0
-        return cell.huts or 1
+        huts = cell.level if kind == HUT else 0
+        self.cells[space] = replace(cell, owner=owner, building=kind, huts=huts)
+        return huts or 1
+
+    def copy(self) -> Island:
+        """A copy sharing the cells (never changed in place) and the
+        settlements found (dropped, never changed, when the island changes)."""
+        return Island(
+            dict(self.cells),
+            self.tiles_placed,
+            self._settlements,
+            None if self._table is None else set(self._table),
+            None if self._table_sorted is None else list(self._table_sorted),
+        )
 
     def buildable(self, space: Hex) -> bool:
         cell = self.cells.get(space)

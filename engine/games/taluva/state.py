@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Self
 
 from engine.core.errors import EngineError, IllegalMove
 from engine.core.hexgrid import Hex
@@ -79,6 +79,21 @@ class TaluvaState(State):
         # The spaces the last build covered: an extension names its settlement,
         # not the spaces its new huts went to, so pictures need this to show them.
         self.last_built: list[Hex] = []
+
+    def copy(self) -> Self:
+        """Field by field, several times quicker than the pickling of
+        `State.copy` (searches copy a position for every turn they weigh):
+        each list and dict of its own, tiles and cells shared (never changed
+        in place)."""
+        clone = object.__new__(type(self))
+        clone.__dict__.update(vars(self))
+        clone.options = dict(self.options)
+        clone.pile, clone.laid = list(self.pile), list(self.laid)
+        clone.island = self.island.copy()
+        clone.stocks = [dict(stock) for stock in self.stocks]
+        clone.eliminated, clone.finished = list(self.eliminated), list(self.finished)
+        clone.last_built = list(self.last_built)
+        return clone
 
     # -- turn ---------------------------------------------------------------
 

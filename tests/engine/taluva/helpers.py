@@ -4,6 +4,8 @@ bots' tests, games some random moves in."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from engine.bots.random_play import RandomBot
 from engine.core.game import Game
 from engine.core.hexgrid import Hex
@@ -55,8 +57,9 @@ def put(state: TaluvaState, seat: int, kind: str, *spaces: Hex) -> None:
 
 def raise_to(state: TaluvaState, level: int, *spaces: Hex) -> None:
     """Stand spaces at a higher level, as after eruptions (for build tests)."""
+    cells = state.island.cells
     for space in spaces:
-        state.island.cells[space].level = level
+        cells[space] = replace(cells[space], level=level)
 
 
 def position(seed: str, plies: int, players: int = 2) -> TaluvaState:

@@ -13,7 +13,9 @@ Per ruleset, on the engine alone (`engine.bots.match`):
     moving round the table: how often it finishes first (alone or shared);
   - an Elo ladder of the levels fitted to every 2-player game
     (Bradley-Terry, `random` at 0);
-  - process seconds per decision of each level: mean, p95 and max.
+  - process seconds per decision of each level: mean, p95 and max;
+  - the seeds of games that did not end within engine.bots.match's cap,
+    counted in no other figure.
 Budgets are iterations, so the strength figures do not depend on the
 machine; the seconds do (one core per worker process).
 
@@ -36,7 +38,7 @@ from multiprocessing import Pool
 from typing import Any
 
 from engine.bots import LEVELS
-from engine.bots.match import play_match_game
+from engine.bots.match import UnendedGame, play_match_game
 
 PAIRS = (
     ("easy", "random"),
@@ -93,8 +95,12 @@ def read_log(path: str | None) -> dict[Job, Played]:
 
 
 def play(job: Job) -> Played:
-    """One game in a worker process."""
-    game = play_match_game(job.ruleset, job.bots, job.seed)
+    """One game in a worker process; one that never ends comes back with an
+    empty ranking, counted apart as unfinished."""
+    try:
+        game = play_match_game(job.ruleset, job.bots, job.seed)
+    except UnendedGame:
+        return Played(job, [], {})
     result = game.game.result()
     assert result is not None
     seconds: dict[str, list[float]] = defaultdict(list)
@@ -187,7 +193,10 @@ def report(ruleset: str, played: list[Played]) -> dict[str, Any]:
     ladder_games = []
     tables: dict[int, list[float]] = defaultdict(list)
     seconds: dict[str, list[float]] = defaultdict(list)
+    unfinished = [game.job.seed for game in played if not game.ranking]
     for game in played:
+        if not game.ranking:
+            continue
         for level, times in game.seconds.items():
             seconds[level].extend(times)
         bots = game.job.bots
@@ -207,6 +216,9 @@ def report(ruleset: str, played: list[Played]) -> dict[str, Any]:
     for size, scores in sorted(tables.items()):
         label = f"strong + {size - 1} random"
         figures["tables"][str(size)] = share_line(label, scores, "  (strong first)")
+    if unfinished:
+        print(f"unfinished, counted in no figure: {', '.join(sorted(unfinished))}")
+        figures["unfinished"] = sorted(unfinished)
     if ladder_games:
         ladder = elo_ladder(ladder_games)
         print("Elo: " + ", ".join(f"{k} {v:+.0f}" for k, v in ladder.items()))

@@ -13,6 +13,11 @@ from engine.core.game import Game
 MAX_DECISIONS = 20_000
 
 
+class UnendedGame(RuntimeError):
+    """A bot game that ran past MAX_DECISIONS: uniform random Java players
+    can move developers about for free for a very long time."""
+
+
 @dataclass
 class MatchGame:
     """One finished bot game and how long each seat thought."""
@@ -47,7 +52,7 @@ def play_match_game(
     seconds: list[list[float]] = [[] for _ in bots]
     while not game.state.is_over():
         if len(game.log) >= MAX_DECISIONS:
-            raise RuntimeError(f"{ruleset} game {seed!r} did not end in {MAX_DECISIONS} moves")
+            raise UnendedGame(f"{ruleset} game {seed!r} did not end in {MAX_DECISIONS} moves")
         seat = min(game.state.to_act())
         bot = make_bot(bots[seat], ruleset, decision_key(seed, seat, len(game.log)))
         started = time.process_time()

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.bots import elo_ladder, first_place_share, wilson
+from benchmarks.bots import Job, Played, elo_ladder, first_place_share, report, wilson
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -37,6 +37,18 @@ def test_the_ladder_puts_random_at_zero_and_orders_the_levels():
 def test_a_shared_first_place_counts_its_share():
     assert first_place_share([[0, 2], [1]], 2) == 0.5
     assert first_place_share([[1], [0]], 0) == 0.0
+
+
+def test_a_game_that_never_ended_is_named_and_counted_in_no_figure():
+    table = ("random", "strong", "random")
+    played = [
+        Played(Job("java", table, "t-0"), [[1], [0, 2]], {"strong": [0.2], "random": [0.001]}),
+        Played(Job("java", table, "t-1"), [], {}),
+    ]
+    figures = report("java", played)
+    assert figures["tables"]["3"]["games"] == 1 and figures["tables"]["3"]["score"] == 1.0
+    assert figures["unfinished"] == ["t-1"]
+    assert figures["seconds"]["strong"]["decisions"] == 1
 
 
 def run_benchmark(*arguments: object) -> subprocess.CompletedProcess[str]:

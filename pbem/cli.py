@@ -224,6 +224,9 @@ def smtpd(info: ScriptInfo, bind: str | None, lmtp: bool | None) -> None:
     host, _, port = (bind or app.config["PBEM_SMTPD_BIND"]).rpartition(":")
     lmtp = app.config["PBEM_SMTPD_LMTP"] if lmtp is None else lmtp
     listener = controller(app, host or "127.0.0.1", int(port), lmtp=lmtp)
+    # Ctrl-C and systemd's KillSignal=SIGINT stop it even when started with
+    # SIGINT ignored (a shell's background job), where Python raises nothing.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     listener.start()
     click.echo(f"pbem smtpd: {'LMTP' if lmtp else 'SMTP'} on {host}:{port}; Ctrl-C stops")
     try:

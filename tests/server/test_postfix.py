@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import smtplib
 import socket
 import subprocess
@@ -26,7 +27,7 @@ from pbem.services import accounts
 from pbem.services.games import SeatSpec, create_game
 from tests.mail.servers import free_port
 from tests.server.conftest import production_settings, wait_for
-from tests.server.server_processes import app_for, pbem
+from tests.server.server_processes import app_for, pbem, stopped
 
 pytestmark = pytest.mark.system  # starts Postfix and `pbem smtpd`
 
@@ -138,14 +139,20 @@ def smtpd(tmp_path: Path) -> Iterator[tuple[dict[str, str], int]]:
     with production_settings(tmp_path / "instance", **settings) as env:
         subprocess.run(pbem("db", "upgrade"), env=env, check=True, capture_output=True)
         server = subprocess.Popen(
-            pbem("smtpd"), env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+            pbem("smtpd"),
+            env=env,
+            # With Ctrl-C ignored, as a shell's background job starts it: the
+            # unit's KillSignal=SIGINT must still stop it.
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
         )
         try:
             wait_for(lambda: listening(port), 30, "pbem smtpd to listen")
             yield env, port
         finally:
-            server.terminate()
-            output, _ = server.communicate(timeout=30)
+            output = stopped(server, signal.SIGINT)
             assert "Traceback" not in output, output[-3000:]
 
 

@@ -193,7 +193,7 @@ def report(ruleset: str, played: list[Played]) -> dict[str, Any]:
     ladder_games = []
     tables: dict[int, list[float]] = defaultdict(list)
     seconds: dict[str, list[float]] = defaultdict(list)
-    unfinished = [game.job.seed for game in played if not game.ranking]
+    unfinished = sorted(game.job.seed for game in played if not game.ranking)
     for game in played:
         if not game.ranking:
             continue
@@ -217,8 +217,8 @@ def report(ruleset: str, played: list[Played]) -> dict[str, Any]:
         label = f"strong + {size - 1} random"
         figures["tables"][str(size)] = share_line(label, scores, "  (strong first)")
     if unfinished:
-        print(f"unfinished, counted in no figure: {', '.join(sorted(unfinished))}")
-        figures["unfinished"] = sorted(unfinished)
+        print(f"unfinished, counted in no figure: {', '.join(unfinished)}")
+        figures["unfinished"] = unfinished
     if ladder_games:
         ladder = elo_ladder(ladder_games)
         print("Elo: " + ", ".join(f"{k} {v:+.0f}" for k, v in ladder.items()))

@@ -126,8 +126,9 @@ def serve(info: ScriptInfo, bind: str | None) -> None:
 
 
 def _interrupt(_signum: int, _frame: object) -> None:
-    """Ctrl-C and a service manager's stop (SIGTERM) end `serve` alike, so the
-    worker finishes its task and shuts down cleanly."""
+    """Ctrl-C and a service manager's stop end `serve` (and `smtpd`) alike,
+    so the worker finishes its task (the listener its message) and shuts down
+    cleanly."""
     raise KeyboardInterrupt
 
 
@@ -226,7 +227,7 @@ def smtpd(info: ScriptInfo, bind: str | None, lmtp: bool | None) -> None:
     listener = controller(app, host or "127.0.0.1", int(port), lmtp=lmtp)
     # Ctrl-C and systemd's KillSignal=SIGINT stop it even when started with
     # SIGINT ignored (a shell's background job), where Python raises nothing.
-    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGINT, _interrupt)
     listener.start()
     click.echo(f"pbem smtpd: {'LMTP' if lmtp else 'SMTP'} on {host}:{port}; Ctrl-C stops")
     try:

@@ -258,7 +258,7 @@ def _game_mail(
         mail.para(bots)
     if kind in BOARD_KINDS or row.payload.get("board"):
         news = kind != SINCE_YOU_HEARD  # that mail lists the news itself
-        _board(mail, picture, views.png(session, game, picture), news)
+        _board(mail, picture, views.board(game, picture), news)
         mail.png_url = picture_url(config, seat, picture.ply)
         mail.link(_("The board picture at full size"), mail.png_url)
     # No moves to send any more: the game is over, or the reader resigned.
@@ -392,8 +392,8 @@ def _since_you_heard(mail: Mail, first_ply: int, picture: SeatPicture) -> str:
     return _("since you last heard")
 
 
-def _board(mail: Mail, picture: SeatPicture, png: bytes, news: bool = True) -> None:
-    mail.png = png
+def _board(mail: Mail, picture: SeatPicture, board: tuple[bytes, bytes], news: bool = True) -> None:
+    mail.board = board
     if picture.result is not None:
         mail.para(result_text(picture.result, picture.seats))
         mail.para(seed_text(picture.view))

@@ -1,6 +1,6 @@
 """What a batch of mails shows of its games, worked out once per batch: the
-engine game per game, a seat's picture per (game, seat), the board PNG per
-(game, ply, viewer). A batch's mails show each game as it stands when the
+engine game per game, a seat's picture per (game, seat), the board's PNGs per
+(game, ply, viewer, language). A batch's mails show each game as it stands when the
 batch is sent, as a mail sent on its own showed it when it was sent; the next
 batch starts afresh, since the game may have moved on by then."""
 
@@ -9,13 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from typing import TypeVar
 
-from sqlalchemy.orm import Session
-
 import engine
 from pbem.i18n import current_language
 from pbem.mail.game_text import SeatPicture, seat_picture
 from pbem.models import Game
-from pbem.services.pictures import board_png
+from pbem.services.pictures import mail_board
 from pbem.services.replay import engine_game
 
 T = TypeVar("T")
@@ -31,7 +29,7 @@ class GameViews:
     def __init__(self) -> None:
         self._played: dict[Hashable, engine.Game] = {}
         self._pictures: dict[Hashable, SeatPicture] = {}
-        self._pngs: dict[Hashable, bytes] = {}
+        self._boards: dict[Hashable, tuple[bytes, bytes]] = {}
 
     def played(self, game: Game) -> engine.Game:
         return _once(self._played, game.id, lambda: engine_game(game))
@@ -45,12 +43,11 @@ class GameViews:
             lambda: seat_picture(self.played(game), position, language),
         )
 
-    def png(self, session: Session, game: Game, picture: SeatPicture) -> bytes:
+    def board(self, game: Game, picture: SeatPicture) -> tuple[bytes, bytes]:
+        """The seat's board and side panel as PNGs, in the language being written in."""
         language = current_language()
         return _once(
-            self._pngs,
+            self._boards,
             (game.id, picture.ply, picture.position, language),
-            lambda: board_png(
-                session, game, picture.ply, picture.position, lambda: picture.view, language
-            ),
+            lambda: mail_board(game, picture.view, language),
         )

@@ -11,8 +11,6 @@ from email.utils import make_msgid
 import css_inline
 from flask_babel import gettext as _
 
-from pbem.render import board_and_panel
-
 STYLE = """
 body { font-family: sans-serif; color: #222; }
 pre { font-family: monospace; font-size: 12px; background: #f6f6f6; padding: 8px; }
@@ -27,8 +25,9 @@ class Mail:
     def __init__(self) -> None:
         self.text: list[str] = []
         self.html: list[str] = []
-        self.png: bytes | None = None  # the board, shown inline
-        self.png_url = ""  # the same picture at full size, on the site
+        # The board and its side panel, shown inline (pbem.render.render_board_and_panel).
+        self.board: tuple[bytes, bytes] | None = None
+        self.png_url = ""  # the whole picture at full size, on the site
 
     def para(self, text: str) -> None:
         self.text.append(text)
@@ -52,9 +51,9 @@ class Mail:
         to the whole picture at full size: the board fills the reader's
         column (at most 600 px), the panel keeps its own size so that its
         words stay readable."""
-        if not self.png:
+        if self.board is None:
             return []
-        board, panel = board_and_panel(self.png)
+        board, panel = self.board
         link = html.escape(self.png_url)
         shown = []
         for png, name, alt, style in (

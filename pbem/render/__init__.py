@@ -1,6 +1,6 @@
 """Pictures of a game's board as one seat sees it, in its reader's language: a
-PNG with its side panel (mails, the full-size link), or an SVG board with the
-panel as HTML (pages).
+PNG with its side panel (the full-size link), the same cut in two (mails), or
+an SVG board with the panel as HTML (pages).
 
 Input is only the engine's view of a seat (`Game.view(seat)`), so a picture
 can never show what that seat may not see."""
@@ -16,7 +16,7 @@ from markupsafe import Markup
 from pbem.render import java, samurai, taluva
 from pbem.render.colours import BACKGROUND, seat_colours
 from pbem.render.hexdraw import HexLayout, Picture
-from pbem.render.palette import palette_png, split_board_and_panel
+from pbem.render.palette import cut_board_and_panel, palette_png, quantised
 from pbem.render.panel import WIDTH, HtmlPanel, PanelWriter, PngPanel, compose
 from pbem.render.surface import Colour, Point, Surface
 from pbem.render.svgdraw import SvgCanvas
@@ -91,9 +91,13 @@ def render_png(
     return palette_png(render_picture(view, seats, language).image, seats)
 
 
-def board_and_panel(png: bytes) -> tuple[bytes, bytes]:
-    """A picture from `render_png` as two: its board, and its side panel."""
-    return split_board_and_panel(png, WIDTH)
+def render_board_and_panel(
+    view: View, colours: Sequence[str | Colour] | None = None, language: str = "en"
+) -> tuple[bytes, bytes]:
+    """The picture of `render_png` as two PNGs, its board and its side panel,
+    cut before the whole is encoded: what a mail shows."""
+    seats = seat_colours(len(view["seats"]), colours)
+    return cut_board_and_panel(quantised(render_picture(view, seats, language).image, seats), WIDTH)
 
 
 def render_svg(

@@ -73,14 +73,13 @@ def _near(colour: Sequence[int], others: Sequence[Colour]) -> bool:
     )
 
 
-def split_board_and_panel(png: bytes, panel_width: int) -> tuple[bytes, bytes]:
+def cut_board_and_panel(image: Image.Image, panel_width: int) -> tuple[bytes, bytes]:
     """A picture cut into its board and its side panel (the right-hand
-    `panel_width` pixels), each trimmed of the empty background below it.
+    `panel_width` pixels), each a PNG trimmed of the empty background below it.
 
     A mail reader scales a wide picture down to its column (about 600
     pixels), which leaves the panel's words too small to read; shown as a
     picture of its own, the panel keeps its size."""
-    image = Image.open(io.BytesIO(png))
     board_width = image.width - panel_width
     boxes = ((0, 0, board_width, image.height), (board_width + 1, 0, image.width, image.height))
     board, panel = (_without_empty_foot(image.crop(box)) for box in boxes)

@@ -89,6 +89,14 @@ class PngPanel:
             self._canvas.set_height(max(2 * self._canvas.height, int(self.y + HEADROOM)))
         return self._canvas
 
+    def paste_into(self, canvas: Canvas, x: int) -> None:
+        """Onto `canvas` at `x`, as tall as it: cut at its foot, or continued
+        below in the panel's colour (cheaper than resizing a supersampled canvas)."""
+        drawn = self._canvas
+        canvas.paste(drawn, x, 0)
+        if drawn.height < canvas.height:
+            canvas.rounded_rect((x, drawn.height, x + WIDTH, canvas.height), 0, fill=PANEL)
+
     def gap(self, pixels: float) -> None:
         self.y += pixels
 
@@ -323,7 +331,6 @@ def compose(
     height = max(layout.height, panel.height())
     canvas = Canvas(layout.width + WIDTH, height, BACKGROUND)
     centres = draw_board(canvas)
-    panel.canvas.set_height(height)
-    canvas.paste(panel.canvas, layout.width, 0)
+    panel.paste_into(canvas, layout.width)
     canvas.line([(layout.width, 0), (layout.width, height)], (210, 205, 195), 1)
     return Picture(canvas.finish(), canvas.labels, centres)

@@ -1,7 +1,11 @@
 """A stored game's board as one viewer sees it at one ply, in the game's own
 seat colours: the one picture pages and mails show, so a seat looks the same
 everywhere. Each (game, ply, viewer, language) is drawn once and kept
-(pbem.services.picture_store) for the page, the API and every mail.
+(pbem.services.picture_store) for the full-size link and the API. A mail
+shows the same picture cut in two, drawn for it and not kept: a "your turn"
+mail goes to one seat at one ply, and few of its readers open the full-size
+picture, so keeping it would cost every mail an encoding of the whole and a
+look-up of its key for a picture seldom asked for again.
 
 The language is the reader's: passed by the caller, or else the one being
 written in now (the page's in a request, the mail's inside `in_language`)."""
@@ -21,7 +25,14 @@ from sqlalchemy.orm import Session
 
 from pbem.i18n import current_language, mail_language
 from pbem.models import Game, Move, Seat
-from pbem.render import can_draw, render_panel_html, render_png, render_svg, space_centres
+from pbem.render import (
+    can_draw,
+    render_board_and_panel,
+    render_panel_html,
+    render_png,
+    render_svg,
+    space_centres,
+)
 from pbem.render.version import render_version
 from pbem.services.picture_store import PictureKey, store_for
 
@@ -66,19 +77,6 @@ def reader_language(language: str | None) -> str:
     return mail_language(language or current_language())
 
 
-def board_png(
-    session: Session,
-    game: Game,
-    ply: int,
-    viewer: int | None,
-    view: Callable[[], View],
-    language: str | None = None,
-) -> bytes:
-    """The picture of `viewer`'s view after `ply` moves; `view` gives that view,
-    called only when the picture has to be drawn."""
-    return kept_png(session, game, picture_key(session, game, ply, viewer, language), view)
-
-
 def kept_png(session: Session, game: Game, key: PictureKey, view: Callable[[], View]) -> bytes:
     """The picture kept under `key`, drawn from `view()` in the key's language
     and kept if there is none."""
@@ -94,6 +92,11 @@ def kept_png(session: Session, game: Game, key: PictureKey, view: Callable[[], V
 def draw(game: Game, view: View, language: str | None = None) -> bytes:
     """A picture drawn and not kept: for views no ply of the game has (a preview)."""
     return render_png(view, _colours(game), reader_language(language))
+
+
+def mail_board(game: Game, view: View, language: str | None = None) -> tuple[bytes, bytes]:
+    """The picture of `view` cut into its board and its side panel, as a mail shows it."""
+    return render_board_and_panel(view, _colours(game), reader_language(language))
 
 
 def inline_board(game: Game, view: View, language: str) -> tuple[Markup, Markup]:

@@ -11,6 +11,8 @@ from PIL import Image
 import engine.games  # noqa: F401  (registers the rulesets)
 from engine.core.game import Game
 from engine.core.selfplay import play_bot_game
+from pbem.render.palette import cut_board_and_panel
+from pbem.render.panel import WIDTH
 
 TOLERANCE = 14
 # The middle of the south-east side of the last-turn ring (0.86 of the hex size
@@ -29,6 +31,11 @@ def cut(game: Game, plies: int) -> Game:
     record = game.to_record()
     record.moves = record.moves[:plies]
     return Game.from_record(record)
+
+
+def cut_in_two(png: bytes) -> tuple[bytes, bytes]:
+    """A whole picture (render_png, board.png) cut as a mail cuts its own."""
+    return cut_board_and_panel(Image.open(io.BytesIO(png)), WIDTH)
 
 
 def image(png: bytes) -> Image.Image:

@@ -7,10 +7,10 @@ import io
 import pytest
 from PIL import Image
 
-from pbem.render import board_and_panel, render_picture, render_png
+from pbem.render import render_board_and_panel, render_picture, render_png
 from pbem.render.colours import parse_colour
 from pbem.render.panel import WIDTH
-from tests.render.helpers import bot_game, image
+from tests.render.helpers import bot_game, cut_in_two, image
 
 TARGET_BYTES = 150 * 1024
 # A name from the palette, one kept for older games, and colours nobody named.
@@ -59,14 +59,17 @@ def last_drawn_row(picture: Image.Image) -> int:
 
 @pytest.mark.parametrize("ruleset", ["java", "taluva", "samurai"])
 def test_board_and_panel_end_eight_rows_below_their_last_drawing(ruleset: str) -> None:
-    png = render_png(bot_game(ruleset, 3, "split").view(0))
+    view = bot_game(ruleset, 3, "split").view(0)
+    png = render_png(view)
     whole = opened(png)
     board_width = whole.width - WIDTH
     uncut = (
         whole.crop((0, 0, board_width, whole.height)),
         whole.crop((board_width + 1, 0, whole.width, whole.height)),
     )
-    for part, before in zip(board_and_panel(png), uncut, strict=True):
+    parts = render_board_and_panel(view)
+    assert parts == cut_in_two(png)  # a mail's two pictures are the whole one, cut
+    for part, before in zip(parts, uncut, strict=True):
         cut = opened(part)
         assert cut.width == before.width
         assert cut.height == min(last_drawn_row(before) + 9, before.height) < before.height

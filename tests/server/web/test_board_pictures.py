@@ -1,5 +1,5 @@
-"""A board picture is drawn once per (game, ply, viewer) and kept: the page and
-every mail showing it serve the same bytes; a seat's picture (its hand) never
+"""A board picture is drawn once per (game, ply, viewer) and kept for the
+full-size link; a mail shows the same picture cut in two; a seat's picture (its hand) never
 reaches another viewer; ETags answer 304; the beat prunes old pictures.
 Runs on both stores (a folder beside SQLite, the table on PostgreSQL)."""
 
@@ -21,13 +21,13 @@ from pbem.config import base_url
 from pbem.db import get_db
 from pbem.mail.compose import compose
 from pbem.models import BoardPicture, Game, Outbox
-from pbem.render import board_and_panel
 from pbem.render.version import render_version, sources_digest
 from pbem.services.picture_store import FolderStore, PictureKey, TableStore, store_for
 from pbem.services.pictures import draw, picture_key
 from pbem.services.replay import engine_game
 from pbem.task_names import PRUNE_PICTURES
-from tests.mail.helpers import board_png, text_of
+from tests.mail.helpers import board_png, mail_pictures, text_of
+from tests.render.helpers import cut_in_two
 from tests.server.conftest import drain
 from tests.server.pipeline_helpers import start_game
 from worker.celery_app import beat_schedule
@@ -52,7 +52,7 @@ def samurai_game(app, session, make_user):
     return game, ann, bob
 
 
-def test_the_page_and_the_mail_share_one_drawing(app, session, make_user, signed_in_as, draws):
+def test_the_mail_shows_the_kept_picture_cut_in_two(app, session, make_user, signed_in_as, draws):
     game, ann, _ = samurai_game(app, session, make_user)
     browser = signed_in_as(ann)
     now = browser.get(f"/games/{game.public_id}/board.png?seat=0")
@@ -62,12 +62,12 @@ def test_the_page_and_the_mail_share_one_drawing(app, session, make_user, signed
             Outbox.game_id == game.id, Outbox.recipient_id == ann.id, Outbox.kind == "your_turn"
         )
     )
-    mailed = board_png(compose(session, row, app.config))
+    mailed = mail_pictures(compose(session, row, app.config))
     etag = now.headers["ETag"].strip('"')
     assert now.data == at_ply.data and now.data.startswith(b"\x89PNG")
-    assert board_and_panel(now.data)[0] == mailed
+    assert mailed == list(cut_in_two(now.data))  # the board, then its panel
     assert at_ply.headers["ETag"] == now.headers["ETag"]
-    assert draws(etag) == 1  # by the worker's mail, the page or the mail above: once
+    assert draws(etag) == 1  # by the page, once: the mails draw their cut and keep nothing
     assert store_for(session).get(picture_key(session, game, 0, 0)) == now.data
 
 
@@ -103,7 +103,7 @@ def test_a_mails_picture_link_shows_that_seat_at_that_move_to_a_reader_not_signe
     assert path.startswith(f"/games/{game.public_id}/board.png?")
     reader = app.test_client()  # the mail opened on a phone, say: no one signed in
     shown = reader.get(path)
-    assert shown.status_code == 200 and board_and_panel(shown.data)[0] == board_png(message)
+    assert shown.status_code == 200 and cut_in_two(shown.data)[0] == board_png(message)
     # The key is for that seat at that move: not another seat, nor the board now.
     for other in (path.replace("seat=0", "seat=1"), path.replace("ply=0", "ply=")):
         refused = reader.get(other)

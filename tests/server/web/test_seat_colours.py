@@ -11,8 +11,8 @@ from sqlalchemy import select
 
 from pbem.mail.compose import compose
 from pbem.models import Outbox
-from pbem.render import board_and_panel
 from tests.mail.helpers import board_png
+from tests.render.helpers import cut_in_two
 from tests.server.pipeline_helpers import start_game
 
 DOT = re.compile(r'class="dot" style="background: ([^"]+)"')
@@ -40,4 +40,4 @@ def test_page_dots_picture_and_mail_use_one_colour_per_seat(app, session, make_u
     row = session.scalar(
         select(Outbox).where(Outbox.game_id == game.id, Outbox.recipient_id == ann.id)
     )
-    assert board_png(compose(session, row, app.config)) == board_and_panel(page_png)[0]
+    assert board_png(compose(session, row, app.config)) == cut_in_two(page_png)[0]

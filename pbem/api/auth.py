@@ -27,9 +27,10 @@ def token_user() -> User | None:
     that must not answer for the view (the rate limits count users only)."""
     if "api_user" not in g:
         scheme, _, token = request.headers.get("Authorization", "").partition(" ")
-        user = user_for_token(request_session(), token.strip()) if scheme == "Bearer" else None
-        if user is not None:
-            request_session().commit()  # keeps the token's last use
+        session = request_session()
+        user = user_for_token(session, token.strip()) if scheme == "Bearer" else None
+        if session.dirty:
+            session.commit()  # keeps the token's last use
         g.api_user = user
     return g.api_user
 

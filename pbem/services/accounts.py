@@ -6,13 +6,13 @@ import enum
 import hashlib
 import re
 import secrets
-from datetime import datetime, time
+from datetime import datetime, time, timedelta
 from functools import cache
 from zoneinfo import available_timezones
 
 from flask_babel import gettext as _
 from sqlalchemy import select, update
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, joinedload
 
 from pbem.db import rows_changed
 from pbem.i18n import LANGUAGES
@@ -24,6 +24,9 @@ from pbem.services.errors import Conflict, Invalid
 from pbem.services.names import NAME_LENGTH, checked_name
 
 TOKEN_PREFIX = "pbem_"
+# A token's last use is kept to the minute: written on every request, it
+# would make each read of the API a write and a commit too.
+TOKEN_USE_PRECISION = timedelta(minutes=1)
 REMINDER_HOURS = range(1, MAX_REMINDER_HOURS + 1)
 DIGEST_HOURS = range(24)
 WEEKDAY_NUMBERS = range(7)  # the weekly league digest's day, 0 Monday .. 6 Sunday
@@ -260,8 +263,16 @@ def issue_api_token(session: Session, user: User, label: str = "") -> str:
 
 
 def user_for_token(session: Session, token: str) -> User | None:
-    row = session.scalar(select(ApiToken).where(ApiToken.token_hash == _hash(token)))
+    """The token's user, the token's last use noted in the session if it is
+    more than TOKEN_USE_PRECISION old (the caller commits)."""
+    row = session.scalar(
+        select(ApiToken)
+        .options(joinedload(ApiToken.user))
+        .where(ApiToken.token_hash == _hash(token))
+    )
     if row is None or row.user.locked_out:
         return None
-    row.last_used_at = utcnow()
+    now = utcnow()
+    if row.last_used_at is None or now - row.last_used_at >= TOKEN_USE_PRECISION:
+        row.last_used_at = now
     return row.user

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 import pytest
+import time_machine
 from sqlalchemy import func, select
 
-from pbem.models import Move, Submission, User
+from pbem.models import ApiToken, Move, Submission, User
 from tests.server.conftest import drain, wait_for
 from tests.server.openapi_client import OpenApiClient
 from tests.server.pipeline_helpers import FESTIVAL_AFTER_A_DRAW, PALACE_TURN, java_ann_first
@@ -473,3 +476,25 @@ def test_the_check_never_refuses_a_move_because_of_what_a_draw_gives(
     view = api.call("getSeatView", token, **seat).get_json()["view"]
     assert [h["move"] for h in view["history"]] == [*PALACE_TURN, "draw deck"]
     assert view["state"]["hand"] == ["M", "D", "MP", "DP"]
+
+
+def test_a_tokens_last_use_is_kept_to_the_minute_not_written_on_every_request(
+    api, make_user, token_for, session
+):
+    ann = make_user("Ann")
+    token = token_for(ann)
+    start = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+
+    def last_use():
+        session.expire_all()
+        return session.scalar(select(ApiToken.last_used_at).where(ApiToken.user_id == ann.id))
+
+    with time_machine.travel(start, tick=False):
+        assert api.call("listGames", token).status_code == 200
+    assert last_use() == start
+    with time_machine.travel(start + timedelta(seconds=59), tick=False):
+        assert api.call("listGames", token).status_code == 200
+    assert last_use() == start  # a read within the minute writes nothing
+    with time_machine.travel(start + timedelta(minutes=1), tick=False):
+        assert api.call("listGames", token).status_code == 200
+    assert last_use() == start + timedelta(minutes=1)

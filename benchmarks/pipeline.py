@@ -63,6 +63,11 @@ on" counts "your turn" mails whose X-Pbem-Move is later than the ply they were
 queued at: written from a later position, since mail is composed when sent. Resident memory (RSS,
 from /proc) of each `pbem worker` process and its task processes is printed
 before and after; `--turns 5000` is the long run for the memory target.
+The CPU seconds each group of processes spent in the steady phase (the web,
+the workers, the bots' worker, the beat, the PostgreSQL and Redis servers,
+this process) are printed with their ms per people's turn applied
+(benchmarks/cpu_use.py): turns/s rises and falls with the speed a shared
+machine has that day, the CPU a turn costs much less.
 """
 
 from __future__ import annotations
@@ -98,6 +103,7 @@ from aiosmtpd.smtp import SMTP, Envelope, Session
 from sqlalchemy import func, select
 
 import engine
+from benchmarks.cpu_use import CpuWindow, named, tree
 from engine.bots import LEVELS
 from engine.bots.random_play import RandomBot
 from pbem.db import Database, lock_game
@@ -239,6 +245,7 @@ class Cluster:
 
     processes: list[subprocess.Popen[bytes]]  # web and beat too
     workers: list[subprocess.Popen[bytes]]
+    roles: dict[str, subprocess.Popen[bytes]]  # "web", "beat", "bots"
 
     def pids(self) -> list[int]:
         """Every process's, the workers' task processes too."""
@@ -256,12 +263,14 @@ def production_processes(env: dict[str, str], options: argparse.Namespace) -> It
     if upgrade.returncode:
         raise RuntimeError(f"pbem db upgrade failed:\n{upgrade.stdout}{upgrade.stderr}")
     processes: list[tuple[subprocess.Popen[bytes], Path]] = []
+    roles: dict[str, subprocess.Popen[bytes]] = {}
 
     def start(name: str, *args: str) -> subprocess.Popen[bytes]:
         path = logs / f"{name}.log"
         with path.open("wb") as output:
             process = subprocess.Popen(pbem(*args), env=env, stdout=output, stderr=output)
         processes.append((process, path))
+        roles[name] = process
         return process
 
     web = ["web"] + (["--workers", str(options.web_workers)] if options.web_workers else [])
@@ -274,7 +283,7 @@ def production_processes(env: dict[str, str], options: argparse.Namespace) -> It
         wait_for(lambda: answers(env["PBEM_BASE_URL"] + "/"), 60, "pbem web to answer")
         for name in [f"worker-{n}" for n in range(options.workers)] + ["bots"]:
             wait_for(partial(says_ready, logs / f"{name}.log"), 60, name)
-        yield Cluster([process for process, _ in processes], workers)
+        yield Cluster([process for process, _ in processes], workers, roles)
     except Exception:
         for process, path in processes:
             print(f"--- {path.name} (exit {process.poll()}) ends:\n{log_tail(path)}")
@@ -305,6 +314,28 @@ def children(pid: int) -> list[int]:
         return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
     except OSError:
         return []
+
+
+def cpu_groups(cluster: Cluster) -> dict[str, list[int]]:
+    """The groups of processes whose CPU is reported, each with its children."""
+    return {
+        "pbem web": tree(cluster.roles["web"].pid),
+        "pbem worker": [pid for worker in cluster.workers for pid in tree(worker.pid)],
+        "pbem worker --bots": tree(cluster.roles["bots"].pid),
+        "pbem beat": tree(cluster.roles["beat"].pid),
+        "PostgreSQL (the whole server)": named("postgres"),
+        "Redis (the whole server)": named("redis-server"),
+        "this process: the players' clients, the SMTP sink": [os.getpid()],
+    }
+
+
+def print_cpu(spent: dict[str, float], busy: float, seconds: float, turns: int) -> None:
+    print(
+        f"CPU in the steady phase, seconds, and ms per people's turn applied (the machine: "
+        f"{busy:.1f} s busy of {seconds * (os.cpu_count() or 1):.1f} on its cores):"
+    )
+    for name, used in spent.items():
+        print(f"  {name:52} {used:6.1f} {1000 * used / max(turns, 1):7.1f}")
 
 
 def worker_memory(cluster: Cluster) -> list[str]:
@@ -719,6 +750,7 @@ class Report:
     database: str  # the scratch database's URL, dropped by now
     pids: list[int]  # of the processes started, stopped by now
     bot_moves: int  # applied in the steady phase, by the --bot-games' bots
+    cpu: dict[str, float]  # CPU seconds in the steady phase, per group (cpu_groups)
 
 
 def steady_phase(
@@ -832,7 +864,10 @@ def run(options: argparse.Namespace) -> Report:
         load = os.getloadavg()[0]
         for thread in bot_threads:
             thread.start()
+        cpu = CpuWindow(partial(cpu_groups, cluster))
+        cpu.begin()
         window = steady_phase(bench, tables, options)
+        spent, busy = cpu.end()
         load_after = os.getloadavg()[0]
         unsent = settle(bench, tables, options.drain)
         after = worker_memory(cluster)
@@ -842,7 +877,7 @@ def run(options: argparse.Namespace) -> Report:
     began, ended = window
     turns = sum(1 for t in found if t.applied_at and began <= t.applied_at <= ended)
     report = Report(
-        turns / (ended - began), found, mails, bench.errors, database_url, pids, by_bots
+        turns / (ended - began), found, mails, bench.errors, database_url, pids, by_bots, spent
     )
     rejected = sum(1 for t in found if t.status != SubmissionStatus.ACCEPTED)
     print(
@@ -863,6 +898,7 @@ def run(options: argparse.Namespace) -> Report:
             f"moves applied in the steady phase, {by_bots / (ended - began):.2f}/s"
         )
     print_stages(found)
+    print_cpu(spent, busy, ended - began, turns)
     print(
         f"'your turn' mails: {mails['arrived']} of {mails['queued']} queued reached the sink, "
         f"{mails['drawn later']} of them drawn after the game had moved on, "

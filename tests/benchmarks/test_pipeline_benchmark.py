@@ -33,7 +33,8 @@ def test_light_run_plays_applies_and_mails(capsys):
     ), printed
     assert {t.kind for t in report.timings} == {"java 4p late", "taluva 3p"}, printed
     assert 0 < report.mails["arrived"] == report.mails["queued"], printed
-    assert "turns/s" in printed and "worker RSS" in printed
+    assert "turns/s" in printed and "worker RSS" in printed and "CPU in the steady phase" in printed
+    assert report.cpu["pbem worker"] > 0 and report.cpu["pbem web"] > 0, printed
     assert report.bot_moves > 0 and "games of easy bots" in printed, printed
 
     assert not any(Path(f"/proc/{pid}").exists() for pid in report.pids)

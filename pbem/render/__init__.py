@@ -77,7 +77,7 @@ def render_picture(
     seats = seat_colours(len(view["seats"]), colours)
     words = Words(language)
     layout = game.layout(view)
-    panel = PngPanel()
+    panel = PngPanel(layout.height)
     game.panel(view, seats, words, panel)
     return compose(layout, panel, lambda canvas: game.board(canvas, layout, view, seats, words))
 

@@ -20,9 +20,11 @@ from pbem.render.words import Words
 
 WIDTH = 420
 PAD = 18
-# The panel's canvas starts this tall and doubles whenever the writing comes
-# within HEADROOM of its foot: a supersampled canvas of the tallest panel
-# ever drawn cost more to allocate than most panels cost to draw.
+# The panel's canvas starts as tall as the board beside it (at least
+# FIRST_HEIGHT) and HEADROOM more, and doubles whenever the writing comes
+# within HEADROOM of its foot: the picture is as tall as its board anyway,
+# and a supersampled canvas of the tallest panel ever drawn cost more to
+# allocate than most panels cost to draw. Most panels never grow.
 FIRST_HEIGHT = 800
 HEADROOM = 400
 TEXT = 15
@@ -78,8 +80,8 @@ class PanelWriter(Protocol):
 class PngPanel:
     """The panel drawn beside the board in the PNG."""
 
-    def __init__(self) -> None:
-        self._canvas = Canvas(WIDTH, FIRST_HEIGHT, PANEL)
+    def __init__(self, board_height: int = 0) -> None:
+        self._canvas = Canvas(WIDTH, max(FIRST_HEIGHT, board_height) + HEADROOM, PANEL)
         self.y = float(PAD)
 
     @property

@@ -29,17 +29,20 @@ def cpu_seconds(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
 
 
-def tree(pid: int) -> list[int]:
-    """The process and all its descendants."""
-    found = [pid]
+def children(pid: int) -> list[int]:
+    """The process's children (of any of its threads); none once it is gone."""
+    found = []
     for task in Path(f"/proc/{pid}/task").glob("*"):
         try:
-            children = (task / "children").read_text().split()
+            found += [int(child) for child in (task / "children").read_text().split()]
         except OSError:
             continue
-        for child in children:
-            found += tree(int(child))
     return found
+
+
+def tree(pid: int) -> list[int]:
+    """The process and all its descendants."""
+    return [pid] + [pid for child in children(pid) for pid in tree(child)]
 
 
 def named(*names: str) -> list[int]:

@@ -103,7 +103,7 @@ from aiosmtpd.smtp import SMTP, Envelope, Session
 from sqlalchemy import func, select
 
 import engine
-from benchmarks.cpu_use import CpuWindow, named, tree
+from benchmarks.cpu_use import CpuWindow, children, named, tree
 from engine.bots import LEVELS
 from engine.bots.random_play import RandomBot
 from pbem.db import Database, lock_game
@@ -307,13 +307,6 @@ def rss_mb(pid: int) -> float | None:
         return None
     kilobytes = next(line.split()[1] for line in status.splitlines() if line.startswith("VmRSS"))
     return int(kilobytes) / 1024
-
-
-def children(pid: int) -> list[int]:
-    try:
-        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
-    except OSError:
-        return []
 
 
 def cpu_groups(cluster: Cluster) -> dict[str, list[int]]:

@@ -51,6 +51,7 @@ def celery_settings(config: dict[str, Any]) -> dict[str, Any]:
     if broker_url.startswith("filesystem:"):
         folder = Path(config["PBEM_BROKER_FOLDER"])
         (folder / "processed").mkdir(parents=True, exist_ok=True)
+        settings["broker_transport"] = "worker.folder_queue:Transport"
         settings["broker_transport_options"] = {
             "data_folder_in": str(folder),
             "data_folder_out": str(folder),

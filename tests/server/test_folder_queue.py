@@ -1,0 +1,69 @@
+"""The embedded default's queue folder (worker.folder_queue): a reader never
+takes a message its writer has not finished."""
+
+from __future__ import annotations
+
+import pytest
+from kombu import Connection
+
+import worker.folder_queue
+from worker.celery_app import celery_settings
+
+
+def folder_connection(folder) -> Connection:
+    folder.mkdir(exist_ok=True)
+    options = {"data_folder_in": str(folder), "data_folder_out": str(folder)}
+    return Connection(
+        "filesystem://", transport=worker.folder_queue.Transport, transport_options=options
+    )
+
+
+def test_the_embedded_default_uses_the_folder_queue(tmp_path):
+    settings = celery_settings(
+        {
+            "PBEM_BROKER_URL": "filesystem://localhost/",
+            "PBEM_BROKER_FOLDER": str(tmp_path / "broker"),
+            "PBEM_TASK_QUEUE": "tasks",
+            "PBEM_BOT_QUEUE": "bots",
+            "PBEM_SWEEP_SECONDS": 60,
+        }
+    )
+    assert settings["broker_transport"] == "worker.folder_queue:Transport"
+
+
+def test_messages_come_out_whole(tmp_path):
+    with folder_connection(tmp_path / "queue") as connection:
+        queue = connection.SimpleQueue("tasks")
+        for number in range(5):
+            queue.put({"number": number, "text": "x" * 100_000})
+        taken = [queue.get(timeout=1) for _ in range(5)]
+        assert sorted(message.payload["number"] for message in taken) == list(range(5))
+        assert all(len(message.payload["text"]) == 100_000 for message in taken)
+        with pytest.raises(queue.Empty):
+            queue.get(block=False)
+
+
+def test_a_message_being_written_is_not_there_for_a_reader(tmp_path, monkeypatch):
+    """Kombu's own transport made the file first and wrote it after: a reader
+    in between got an empty message and its worker stopped for good."""
+    with (
+        folder_connection(tmp_path / "queue") as writing,
+        folder_connection(tmp_path / "queue") as reading,
+    ):
+        reader = reading.SimpleQueue("tasks")
+        seen_while_writing = []
+        encode = worker.folder_queue.dumps
+
+        def encode_and_look(payload):
+            text = encode(payload)
+            try:
+                seen_while_writing.append(reader.get(block=False).payload)
+            except reader.Empty:
+                seen_while_writing.append(None)
+            return text
+
+        monkeypatch.setattr(worker.folder_queue, "dumps", encode_and_look)
+        writing.SimpleQueue("tasks").put({"move": "b2"})
+        monkeypatch.undo()
+        assert seen_while_writing == [None]
+        assert reader.get(timeout=1).payload == {"move": "b2"}

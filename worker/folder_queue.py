@@ -26,14 +26,18 @@ class Channel(filesystem.Channel):
         # Kombu's own name: the clock first, so a queue is read about in order.
         name = f"{round(monotonic() * 1000)}_{uuid.uuid4()}.{queue}.msg"
         folder = self.data_folder_out
+        # A reader takes the names whose text after their first dot is
+        # "<queue>.msg"; this one's first dot is its only one.
         try:
-            # A reader takes the names whose text after their first dot is
-            # "<queue>.msg"; this one's first dot is its only one.
             handle, part = tempfile.mkstemp(prefix=".part-", dir=folder)
+        except OSError as exc:
+            raise ChannelError(f"Cannot add file {name!r} to directory") from exc
+        try:
             with os.fdopen(handle, "wb") as out:
                 out.write(dumps(payload).encode())
             os.replace(part, os.path.join(folder, name))
         except OSError as exc:
+            os.unlink(part)  # a full disk leaves no part behind
             raise ChannelError(f"Cannot add file {name!r} to directory") from exc
 
 

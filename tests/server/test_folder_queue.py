@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from kombu import Connection
+from kombu.exceptions import ChannelError
 
 import worker.folder_queue
 from worker.celery_app import celery_settings
@@ -67,3 +68,16 @@ def test_a_message_being_written_is_not_there_for_a_reader(tmp_path, monkeypatch
         monkeypatch.undo()
         assert seen_while_writing == [None]
         assert reader.get(timeout=1).payload == {"move": "b2"}
+
+
+def test_a_message_that_cannot_be_written_is_refused_and_leaves_nothing(tmp_path, monkeypatch):
+    folder = tmp_path / "queue"
+
+    def disk_full(payload):
+        raise OSError(28, "No space left on device")
+
+    with folder_connection(folder) as connection:
+        monkeypatch.setattr(worker.folder_queue, "dumps", disk_full)
+        with pytest.raises(ChannelError, match="Cannot add file"):
+            connection.default_channel._put("tasks", {"move": "b2"})
+        assert list(folder.iterdir()) == []

@@ -3,8 +3,9 @@ message written whole before a reader can see it.
 
 Kombu creates a message's file under its final name and then writes into it,
 so a worker in another thread or process may take the file while it is
-still empty, fail to decode it and stop for good ("Unrecoverable error:
-JSONDecodeError"), leaving every later task unrun. Here the message is
+still empty and fail to decode it ("Unrecoverable error: JSONDecodeError"):
+the worker stops and the message is gone, so its task waits for the sweep
+that sends it again (a bot game of `pbem demo` stalled). Here the message is
 written under a name no queue reads and then renamed, which is atomic on
 one filesystem: a reader finds the whole message or none."""
 
@@ -14,10 +15,10 @@ import os
 import tempfile
 import uuid
 from time import monotonic
-from typing import Any
+from typing import Any, ClassVar
 
 from kombu.exceptions import ChannelError
-from kombu.transport import filesystem
+from kombu.transport import filesystem, virtual
 from kombu.utils.json import dumps
 
 
@@ -42,4 +43,15 @@ class Channel(filesystem.Channel):
 
 
 class Transport(filesystem.Transport):
+    """Routing kept per folder: kombu keeps one state for every folder of a
+    process, so a queue bound in one folder counted as bound in the next,
+    whose binding was then never written, and messages sent there were
+    dropped (a test process makes apps on several folders)."""
+
     Channel = Channel
+    states: ClassVar[dict[str, virtual.BrokerState]] = {}
+
+    def __init__(self, client: Any, **kwargs: Any) -> None:
+        super().__init__(client, **kwargs)
+        folder = client.transport_options.get("data_folder_in", "data_in")
+        self.state = self.states.setdefault(os.path.abspath(folder), virtual.BrokerState())

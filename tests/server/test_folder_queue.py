@@ -13,7 +13,11 @@ from worker.celery_app import celery_settings
 
 def folder_connection(folder) -> Connection:
     folder.mkdir(exist_ok=True)
-    options = {"data_folder_in": str(folder), "data_folder_out": str(folder)}
+    options = {
+        "data_folder_in": str(folder),
+        "data_folder_out": str(folder),
+        "control_folder": str(folder / "control"),
+    }
     return Connection(
         "filesystem://", transport=worker.folder_queue.Transport, transport_options=options
     )
@@ -42,6 +46,18 @@ def test_messages_come_out_whole(tmp_path):
         assert all(len(message.payload["text"]) == 100_000 for message in taken)
         with pytest.raises(queue.Empty):
             queue.get(block=False)
+
+
+def test_each_folder_is_a_broker_of_its_own(tmp_path):
+    """Kombu's routing state was one per process: the queue bound in the
+    first folder counted as bound in the second, and a message sent there
+    was dropped."""
+    for name in ("first", "second"):
+        with folder_connection(tmp_path / name) as connection:
+            queue = connection.SimpleQueue("tasks")
+            queue.put({"folder": name})
+            assert queue.get(timeout=1).payload == {"folder": name}
+            assert (tmp_path / name / "control" / "tasks.exchange").exists()
 
 
 def test_a_message_being_written_is_not_there_for_a_reader(tmp_path, monkeypatch):

@@ -31,14 +31,14 @@ class Channel(filesystem.Channel):
         # "<queue>.msg"; this one's first dot is its only one.
         try:
             handle, part = tempfile.mkstemp(prefix=".part-", dir=folder)
+            try:
+                with os.fdopen(handle, "wb") as out:
+                    out.write(dumps(payload).encode())
+                os.replace(part, os.path.join(folder, name))
+            except OSError:
+                os.unlink(part)  # a full disk leaves no part behind
+                raise
         except OSError as exc:
-            raise ChannelError(f"Cannot add file {name!r} to directory") from exc
-        try:
-            with os.fdopen(handle, "wb") as out:
-                out.write(dumps(payload).encode())
-            os.replace(part, os.path.join(folder, name))
-        except OSError as exc:
-            os.unlink(part)  # a full disk leaves no part behind
             raise ChannelError(f"Cannot add file {name!r} to directory") from exc
 
 

@@ -62,7 +62,7 @@ def test_each_folder_is_a_broker_of_its_own(tmp_path):
 
 def test_a_message_being_written_is_not_there_for_a_reader(tmp_path, monkeypatch):
     """Kombu's own transport made the file first and wrote it after: a reader
-    in between got an empty message and its worker stopped for good."""
+    in between got an empty message, its worker stopped and the task was lost."""
     with (
         folder_connection(tmp_path / "queue") as writing,
         folder_connection(tmp_path / "queue") as reading,

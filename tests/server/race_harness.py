@@ -16,6 +16,7 @@ violation; tests/server/test_race_harness.py runs it briefly in the suite.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import random
 import sys
@@ -25,7 +26,7 @@ import uuid
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from flask import Flask
@@ -38,6 +39,7 @@ from pbem.clock.sweep import sweep
 from pbem.leagues.leagues import create_league, invite_entrant, join_league
 from pbem.leagues.seasons import start_season
 from pbem.models import (
+    ClockStop,
     Game,
     GameEvent,
     GameStatus,
@@ -67,8 +69,9 @@ PEOPLE = ("api", "web", "mail")
 CLOCK = TimeControl(days_per_move=1)
 PLAYERS = ("Ann", "Bob", "Cem", "Dan")
 NEWCOMERS = ("Eve", "Fay", "Gus", "Hal")
-# Events a repetition of which, at the same ply for the same seat, is a lost race.
-ONCE = ("timeout", "bot", "abandon")
+# Events a repetition of which, at the same ply for the same seat, is a lost
+# race (a timeout may strike again: _timeouts_twice).
+ONCE = ("bot", "abandon")
 
 
 @dataclass
@@ -289,6 +292,7 @@ def violations(rig: Rig) -> list[str]:
         found += _moves_for_former_holders(session)
         found += _clocks_switched_off(session)
         found += _events_twice(session)
+        found += _timeouts_twice(session)
         found += _league_places(session)
     verified = rig.app.test_cli_runner().invoke(pbem_command, ["verify", "--all"])
     if verified.exit_code != 0:
@@ -347,8 +351,8 @@ def _clocks_switched_off(session: Session) -> list[str]:
 
 
 def _events_twice(session: Session) -> list[str]:
-    """No timeout, hand-over or abandonment twice for the same seat and ply,
-    and no 'your turn' mailed twice for the same seat and ply."""
+    """No hand-over or abandonment twice for the same seat and ply, and no
+    'your turn' mailed twice for the same seat and ply."""
     repeated = session.execute(
         select(GameEvent.game_id, GameEvent.kind, GameEvent.seat_position, GameEvent.ply)
         .where(GameEvent.kind.in_(ONCE))
@@ -365,6 +369,38 @@ def _events_twice(session: Session) -> list[str]:
     )
     found += [f"'your turn' mailed twice: {key}" for key, count in turns.items() if count > 1]
     return found
+
+
+def _timeouts_twice(session: Session) -> list[str]:
+    """No seat timed out twice at one ply with nothing between that gave it
+    time back. A timeout strikes again once its deadline moved on
+    (pbem.services.deadlines.recompute): after an extension, a resume or a
+    replacement, which are events of the game, or a vacation of one of its
+    players started or ended. Two with none of these between are two sweeps
+    timing out one decision."""
+    players: dict[int, set[int | None]] = {}
+    for game_id, user_id in session.execute(select(Seat.game_id, Seat.user_id)):
+        players.setdefault(game_id, set()).add(user_id)
+    vacations = session.scalars(select(ClockStop).where(ClockStop.user_id.is_not(None))).all()
+
+    def vacation_between(game_id: int, start: datetime, end: datetime) -> bool:
+        return any(
+            stop.user_id in players.get(game_id, set()) and start <= moment <= end
+            for stop in vacations
+            for moment in (stop.started_at, stop.ended_at)
+            if moment is not None
+        )
+
+    events = session.scalars(select(GameEvent).order_by(GameEvent.game_id, GameEvent.id)).all()
+    return [
+        f"event timeout twice in game {event.game_id} seat {event.seat_position}"
+        f" ply {event.ply}, nothing between"
+        for before, event in itertools.pairwise(events)
+        if before.kind == event.kind == "timeout"
+        and (before.game_id, before.seat_position, before.ply)
+        == (event.game_id, event.seat_position, event.ply)
+        and not vacation_between(event.game_id, before.created_at, event.created_at)
+    ]
 
 
 def _league_places(session: Session) -> list[str]:

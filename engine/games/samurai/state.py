@@ -122,8 +122,8 @@ class SamuraiState(State):
     def legal_moves(self, seat: int) -> list[Move]:
         if seat not in self.to_act():
             return []
-        if self.phase == CHOOSE:
-            return [m for m in _all_choices() if self._error(seat, m) is None]
+        if self.phase == CHOOSE:  # every one is five of the colour's tiles, so legal
+            return list(_all_choices())
         if self.phase == FIGURES_PHASE:
             figures = [PlaceFigure(f, s) for s in self.board.settlements for f in FIGURES]
             return [m for m in figures if self._error(seat, m) is None]

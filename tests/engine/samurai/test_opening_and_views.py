@@ -19,6 +19,15 @@ def test_opening_choice_is_simultaneous():
     assert game.state.phase == "choose"
 
 
+def test_every_listed_opening_choice_is_legal_and_different():
+    game = new_game(2)
+    choices = game.state.legal_moves(0)
+    assert len(set(choices)) == len(choices) > 1000
+    for choice in choices:
+        game.state.check(0, choice)
+        assert Counter(choice.tiles) - COLOUR_COUNTS == Counter()
+
+
 def test_opening_choice_is_secret_until_the_end():
     game = new_game(2)
     game.play(0, "choose ship1 ship1 ronin samurai3 helmet4")

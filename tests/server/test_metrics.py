@@ -386,10 +386,20 @@ def test_pbem_worker_serves_the_judging_of_its_task_processes(worker_env):
                     .group_by(Submission.status)
                 ).all()
             )
-        status, text = get(url)
-        assert status == 200
-        samples = parsed(text)
-        assert value(samples, "pbem_judge_seconds_count", ruleset="taluva") == sum(judged.values())
+        in_database = sum(judged.values())
+
+        def caught_up() -> dict | None:
+            """The scrape once it counts every judgment: the worker counts one
+            just after committing it, so the last may lag the finished game
+            (the wait is the last of a judgment's metrics it records)."""
+            status, text = get(url)
+            assert status == 200
+            samples = parsed(text)
+            waits = value(samples, "pbem_submission_wait_seconds_count", channel="bot") or 0
+            return samples if waits >= in_database else None
+
+        samples = wait_for(caught_up, 30, "the worker's metrics to count every judgment")
+        assert value(samples, "pbem_judge_seconds_count", ruleset="taluva") == in_database
         assert value(samples, "pbem_judge_seconds_bucket", ruleset="taluva", le="+Inf") == sum(
             judged.values()
         )

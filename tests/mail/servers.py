@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import pwd
+import random
 import shutil
 import socket
 import subprocess
@@ -30,10 +31,24 @@ REFUSED_DOMAIN = "refused.test"
 GREYLISTED_DOMAIN = "greylisted.test"  # Dovecot will not run mail processes as root
 
 
+# Ports for servers a test starts: below the range the system hands out to
+# outgoing connections (Linux's ip_local_port_range, 32768-60999 by default),
+# so none of the many connections the other test processes open takes the port
+# between choosing it and the server binding it (nginx, started seconds after
+# its ports were chosen, once found its port taken).
+SERVER_PORTS = range(20000, 32768)
+
+
 def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+    """A loopback port free now, outside the outgoing connections' range."""
+    while True:
+        port = random.choice(SERVER_PORTS)
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
 
 
 def wait_for_port(port: int, timeout: float = 15.0) -> None:

@@ -209,14 +209,19 @@ def proxy(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Proxy]:
         try:
             tls = ssl.create_default_context(cafile=str(tmp_path / "tls" / "fullchain.pem"))
             proxy = Proxy(http_port, https_port, tls, webroot)
-            wait_for(lambda: _answers(proxy), 30, "nginx to answer")
+            wait_for(lambda: _answers(proxy, server, tmp_path), 30, "nginx to answer")
             yield proxy
         finally:
             server.terminate()
             server.wait(timeout=30)
 
 
-def _answers(proxy: Proxy) -> bool:
+def _answers(proxy: Proxy, server: subprocess.Popen[bytes], folder: Path) -> bool:
+    """Whether nginx answers yet; an nginx that stopped fails with its log."""
+    if server.poll() is not None:
+        output = server.stdout.read().decode(errors="replace") if server.stdout else ""
+        log = folder / "error.log"
+        raise AssertionError(f"nginx stopped: {output}{log.read_text() if log.exists() else ''}")
     try:
         return proxy.call("GET", "/healthz").status == 200
     except OSError:

@@ -113,9 +113,11 @@ def test_invitation_mail_goes_out(app, signed_in_as, make_user, session):
 
     row = wait_for(settled, what="the invitation to be sent")
     assert (row.status, row.last_error) == (OutboxStatus.SENT, None)
+    # The folder holds every mail of this test process, a file named by its
+    # row's id (the other database's rows have the same ids).
     mails = [
         BytesParser(policy=policy.default).parsebytes(path.read_bytes())
-        for path in Path(app.config["PBEM_MAIL_FOLDER"]).glob("*.eml")
+        for path in Path(app.config["PBEM_MAIL_FOLDER"]).glob(f"*-{row.id}.eml")
     ]
     sent = [m for m in mails if link in m.get_body(("plain",)).get_content()]
     assert [str(m["Subject"]) for m in sent] == ["Ann invites you to a game"]

@@ -17,12 +17,12 @@ from alembic.script import ScriptDirectory
 from flask import Blueprint, Flask, Response, current_app, jsonify
 from sqlalchemy import text
 
+from pbem.broker_check import checked_broker
 from pbem.db import get_db
 from pbem.migrate import alembic_config
 
 log = logging.getLogger(__name__)
 bp = Blueprint("health", __name__)
-BROKER_TIMEOUT_SECONDS = 2
 ERROR = "error: "
 
 
@@ -78,8 +78,8 @@ def _migrations() -> str:
 
 def _broker(app: Flask) -> str:
     try:
-        with app.extensions["celery"].connection_for_write() as connection:
-            connection.ensure_connection(max_retries=1, timeout=BROKER_TIMEOUT_SECONDS)
+        with checked_broker(app.extensions["celery"]):
+            pass
     except Exception as exc:  # kombu raises whatever its transport raises
         return f"{ERROR}{type(exc).__name__}: {exc}"
     return "ok"

@@ -19,6 +19,7 @@ from prometheus_client.registry import Collector
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from pbem.broker_check import checked_broker
 from pbem.models import (
     Game,
     GameStatus,
@@ -32,7 +33,6 @@ from pbem.models import (
 )
 
 log = logging.getLogger(__name__)
-BROKER_TIMEOUT_SECONDS = 2
 
 
 class StateCollector(Collector):
@@ -190,6 +190,5 @@ def _broker_gauges(app: Flask) -> Iterator[GaugeMetricFamily]:
 def _queue_depth(celery: Any, queue: str) -> int:
     """Messages waiting in `queue`, not those a worker holds. Declaring the
     queue is what the workers do too; it changes nothing that exists."""
-    with celery.connection_for_read() as connection:
-        connection.ensure_connection(max_retries=1, timeout=BROKER_TIMEOUT_SECONDS)
+    with checked_broker(celery, reading=True) as connection:
         return int(connection.default_channel.queue_declare(queue=queue).message_count)

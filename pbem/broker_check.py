@@ -1,0 +1,23 @@
+"""One look at the broker, for the checks that report on it (readiness,
+`pbem check`, the metrics' queue depths): they answer now, whatever the
+broker does. One try, waiting at most BROKER_CHECK_SECONDS for an answer;
+kombu's retries would sleep 2 s before a second try (a refused port took
+2 s to report)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+BROKER_CHECK_SECONDS = 2
+
+
+@contextmanager
+def checked_broker(celery: Any, *, reading: bool = False) -> Iterator[Any]:
+    """A connection made at once, or the transport's error; `reading` for one
+    that reads queues (a broker may have a URL for reading of its own)."""
+    connect = celery.connection_for_read if reading else celery.connection_for_write
+    with connect(connect_timeout=BROKER_CHECK_SECONDS) as connection:
+        connection.ensure_connection(max_retries=0)
+        yield connection

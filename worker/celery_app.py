@@ -13,6 +13,12 @@ import pbem.mail.tasks  # noqa: F401  (registers the mail tasks)
 import worker.tasks  # noqa: F401  (registers the shared tasks)
 from pbem import task_names
 
+# How often a worker on the embedded default's folder queue looks for a new
+# message. Kombu's 1 s held each hop of a turn (submission, judging, a bot's
+# thought) up to a second; a look is one listing of a small folder, so ten a
+# second cost an idle worker next to nothing.
+FOLDER_POLL_SECONDS = 0.1
+
 
 def beat_schedule(config: dict[str, Any]) -> dict[str, Any]:
     sweep = float(config["PBEM_SWEEP_SECONDS"])
@@ -58,6 +64,7 @@ def celery_settings(config: dict[str, Any]) -> dict[str, Any]:
             "processed_folder": str(folder / "processed"),
             "control_folder": str(folder / "control"),
             "store_processed": False,
+            "polling_interval": FOLDER_POLL_SECONDS,
         }
     return settings
 

@@ -51,6 +51,26 @@ def free_port() -> int:
             return port
 
 
+@contextmanager
+def silent_port() -> Iterator[int]:
+    """A loopback port where a connection is never answered, as behind a
+    firewall that drops packets: its listener's queue is full and never
+    read, so the system drops each new connection's first packet."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", free_port()))
+        listener.listen(0)
+        port = listener.getsockname()[1]
+        queued = [socket.socket() for _ in range(4)]
+        try:
+            for client in queued:
+                client.setblocking(False)
+                client.connect_ex(("127.0.0.1", port))
+            yield port
+        finally:
+            for client in queued:
+                client.close()
+
+
 def wait_for_port(port: int, timeout: float = 15.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from flask import Flask
@@ -9,7 +10,7 @@ from flask import Flask
 from pbem import create_app, migrate
 from pbem.cli import main
 from pbem.db import get_db
-from tests.mail.servers import free_port
+from tests.mail.servers import free_port, silent_port
 from tests.server.conftest import REDIS_URL
 
 
@@ -53,7 +54,7 @@ def test_a_database_behind_the_code_is_not_ready_and_pbem_check_says_why(tmp_pat
     assert app.test_client().get("/healthz").status_code == 200  # alive all the same
 
 
-def test_a_broker_that_does_not_answer_makes_the_app_not_ready(tmp_path):
+def test_a_broker_that_refuses_makes_the_app_not_ready(tmp_path):
     app = app_on(tmp_path, f"redis://127.0.0.1:{free_port()}/0")
     ready = app.test_client().get("/readyz")
     assert ready.status_code == 503
@@ -62,6 +63,18 @@ def test_a_broker_that_does_not_answer_makes_the_app_not_ready(tmp_path):
     assert checks["broker"].startswith("error: ") and ":" not in checks["broker"][7:]  # no detail
     checked = app.test_cli_runner().invoke(main, ["check"])
     assert checked.exit_code == 1 and "127.0.0.1" in checked.output  # the administrator's
+
+
+def test_a_broker_that_never_answers_is_reported_within_seconds(tmp_path):
+    """Not after the system's connect timeout (135 s here): a probe waits
+    for its answer, and an administrator for `pbem check`."""
+    with silent_port() as port:
+        app = app_on(tmp_path, f"redis://127.0.0.1:{port}/0")
+        started = time.monotonic()
+        ready = app.test_client().get("/readyz")
+        assert ready.status_code == 503
+        assert ready.get_json()["checks"]["broker"].startswith("error: ")
+        assert time.monotonic() - started < 30
 
 
 def test_pbem_check_passes_on_a_ready_embedded_installation(tmp_path):

@@ -30,6 +30,7 @@ from flask_limiter.util import get_remote_address
 from limits import parse_many
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from pbem.broker_check import BROKER_WAIT_SECONDS
 from pbem.config import ConfigError
 
 log = logging.getLogger(__name__)
@@ -81,6 +82,15 @@ def storage_url(config: dict[str, Any]) -> str:
     return config["PBEM_RATELIMIT_STORAGE_URL"] or default
 
 
+def _storage_waits(url: str) -> dict[str, str | int]:
+    """A Redis that never answers costs a request BROKER_WAIT_SECONDS, not
+    the system's connect timeout (over 2 minutes), before the limits fall
+    back to memory."""
+    if not url.startswith(("redis://", "rediss://")):
+        return {}
+    return {"socket_connect_timeout": BROKER_WAIT_SECONDS, "socket_timeout": BROKER_WAIT_SECONDS}
+
+
 def _check_settings(config: dict[str, Any]) -> None:
     for name in LIMIT_SETTINGS:
         try:
@@ -113,10 +123,12 @@ def init_app(app: Flask) -> Limiter:
         # Behind nginx every request comes from the proxy: take the client's
         # address from X-Forwarded-For, trusting only that many proxies.
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)  # type: ignore[method-assign]  # Flask's documented way to wrap its WSGI app
+    storage = storage_url(config)
     limiter = Limiter(
         get_remote_address,
         app=app,
-        storage_uri=storage_url(config),
+        storage_uri=storage,
+        storage_options=_storage_waits(storage),
         key_prefix=config["PBEM_TASK_QUEUE"],
         headers_enabled=True,
         in_memory_fallback_enabled=True,

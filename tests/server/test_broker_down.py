@@ -1,13 +1,15 @@
 """A broker that cannot be reached loses nothing: a move, a sign-in and a
 mail that come in meanwhile are stored and answered as such, and the beat's
 sweeps hand them on once the broker is back. One database, seen first by an
-app whose Redis port has nothing listening, then by one on the real Redis."""
+app whose Redis port refuses, or never answers (a firewall dropping packets),
+then by one on the real Redis."""
 
 from __future__ import annotations
 
 import time
 import uuid
 from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
@@ -19,7 +21,7 @@ from pbem.db import get_db
 from pbem.models import InboundMessage, InboundStatus, Outbox, OutboxStatus, Submission, User
 from pbem.services import accounts
 from pbem.services.replay import engine_game
-from tests.mail.servers import free_port
+from tests.mail.servers import free_port, silent_port
 from tests.server.conftest import REDIS_URL, forget_queue, wait_for
 from tests.server.pipeline_helpers import start_game
 from worker.embedded import beat_thread, worker_thread
@@ -27,8 +29,10 @@ from worker.embedded import beat_thread, worker_thread
 INBOUND_TOKEN = "door-secret"
 
 
-@pytest.fixture
-def down_then_up(tmp_path: Path) -> Iterator[tuple[Flask, Flask]]:
+@pytest.fixture(params=["refused", "silent"])
+def down_then_up(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Flask, Flask]]:
+    ports = ExitStack()
+    down_port = ports.enter_context(silent_port()) if request.param == "silent" else free_port()
     queue = f"pbem-broker-down-{uuid.uuid4().hex[:12]}"
     shared = {
         "TESTING": True,
@@ -42,11 +46,12 @@ def down_then_up(tmp_path: Path) -> Iterator[tuple[Flask, Flask]]:
         "PBEM_MAIL_RETRY_SECONDS": 0,
         "PBEM_SWEEP_SECONDS": 1,
     }
-    down = create_app({**shared, "PBEM_BROKER_URL": f"redis://127.0.0.1:{free_port()}/0"})
+    down = create_app({**shared, "PBEM_BROKER_URL": f"redis://127.0.0.1:{down_port}/0"})
     up = create_app({**shared, "PBEM_BROKER_URL": REDIS_URL})
     with up.app_context():
         migrate.upgrade(get_db().engine)
-    yield down, up
+    with ports:
+        yield down, up
     for app in (down, up):
         with app.app_context():
             get_db().dispose()
@@ -84,7 +89,10 @@ def test_work_that_comes_in_while_the_broker_is_down_is_stored_and_handed_on_lat
         "/mail/inbound", data=raw.encode(), headers={"Authorization": f"Bearer {INBOUND_TOKEN}"}
     )
     assert mail.status_code == 202 and mail.get_json()["stored"] is True
-    assert time.monotonic() - started < 20  # each gives up on the broker within seconds
+    # Each gives up on the broker within seconds: at once when it refuses,
+    # about 6 s when it never answers (134 s before Redis's clients were
+    # given connect timeouts).
+    assert time.monotonic() - started < 60
 
     with (
         worker_thread(up.extensions["celery"], up.config["PBEM_TASK_QUEUE"]),

@@ -71,7 +71,9 @@ def celery_settings(config: dict[str, Any]) -> dict[str, Any]:
         # Celery's connect timeout (broker_connection_timeout) is not passed
         # to Redis's client, which otherwise waits for the system's: a page
         # handing a stored move to a broker that never answered hung 134 s.
+        # Celery's own bounds the tries of one hand-on (4 s by default).
         settings["broker_transport_options"] = {"socket_connect_timeout": BROKER_WAIT_SECONDS}
+        settings["broker_connection_timeout"] = BROKER_WAIT_SECONDS
     return settings
 
 

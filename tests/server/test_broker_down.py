@@ -90,7 +90,7 @@ def test_work_that_comes_in_while_the_broker_is_down_is_stored_and_handed_on_lat
     )
     assert mail.status_code == 202 and mail.get_json()["stored"] is True
     # Each gives up on the broker within seconds: at once when it refuses,
-    # about 6 s when it never answers (134 s before Redis's clients were
+    # about 2 s when it never answers (134 s before Redis's clients were
     # given connect timeouts).
     assert time.monotonic() - started < 60
 

@@ -16,6 +16,10 @@ from typing import Any
 BROKER_WAIT_SECONDS = 2
 
 
+def is_redis(url: str) -> bool:
+    return url.startswith(("redis://", "rediss://"))
+
+
 @contextmanager
 def checked_broker(celery: Any, *, reading: bool = False) -> Iterator[Any]:
     """A connection made at once, or the transport's error; `reading` for one

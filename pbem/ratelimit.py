@@ -30,7 +30,7 @@ from flask_limiter.util import get_remote_address
 from limits import parse_many
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from pbem.broker_check import BROKER_WAIT_SECONDS
+from pbem.broker_check import BROKER_WAIT_SECONDS, is_redis
 from pbem.config import ConfigError
 
 log = logging.getLogger(__name__)
@@ -78,7 +78,7 @@ def storage_url(config: dict[str, Any]) -> str:
     """The setting, else the broker when it is Redis (shared by every web
     process), else memory:// (one process only)."""
     broker = config["PBEM_BROKER_URL"]
-    default = broker if broker.startswith(("redis://", "rediss://")) else "memory://"
+    default = broker if is_redis(broker) else "memory://"
     return config["PBEM_RATELIMIT_STORAGE_URL"] or default
 
 
@@ -86,7 +86,7 @@ def _storage_waits(url: str) -> dict[str, str | int]:
     """A Redis that never answers costs a request BROKER_WAIT_SECONDS, not
     the system's connect timeout (over 2 minutes), before the limits fall
     back to memory."""
-    if not url.startswith(("redis://", "rediss://")):
+    if not is_redis(url):
         return {}
     return {"socket_connect_timeout": BROKER_WAIT_SECONDS, "socket_timeout": BROKER_WAIT_SECONDS}
 

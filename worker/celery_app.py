@@ -12,7 +12,7 @@ from flask import Flask
 import pbem.mail.tasks  # noqa: F401  (registers the mail tasks)
 import worker.tasks  # noqa: F401  (registers the shared tasks)
 from pbem import task_names
-from pbem.broker_check import BROKER_WAIT_SECONDS
+from pbem.broker_check import BROKER_WAIT_SECONDS, is_redis
 
 # How often a worker on the embedded default's folder queue looks for a new
 # message. Kombu's 1 s held each hop of a turn (submission, judging, a bot's
@@ -67,7 +67,7 @@ def celery_settings(config: dict[str, Any]) -> dict[str, Any]:
             "store_processed": False,
             "polling_interval": FOLDER_POLL_SECONDS,
         }
-    elif broker_url.startswith(("redis://", "rediss://")):
+    elif is_redis(broker_url):
         # Celery's connect timeout (broker_connection_timeout) is not passed
         # to Redis's client, which otherwise waits for the system's: a page
         # handing a stored move to a broker that never answered hung 134 s.

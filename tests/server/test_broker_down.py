@@ -17,6 +17,7 @@ from flask import Flask
 from sqlalchemy import select
 
 from pbem import create_app, migrate
+from pbem.broker_check import BROKER_WAIT_SECONDS
 from pbem.db import get_db
 from pbem.models import InboundMessage, InboundStatus, Outbox, OutboxStatus, Submission, User
 from pbem.services import accounts
@@ -121,3 +122,20 @@ def sign_in_sent(app: Flask, email: str) -> bool:
 def inbound_read(app: Flask, inbound_id: int) -> bool:
     with app.extensions["pbem.db"].session() as session:
         return session.get_one(InboundMessage, inbound_id).status == InboundStatus.DONE
+
+
+def test_redis_connections_wait_seconds_for_an_answer_not_the_systems_timeout(tmp_path):
+    """Redis's client is told the connect timeout (Celery's own never reaches
+    it), and Celery's bounds the tries of one hand-on: a broker that never
+    answers costs a page 2 s (tests/server/test_broker_down.py)."""
+    app = create_app(
+        {
+            "SECRET_KEY": "test",
+            "PBEM_DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
+            "PBEM_BROKER_URL": REDIS_URL,
+        }
+    )
+    with app.extensions["celery"].connection_for_write() as connection:
+        assert connection.connect_timeout == BROKER_WAIT_SECONDS
+        client = connection.default_channel.client
+        assert client.connection_pool.connection_kwargs["socket_connect_timeout"] == 2

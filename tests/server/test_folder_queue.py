@@ -8,7 +8,8 @@ from kombu import Connection
 from kombu.exceptions import ChannelError
 
 import worker.folder_queue
-from worker.celery_app import celery_settings
+from pbem import create_app
+from worker.celery_app import FOLDER_POLL_SECONDS, celery_settings
 
 
 def folder_connection(folder) -> Connection:
@@ -34,6 +35,20 @@ def test_the_embedded_default_uses_the_folder_queue(tmp_path):
         }
     )
     assert settings["broker_transport"] == "worker.folder_queue:Transport"
+
+
+def test_a_worker_on_the_folder_queue_looks_ten_times_a_second(tmp_path):
+    """Kombu's own second held each hop of a turn up to a second."""
+    app = create_app(
+        {
+            "SECRET_KEY": "test",
+            "PBEM_DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
+            "PBEM_BROKER_URL": "filesystem://localhost/",
+            "PBEM_BROKER_FOLDER": str(tmp_path / "broker"),
+        }
+    )
+    with app.extensions["celery"].connection_for_read() as connection:
+        assert connection.transport.polling_interval == FOLDER_POLL_SECONDS == 0.1
 
 
 def test_messages_come_out_whole(tmp_path):

@@ -1,3 +1,4 @@
+import gc
 import os
 from collections.abc import Iterator
 
@@ -40,6 +41,17 @@ def system_first_in_each_share(items: list[pytest.Item], shares: int) -> list[py
         ordered += system[share::shares]
         ordered += rest[len(rest) * share // shares : len(rest) * (share + 1) // shares]
     return ordered
+
+
+def pytest_collection_finish() -> None:
+    """What collection made (modules, test items, the engines' tables) lives
+    to the end, so the collector is told to leave it alone, and it looks for
+    cycles less often: with Python's thresholds each full collection walked
+    that whole heap again, 6-9 CPU-s per test process (measured with
+    gc.callbacks), 2.5 s now, for 10 MB more memory at most."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(20_000, 10, 10)
 
 
 # The fixtures that build an app on a database: its tests run on PostgreSQL,

@@ -40,11 +40,14 @@ REDIS_URL = os.environ.get("PBEM_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 
 @contextmanager
 def scratch_database() -> Iterator[str]:
-    """The URL of a new, empty PostgreSQL database, dropped afterwards."""
+    """The URL of a new, empty PostgreSQL database, dropped afterwards. Its
+    commits do not wait for the disk (what a crash of the server would lose
+    is a scratch database's): a commit answers in a third of the time."""
     admin = create_engine(POSTGRES_URL, isolation_level="AUTOCOMMIT")
     name = f"pbem_test_{uuid.uuid4().hex[:12]}"
     with admin.connect() as connection:
         connection.execute(text(f'CREATE DATABASE "{name}"'))
+        connection.execute(text(f'ALTER DATABASE "{name}" SET synchronous_commit = off'))
     try:
         yield make_url(POSTGRES_URL).set(database=name).render_as_string(hide_password=False)
     finally:

@@ -198,7 +198,7 @@ def main() -> None:
             "PBEM_SMTP_URL": f"smtp://127.0.0.1:{port}",
         }
     )
-    counters = Counters(Counted("engine_game"), Counted("board_png"), sink)
+    counters = Counters(Counted("engine_game"), Counted("mail_board"), sink)
     unit = "turns" if args.whole_turns else "submissions of one action"
     print(f"java, {PLAYERS} players, {len(turns)} {unit} from ply {turns[0][0]}")
     columns = f"{'ms/mail':>7} {'cpu/mail':>8} {'replays':>7} {'boards':>6} {'conns':>5}"
@@ -216,6 +216,9 @@ def main() -> None:
             outcome = process_submission(session, submission.id)
             assert outcome is not None and outcome.status == "accepted", outcome
             ids = list(session.scalars(select(Outbox.id).where(Outbox.id > last_id)))
+            if not ids:  # an action in the middle of a turn tells nobody
+                print(f"{ply:5d} {0:5d} | no mail")
+                continue
             mails += len(ids)
             spent = []
             for path, batches in zip(paths, ([[i] for i in ids], [ids]), strict=True):

@@ -115,6 +115,11 @@ def _footprints() -> dict[int, tuple[tuple[str, ...], ...]]:
 
 FOOTPRINTS = _footprints()
 FOOTPRINT_SET = {size: frozenset(fps) for size, fps in FOOTPRINTS.items()}
+# Per size, each footprint with its ring spaces: only those can cost more than 1 AP.
+FOOTPRINT_RINGS = {
+    size: tuple((fp, tuple(s for s in fp if s in RING_SPACES)) for fp in fps)
+    for size, fps in FOOTPRINTS.items()
+}
 # Per size, per space: the positions in FOOTPRINTS[size] of the footprints covering it.
 FOOTPRINTS_AT: dict[int, dict[str, tuple[int, ...]]] = {
     size: {sid: tuple(i for i, fp in enumerate(fps) if sid in fp) for sid in SPACES}

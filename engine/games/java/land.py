@@ -37,10 +37,15 @@ class Palace:
 
 @dataclass
 class VillageMap:
-    """Village areas of one position, computed once for many placement checks."""
+    """Village areas of one position, computed once for many placement checks.
+
+    `joints`: the spaces next to village areas holding two palaces or more
+    between them, the only places a new village could join two cities.
+    """
 
     area_of: dict[str, int]
     palaces_in: list[int]
+    joints: frozenset[str]
 
 
 @dataclass(frozen=True)
@@ -100,7 +105,15 @@ class Land:
                 for c in area:
                     area_of[c] = len(palaces_in)
                 palaces_in.append(sum(1 for c in area if c in self.palaces))
-        return VillageMap(area_of, palaces_in)
+        next_to: dict[str, set[int]] = {}
+        for cell, index in area_of.items():
+            if palaces_in[index]:
+                for n in NEIGHBORS[cell]:
+                    next_to.setdefault(n, set()).add(index)
+        joints = frozenset(
+            n for n, areas in next_to.items() if sum(palaces_in[a] for a in areas) > 1
+        )
+        return VillageMap(area_of, palaces_in, joints)
 
     def palace_of(self, area: Iterable[str]) -> str | None:
         return next((c for c in area if c in self.palaces), None)
@@ -193,6 +206,8 @@ class Land:
         if kind == RICE or new_village is None:
             return False
         if villages is not None:
+            if new_village not in villages.joints:
+                return False
             touched = {
                 villages.area_of[n]
                 for n in NEIGHBORS[new_village]

@@ -11,7 +11,13 @@ from collections.abc import Collection, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from engine.games.java import cards
-from engine.games.java.board import FOOTPRINT_SET, FOOTPRINTS, FOOTPRINTS_AT, SPACES, sort_spaces
+from engine.games.java.board import (
+    FOOTPRINT_RINGS,
+    FOOTPRINT_SET,
+    FOOTPRINTS_AT,
+    SPACES,
+    sort_spaces,
+)
 from engine.games.java.notation import (
     DECK,
     FACEUP,
@@ -92,24 +98,29 @@ def _placements(
 ) -> Iterator[PlaceTile]:
     land = state.land
     villages = land.village_map()
+    may_join = bool(villages.joints)  # else no tile can join two cities
     fits = land.placeable(developers_block=developers_block)
     for kind in kinds:
-        for cells in _footprints(TILE_SIZE[kind], near):
-            if ap is not None and state.tile_cost(cells) > ap:
+        for cells, ring in _footprints(TILE_SIZE[kind], near):
+            # A tile on the central spaces alone costs 1 AP, which `ap` always holds.
+            if ap is not None and ring and state.tile_cost(cells) > ap:
                 continue
             if not fits(cells):
                 continue
             for village in cells if kind in (TRIPLE, DOUBLE) else (None,):
-                if not land.joins_cities(kind, cells, village, villages):
+                if not (may_join and land.joins_cities(kind, cells, village, villages)):
                     yield PlaceTile(kind, cells, village)
 
 
-def _footprints(size: int, near: Collection[str] | None) -> Sequence[tuple[str, ...]]:
-    """Every footprint of a size, or those covering a space of `near`, in board order."""
+def _footprints(
+    size: int, near: Collection[str] | None
+) -> Sequence[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """Every footprint of a size with its ring spaces, or those covering a
+    space of `near`, in board order."""
     if near is None:
-        return FOOTPRINTS[size]
+        return FOOTPRINT_RINGS[size]
     at = FOOTPRINTS_AT[size]
-    return [FOOTPRINTS[size][i] for i in sorted({i for c in near for i in at[c]})]
+    return [FOOTPRINT_RINGS[size][i] for i in sorted({i for c in near for i in at[c]})]
 
 
 def developer_moves(state: JavaState, seat: int) -> list[Move]:

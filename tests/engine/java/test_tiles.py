@@ -1,6 +1,10 @@
 """Land tiles: supply, shapes, stacking and overhang."""
 
+from engine.core.errors import IllegalMove
 from engine.games.java import legal
+from engine.games.java.board import FOOTPRINTS
+from engine.games.java.notation import PlaceTile
+from engine.games.java.tiles import TILE_SIZE
 from tests.engine.java.helpers import game, palace, play, put, refused
 
 
@@ -59,6 +63,29 @@ def test_tile_never_joins_two_cities():
     palace(state, "G5", 2)
     refused(state, 0, "village F5", "cities")
     play(state, 0, "rice F5")  # rice between them joins nothing
+
+
+def test_the_legal_tiles_next_to_two_cities_are_those_the_rules_accept():
+    """The list skips its search wherever a new village cannot touch two
+    cities; next to two of them it must agree with the rules, tile by tile."""
+    state = game(2, 0, "village E5", "village E6", "village G5", "village G6")
+    palace(state, "E5", 2)
+    palace(state, "G5", 2)
+    listed = legal.tile_moves(state, 0)
+    for kind in ("triple", "double", "rice", "village"):
+        for cells in FOOTPRINTS[TILE_SIZE[kind]]:
+            if "F5" not in cells:
+                continue
+            for village in cells if kind in ("triple", "double") else (None,):
+                move = PlaceTile(kind, cells, village)
+                try:
+                    state.copy().play(0, state.format_move(move))
+                except IllegalMove:
+                    assert move not in listed, move
+                else:
+                    assert move in listed, move
+    assert PlaceTile("village", ("F5",), None) not in listed
+    assert PlaceTile("rice", ("F5",), None) in listed
 
 
 def test_tile_may_join_a_village_to_a_city():

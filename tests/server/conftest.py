@@ -11,6 +11,7 @@ import uuid
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -336,10 +337,11 @@ def signed_in_as(app: Flask) -> Callable[[User], Browser]:
 
 
 # Every server test shares its database with the others, and a sweep acts on
-# every game in it: after each test its clocked games are paused, so no later
-# sweep (at whatever time a test travels to) acts on them.
+# every game and player in it: after each test its clocked games are paused
+# and its players' daily digests count as sent for good, so no later sweep
+# (at whatever time a test travels to) acts on them.
 @pytest.fixture(autouse=True)
-def stop_clocks_afterwards(request: pytest.FixtureRequest) -> Iterator[None]:
+def leave_nothing_for_later_sweeps(request: pytest.FixtureRequest) -> Iterator[None]:
     yield
     if "app" not in request.fixturenames:
         return
@@ -353,5 +355,10 @@ def stop_clocks_afterwards(request: pytest.FixtureRequest) -> Iterator[None]:
                 Game.paused_at.is_(None),
             )
             .values(paused_at=utcnow())
+        )
+        session.execute(
+            update(User)
+            .where(User.digest_hour.is_not(None), User.digest_sent_on.is_distinct_from(date.max))
+            .values(digest_sent_on=date.max)
         )
         session.commit()

@@ -239,7 +239,8 @@ def _game_url(config: Mapping[str, Any], game: Game) -> str:
 def _game_mail(
     session: Session, row: Outbox, config: Mapping[str, Any], views: GameViews
 ) -> EmailMessage:
-    game = session.get_one(Game, row.game_id)
+    assert row.game_id is not None  # the kinds that come here are each about a game
+    game = views.game(session, row.game_id)
     seat = next(s for s in game.seats if s.position == row.payload["seat"])
     picture = views.picture(game, seat.position)
     mail = Mail()

@@ -1,5 +1,6 @@
 """What a batch of mails shows of its games, worked out once per batch: the
-engine game per game, a seat's picture per (game, seat), the board's PNGs per
+game's row (held, since the session's identity map would let it go between
+two reads of it), the engine game per game, a seat's picture per (game, seat), the board's PNGs per
 (game, ply, viewer, language). A batch's mails show each game as it stands when the
 batch is sent, as a mail sent on its own showed it when it was sent; the next
 batch starts afresh, since the game may have moved on by then."""
@@ -8,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from typing import TypeVar
+
+from sqlalchemy.orm import Session
 
 import engine
 from pbem.i18n import current_language
@@ -27,9 +30,13 @@ def _once(made: dict[Hashable, T], key: Hashable, make: Callable[[], T]) -> T:
 
 class GameViews:
     def __init__(self) -> None:
+        self._games: dict[Hashable, Game] = {}
         self._played: dict[Hashable, engine.Game] = {}
         self._pictures: dict[Hashable, SeatPicture] = {}
         self._boards: dict[Hashable, tuple[bytes, bytes]] = {}
+
+    def game(self, session: Session, game_id: int) -> Game:
+        return _once(self._games, game_id, lambda: session.get_one(Game, game_id))
 
     def played(self, game: Game) -> engine.Game:
         return _once(self._played, game.id, lambda: engine_game(game))

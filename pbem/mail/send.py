@@ -47,7 +47,7 @@ from pbem.mail.game_views import GameViews
 from pbem.mail.quiet_hours import Stale, fold_released, is_held
 from pbem.mail.transport import Outgoing, PermanentFailure, ServerDown
 from pbem.metrics import events
-from pbem.models import Game, Outbox, OutboxStatus, utcnow
+from pbem.models import Outbox, OutboxStatus, utcnow
 from pbem.task_names import SEND_MAILS
 
 log = logging.getLogger(__name__)
@@ -110,7 +110,7 @@ def _send_row(
     row = claim(session, outbox_id, config["PBEM_MAIL_MAX_ATTEMPTS"])
     if row is None:
         return False
-    bind(game=row.game_id and session.get_one(Game, row.game_id).public_id)
+    bind(game=row.game_id and views.game(session, row.game_id).public_id)
     message = written(session, row, config, views)
     if message is None:
         return False
@@ -137,7 +137,7 @@ def claim(session: Session, outbox_id: int, max_attempts: int) -> Outbox | None:
     """Mark the row 'sending' under a lease, counting the attempt; None if it is
     not free. A free row that has had all its attempts fails instead."""
     now = utcnow()
-    claimed = session.execute(
+    claimed = session.scalars(
         update(Outbox)
         .where(Outbox.id == outbox_id, _free(now), Outbox.attempts < max_attempts)
         .values(
@@ -145,13 +145,13 @@ def claim(session: Session, outbox_id: int, max_attempts: int) -> Outbox | None:
             claimed_until=now + timedelta(seconds=LEASE_SECONDS),
             attempts=Outbox.attempts + 1,
         )
-        .execution_options(synchronize_session=False)  # the row is read afresh below
-    )
+        .returning(Outbox)  # the row as the update left it, in the same statement
+        .execution_options(synchronize_session=False, populate_existing=True)
+    ).one_or_none()
     session.commit()
-    if rows_changed(claimed) == 0:
+    if claimed is None:
         give_up(session, max_attempts, [outbox_id])
-        return None
-    return session.get_one(Outbox, outbox_id, populate_existing=True)
+    return claimed
 
 
 def written(

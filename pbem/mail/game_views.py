@@ -1,9 +1,10 @@
 """What a batch of mails shows of its games, worked out once per batch: the
 game's row (held, since the session's identity map would let it go between
-two reads of it), the engine game per game, a seat's picture per (game, seat), the board's PNGs per
-(game, ply, viewer, language). A batch's mails show each game as it stands when the
-batch is sent, as a mail sent on its own showed it when it was sent; the next
-batch starts afresh, since the game may have moved on by then."""
+two reads of it), the engine game per game, a seat's picture per (game,
+seat), the board's PNGs per (game, ply, viewer, language). A batch's mails
+show each game as it stands when the batch is sent, as a mail sent on its
+own showed it when it was sent; the next batch starts afresh, since the game
+may have moved on by then."""
 
 from __future__ import annotations
 

@@ -4,14 +4,17 @@ goes down in the middle of a batch loses nothing and sends nothing twice."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
 from celery.signals import task_prerun
-from sqlalchemy import func, select, update
+from sqlalchemy import func, insert, select, update
 
-from pbem.mail import game_views
+from pbem.db import Database
+from pbem.mail import game_views, send
 from pbem.models import Game, Outbox, OutboxStatus, User
 from pbem.services.replay import engine_game
 from pbem.task_names import SEND_MAIL, SEND_MAILS
@@ -25,6 +28,8 @@ from tests.mail.servers import (
 )
 from tests.server.conftest import wait_for
 from tests.server.pipeline_helpers import play_first_legal, start_game
+
+MAX_ATTEMPTS = 5
 
 
 @pytest.fixture
@@ -192,3 +197,31 @@ def test_a_row_queued_on_its_own_by_a_version_before_batches_still_goes_out(
         return found if found.status == OutboxStatus.SENT else None
 
     assert wait_for(sent, what="the row to be marked sent").attempts == 1
+
+
+@pytest.mark.parametrize("rig", ["postgresql"], indirect=True)
+def test_two_senders_claiming_one_row_at_once_lease_it_once(rig, session, make_user):
+    """Two workers let go at the same moment on one row: one leases it, the
+    other gets nothing, and the attempt is counted once (PostgreSQL)."""
+    ann = make_user("Ann")
+    database = rig.app.extensions["pbem.db"]
+    for _ in range(20):
+        # Inserted without an ORM object, so the commit hands it to no worker.
+        row_id = session.scalar(
+            insert(Outbox)
+            .values(recipient_id=ann.id, kind="sign_in", payload={})
+            .returning(Outbox.id)
+        )
+        session.commit()
+        barrier = threading.Barrier(2)
+        with ThreadPoolExecutor(2) as pool:
+            claims = [pool.submit(claim_at_once, database, row_id, barrier) for _ in range(2)]
+            leased = [claim.result() for claim in claims]
+        assert sorted(leased) == [False, True]
+        assert session.scalar(select(Outbox.attempts).where(Outbox.id == row_id)) == 1
+
+
+def claim_at_once(database: Database, row_id: int, barrier: threading.Barrier) -> bool:
+    with database.session() as sender:
+        barrier.wait()
+        return send.claim(sender, row_id, MAX_ATTEMPTS) is not None

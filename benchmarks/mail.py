@@ -188,7 +188,8 @@ def main() -> None:
     sink, port = Sink(), free_port()
     server = Controller(sink, hostname="127.0.0.1", port=port)
     server.start()
-    folder = Path(tempfile.mkdtemp(prefix="pbem-mail-bench-"))
+    scratch = tempfile.TemporaryDirectory(prefix="pbem-mail-bench-")
+    folder = Path(scratch.name)
     app = create_app(
         {
             "SECRET_KEY": "bench",
@@ -226,6 +227,7 @@ def main() -> None:
                 spent.append(path.send(session, batches, app.config, counters))
             print(f"{ply:5d} {len(ids):5d} | " + " | ".join(s.figures(len(ids)) for s in spent))
     server.stop()
+    scratch.cleanup()
     for path in paths:
         print(
             f"{path.name:10}: {mails} mails, {path.ms / mails:.1f} ms per mail "

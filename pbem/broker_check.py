@@ -14,6 +14,8 @@ from typing import Any
 # How long a connection to the broker may take to be answered: here, and for
 # every connection of the app to a Redis broker (worker.celery_app).
 BROKER_WAIT_SECONDS = 2
+# Redis's client's options for that: the connection, and each answer.
+REDIS_WAITS = {"socket_connect_timeout": BROKER_WAIT_SECONDS, "socket_timeout": BROKER_WAIT_SECONDS}
 
 
 def is_redis(url: str) -> bool:
@@ -25,7 +27,7 @@ def checked_broker(celery: Any, *, reading: bool = False) -> Iterator[Any]:
     """A connection made at once, or the transport's error; `reading` for one
     that reads queues (a broker may have a URL for reading of its own)."""
     connect = celery.connection_for_read if reading else celery.connection_for_write
-    waits = {"socket_connect_timeout": BROKER_WAIT_SECONDS, "socket_timeout": BROKER_WAIT_SECONDS}
+    waits = dict(REDIS_WAITS)  # a copy: the transport may keep and change it
     with connect(connect_timeout=BROKER_WAIT_SECONDS, transport_options=waits) as connection:
         connection.ensure_connection(max_retries=0)
         yield connection

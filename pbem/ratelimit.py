@@ -30,7 +30,7 @@ from flask_limiter.util import get_remote_address
 from limits import parse_many
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from pbem.broker_check import BROKER_WAIT_SECONDS, is_redis
+from pbem.broker_check import REDIS_WAITS, is_redis
 from pbem.config import ConfigError
 
 log = logging.getLogger(__name__)
@@ -86,9 +86,7 @@ def _storage_waits(url: str) -> dict[str, str | int]:
     """A Redis that never answers costs a request BROKER_WAIT_SECONDS, not
     the system's connect timeout (over 2 minutes), before the limits fall
     back to memory."""
-    if not is_redis(url):
-        return {}
-    return {"socket_connect_timeout": BROKER_WAIT_SECONDS, "socket_timeout": BROKER_WAIT_SECONDS}
+    return dict(REDIS_WAITS) if is_redis(url) else {}
 
 
 def _check_settings(config: dict[str, Any]) -> None:

@@ -749,10 +749,18 @@ class Report:
 def steady_phase(
     run: Run, tables: list[threading.Thread], options: argparse.Namespace
 ) -> tuple[float, float]:
-    """Let the games play for `--seconds`, or until `--turns` are applied and
-    every kind of game has had one (a slow kind is measured too, however
-    loaded the machine); its start and end (epoch seconds)."""
+    """Let the games play for `--seconds`, or until `--turns` are applied,
+    every kind of game has had one and the `--bot-games`' bots have moved, or
+    failed to within `--drain` seconds more (a slow kind is measured too,
+    however loaded the machine); its start and end (epoch seconds)."""
     began, started = time.time(), time.monotonic()
+    turns_done: float | None = None
+
+    def bots_moved(waited: float) -> bool:
+        if not options.bot_games or waited > options.drain:
+            return True
+        return bot_moves_applied(run.database, began, time.time()) > 0
+
     for table in tables:
         table.start()
     reported = started
@@ -761,7 +769,9 @@ def steady_phase(
         if options.turns is None and now - started >= options.seconds:
             break
         if options.turns is not None and run.turns() >= options.turns and run.every_kind():
-            break
+            turns_done = turns_done or now
+            if bots_moved(now - turns_done):
+                break
         if now - reported >= 30:
             reported = now
             print(f"  {now - started:5.0f} s: {run.turns()} turns applied", flush=True)

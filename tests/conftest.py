@@ -52,7 +52,8 @@ def pytest_collection() -> Iterator[object]:
     collector's reach, and the collector looks for cycles less often: with
     Python's thresholds each full collection walked that whole heap again,
     6-9 CPU-s per test process (measured with gc.callbacks), 2.5 s now, for
-    10 MB more memory at most. (xdist's controller collects nothing.)"""
+    10 MB more memory at most. (xdist's controller collects nothing: it only
+    freezes what it has.)"""
     gc.disable()
     try:
         return (yield)

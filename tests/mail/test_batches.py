@@ -29,8 +29,6 @@ from tests.mail.servers import (
 from tests.server.conftest import wait_for
 from tests.server.pipeline_helpers import play_first_legal, start_game
 
-MAX_ATTEMPTS = 5
-
 
 @pytest.fixture
 def replays(monkeypatch: pytest.MonkeyPatch) -> list[int]:
@@ -205,6 +203,7 @@ def test_two_senders_claiming_one_row_at_once_lease_it_once(rig, session, make_u
     other gets nothing, and the attempt is counted once (PostgreSQL)."""
     ann = make_user("Ann")
     database = rig.app.extensions["pbem.db"]
+    attempts = rig.app.config["PBEM_MAIL_MAX_ATTEMPTS"]
     for _ in range(20):
         # Inserted without an ORM object, so the commit hands it to no worker.
         row_id = session.scalar(
@@ -215,13 +214,17 @@ def test_two_senders_claiming_one_row_at_once_lease_it_once(rig, session, make_u
         session.commit()
         barrier = threading.Barrier(2)
         with ThreadPoolExecutor(2) as pool:
-            claims = [pool.submit(claim_at_once, database, row_id, barrier) for _ in range(2)]
+            claims = [
+                pool.submit(claim_at_once, database, row_id, attempts, barrier) for _ in range(2)
+            ]
             leased = [claim.result() for claim in claims]
         assert sorted(leased) == [False, True]
         assert session.scalar(select(Outbox.attempts).where(Outbox.id == row_id)) == 1
 
 
-def claim_at_once(database: Database, row_id: int, barrier: threading.Barrier) -> bool:
+def claim_at_once(
+    database: Database, row_id: int, max_attempts: int, barrier: threading.Barrier
+) -> bool:
     with database.session() as sender:
         barrier.wait()
-        return send.claim(sender, row_id, MAX_ATTEMPTS) is not None
+        return send.claim(sender, row_id, max_attempts) is not None

@@ -74,11 +74,11 @@ def check_position(game: Game, seat: int, pick: SeededRandom, sample: int) -> No
 def check_views(game: Game, scramble: Scramble) -> None:
     """A view depends only on what its viewer may know."""
     for viewer in [None, *range(len(game.seats))]:
-        text = json.dumps(game.view(viewer), sort_keys=True)
-        assert json.dumps(game.seed) not in text
+        view = game.view(viewer)
+        assert json.dumps(game.seed) not in json.dumps(view)
         disguised = game.copy()
         scramble(disguised.state, viewer)
-        assert json.dumps(disguised.view(viewer), sort_keys=True) == text, viewer
+        assert disguised.view(viewer) == view, viewer
 
 
 @dataclass(frozen=True)
@@ -135,6 +135,6 @@ def check_trials(game: Game, seat: int, chance: Chance, pick: SeededRandom, samp
         assert not extra, (text, extra)
 
 
-def _trial_seen(trial: Trial) -> tuple[str, ...]:
+def _trial_seen(trial: Trial) -> tuple[Any, ...]:
     views = [trial.game.view(viewer) for viewer in [None, *range(len(trial.game.seats))]]
-    return (*(json.dumps(v, sort_keys=True) for v in views), trial.text_picture())
+    return (*views, trial.text_picture())

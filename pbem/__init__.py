@@ -8,29 +8,32 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from flask import Flask
+from pbem.loading import collector_held
 
-from pbem import (
-    api,
-    browser_protections,
-    db,
-    dispatch,
-    health,
-    i18n,
-    logs,
-    lost_connections,
-    mail,
-    notify,
-    nul_bytes,
-    ratelimit,
-    web,
-)
-from pbem.config import Config, config_from_env
-from pbem.leagues import seasons
-from pbem.metrics import events as metrics_events
-from pbem.metrics import web as metrics_web
-from pbem.web.common import me
-from worker.celery_app import celery_init_app
+with collector_held():
+    from flask import Flask
+
+    from pbem import (
+        api,
+        browser_protections,
+        db,
+        dispatch,
+        health,
+        i18n,
+        logs,
+        lost_connections,
+        mail,
+        notify,
+        nul_bytes,
+        ratelimit,
+        web,
+    )
+    from pbem.config import Config, config_from_env
+    from pbem.leagues import seasons
+    from pbem.metrics import events as metrics_events
+    from pbem.metrics import web as metrics_web
+    from pbem.web.common import me
+    from worker.celery_app import celery_init_app
 
 
 def create_app(config: Config | type[Config] | Mapping[str, Any] | None = None) -> Flask:

@@ -12,34 +12,37 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import click
-from flask import Flask, current_app
-from flask.cli import FlaskGroup, ScriptInfo, pass_script_info, with_appcontext
-from sqlalchemy import select
-from sqlalchemy.orm import Session
+from pbem.loading import collector_held
 
-from engine.bots import LEVELS
-from pbem import create_app, migrate
-from pbem.accounts.deletion import delete_account
-from pbem.accounts.suspension import restore, suspend
-from pbem.beat_lease import BEAT, HeldLease
-from pbem.clock.sweep import sweep as sweep_clocks
-from pbem.db import EXTENSION, Database, get_db
-from pbem.health import readiness
-from pbem.i18n import catalogues
-from pbem.logs import gunicorn_json_logging
-from pbem.mail.smtpd import controller
-from pbem.metrics.processes import process_ended, use_multiprocess_dir
-from pbem.models import Game, GameStatus, User
-from pbem.notify.push import new_keys
-from pbem.render.__main__ import main as render_main
-from pbem.services import accounts
-from pbem.services.errors import ServiceError
-from pbem.services.games import SeatSpec, create_game
-from pbem.services.rating_rebuild import rebuild_all
-from pbem.services.replay import engine_game, verify_game
-from pbem.services.snapshots import forget as forget_snapshots
-from worker.embedded import beat_thread, worker_threads
+with collector_held():  # the libraries the package itself does not load
+    import click
+    from flask import Flask, current_app
+    from flask.cli import FlaskGroup, ScriptInfo, pass_script_info, with_appcontext
+    from sqlalchemy import select
+    from sqlalchemy.orm import Session
+
+    from engine.bots import LEVELS
+    from pbem import create_app, migrate
+    from pbem.accounts.deletion import delete_account
+    from pbem.accounts.suspension import restore, suspend
+    from pbem.beat_lease import BEAT, HeldLease
+    from pbem.clock.sweep import sweep as sweep_clocks
+    from pbem.db import EXTENSION, Database, get_db
+    from pbem.health import readiness
+    from pbem.i18n import catalogues
+    from pbem.logs import gunicorn_json_logging
+    from pbem.mail.smtpd import controller
+    from pbem.metrics.processes import process_ended, use_multiprocess_dir
+    from pbem.models import Game, GameStatus, User
+    from pbem.notify.push import new_keys
+    from pbem.render.__main__ import main as render_main
+    from pbem.services import accounts
+    from pbem.services.errors import ServiceError
+    from pbem.services.games import SeatSpec, create_game
+    from pbem.services.rating_rebuild import rebuild_all
+    from pbem.services.replay import engine_game, verify_game
+    from pbem.services.snapshots import forget as forget_snapshots
+    from worker.embedded import beat_thread, worker_threads
 
 
 @click.group(cls=FlaskGroup, create_app=create_app)

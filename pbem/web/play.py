@@ -23,7 +23,7 @@ from pbem.i18n import current_language, page_language
 from pbem.i18n.boards import board_text
 from pbem.i18n.games import game_title
 from pbem.i18n.rules import describe_error, describe_refusal
-from pbem.models import Game, GameStatus, Seat, Submission, SubmissionStatus
+from pbem.models import Game, GameStatus, Seat, Submission
 from pbem.numbers import whole_number
 from pbem.render.lastturn import moves_since
 from pbem.services import chat, pictures
@@ -91,16 +91,16 @@ def render_game_page(
 ) -> tuple[str, int]:
     """The game page as the seat's player sees it at `ply` (None: now)."""
     game = seat.game
-    # The version first, then pending, then the log: whatever the worker
-    # commits in between shows as applied, or changes the version the page
-    # polls, so the page never waits for news that has already come.
+    # The version first, then pending, then the shown submission and the
+    # log: whatever the worker commits in between shows as applied, or
+    # changes the version the page polls, so the page never waits for news
+    # that has already come. With nothing pending the shown submission is
+    # judged, so a page that offers the next move never polls (a reload
+    # would take the turn being built from under the player's clicks).
     version = db().scalar(select(Game.lock_version).where(Game.id == game.id))
-    if shown is not None:
-        # Read again after the version, like `pending`: a verdict committed
-        # since the page's request began shows now (the page might never
-        # look again: once judged, it may be the player's turn).
-        db().refresh(shown)
     pending = pending_submission(db(), seat)
+    if shown is not None:
+        db().refresh(shown)  # its verdict, if committed since the request began
     position = position_at(game, ply)
     played = position.played
     may_move = (
@@ -134,7 +134,7 @@ def render_game_page(
         shown_reason=_reason(shown),
         moves=moves,
         error=error,
-        waiting=_waiting(game, seat, pending or _still_judged(shown), position),
+        waiting=_waiting(game, seat, pending, position),
         version=version,
         chat=chat.messages(db(), game),
         events=events_by_ply(events_of(db(), game)),
@@ -185,12 +185,6 @@ def _waiting(game: Game, seat: Seat, pending: Submission | None, position: Posit
     if not position.is_now or game.status != GameStatus.ACTIVE:
         return False
     return pending is not None or seat.position not in position.played.state.to_act()
-
-
-def _still_judged(shown: Submission | None) -> Submission | None:
-    """The shown submission if it was still unjudged when read (after the
-    version): its verdict will change the version, so the page must look."""
-    return shown if shown is not None and shown.status == SubmissionStatus.PENDING else None
 
 
 def _form() -> tuple[str, int]:

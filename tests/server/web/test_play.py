@@ -22,7 +22,10 @@ from pbem.web import play
 from tests.server.conftest import drain, wait_for
 from tests.server.pipeline_helpers import (
     FESTIVAL_AFTER_A_DRAW,
+    hand_on,
     java_ann_first,
+    judged,
+    lost_submission,
     start_game,
 )
 from tests.server.pipeline_helpers import send as send_turn
@@ -60,6 +63,34 @@ def test_game_page_shows_board_legal_moves_and_move_entry(app, session, make_use
     assert page.count('class="move"') == len(moves)
     assert f'data-move="{moves[0]}"' in page
     assert "terrain+level" in page  # the text picture
+
+
+def test_a_verdict_committed_while_the_page_is_drawn_never_reloads_it_under_the_player(
+    app, session, make_user, signed_in_as, monkeypatch
+):
+    """The worker may commit its verdict at any point of drawing the page.
+    Here it lands just before the page asks what is still pending: the page
+    offers the next move (the build after the tile), so it must not poll
+    too, or a reload would take the turn being built from under the clicks."""
+    ann = make_user("Ann")
+    game = taluva_against(app, session, ann)
+    state = engine_game(game).state
+    tile = state.format_move(state.legal_moves(0)[0])
+    submission = lost_submission(session, game.seats[0], tile, channel="web")
+    session.commit()
+    asked = play.pending_submission
+
+    def judged_meanwhile(db_session, seat):
+        hand_on(app, submission.id)
+        judged(app, submission.id)
+        return asked(db_session, seat)
+
+    monkeypatch.setattr(play, "pending_submission", judged_meanwhile)
+    url = f"/games/{game.public_id}?submission={submission.id}"
+    page = signed_in_as(ann).get(url).get_data(as_text=True)
+    assert 'id="move-form"' in page
+    assert 'data-status="accepted"' in page
+    assert "data-poll-url" not in page
 
 
 def test_private_information_is_shown_to_its_seat_only(app, session, make_user, signed_in_as):

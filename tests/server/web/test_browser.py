@@ -20,7 +20,7 @@ from pbem.models import Game, GameStatus, Submission, SubmissionStatus, User
 from pbem.services.pictures import board_spaces
 from pbem.services.replay import engine_game, verify_game
 from tests.server.conftest import wait_for
-from tests.server.live_browser import MOVE_TIMEOUT_MS, OPEN_ITS_GROUPS, play_on, sign_in
+from tests.server.live_browser import MOVE_TIMEOUT_MS, OPEN_ITS_GROUPS, answered, play_on, sign_in
 from tests.server.pipeline_helpers import start_game
 
 # One database is enough for the browser; the page tests cover both.
@@ -56,6 +56,9 @@ def test_a_newcomer_plays_taluva_against_a_bot_to_the_end(live, chromium, screen
         )
         if page.locator(".notice.done").count():
             break
+        # A page the poll reloaded may show its moves before its script
+        # runs; a click then would do nothing.
+        answered(page)
         assert not page.locator("[data-status=rejected], #move-error").count(), page.content()
         buttons = page.locator("#legal-moves button.move")
         button = buttons.nth(choose.randrange(buttons.count()))

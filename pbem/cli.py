@@ -93,10 +93,11 @@ def web(info: ScriptInfo, bind: str | None, workers: int | None, dev: bool) -> N
 
 
 def keep_out_of_collections() -> None:
-    """Move what is loaded now (the app, the rules, the libraries: some 150,000
-    objects) out of the garbage collector's reach: its full collections then
-    walk only what requests made, instead of pausing a request for tens of ms
-    (the p95 of every page); forked web processes inherit it."""
+    """Move what building the app made out of the garbage collector's reach,
+    as the modules were when they loaded (pbem/loading.py): its full
+    collections then walk only what requests made, instead of pausing a
+    request for tens of ms (the p95 of every page); forked web processes
+    inherit it."""
     gc.collect()
     gc.freeze()
 

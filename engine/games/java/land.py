@@ -74,6 +74,12 @@ class Land:
         default=None, init=False, repr=False, compare=False
     )
 
+    def __getstate__(self) -> dict[str, object]:
+        """A copy (a bot's trial, pickled) leaves the cache behind: the move
+        it is made for changes the position, and the cache was a third of
+        what a copy pickled."""
+        return {**vars(self), "_costs": None}
+
     # -- areas ------------------------------------------------------------
 
     def is_village(self, cell: str) -> bool:

@@ -44,3 +44,12 @@ def test_a_run_that_mails_nobody_says_so_without_a_traceback():
     assert run.stdout.count("no mail") == 2, run.stdout
     assert "ended a turn, so none mailed anyone: give more --turns" in run.stderr
     assert "Traceback" not in run.stderr, run.stderr
+
+
+@pytest.mark.system
+def test_the_default_run_reaches_turn_ends_and_prints_its_totals():
+    """The defaults pick their actions from one stored bot game: they must
+    reach turns that mail (the old ones fell into a turn of 182 free walks)."""
+    run = mail_benchmark()
+    assert run.returncode == 0, run.stderr
+    assert "row by row: 15 mails" in run.stdout and "batch     : 15 mails" in run.stdout, run.stdout

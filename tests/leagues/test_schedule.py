@@ -4,6 +4,7 @@ module states, worked out here from the games themselves, not from balance()."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from collections import Counter
@@ -205,7 +206,7 @@ def test_schedules_do_not_depend_on_the_process() -> None:
     outputs = {
         subprocess.run(
             [sys.executable, "-c", code],
-            env={"PYTHONHASHSEED": hash_seed},
+            env={**os.environ, "PYTHONHASHSEED": hash_seed},
             capture_output=True,
             text=True,
             check=True,

@@ -124,9 +124,10 @@ from pbem.services.notifications import YOUR_TURN
 from pbem.services.pipeline import after_change
 from pbem.services.replay import engine_game
 from tests.mail.servers import free_port
-from tests.server.conftest import REDIS_URL, scratch_database, wait_for
+from tests.server.conftest import scratch_database, wait_for
 from tests.server.notify.receiver import Receiver, receiving
 from tests.server.server_processes import answers, app_for, pbem
+from tests.services import REDIS_URL
 
 API = "/api/v1"
 WATCH_SECONDS = 0.05  # how often the judged submissions are looked up

@@ -6,7 +6,7 @@ import pytest
 
 import tests.toy_game  # noqa: F401  (registers the toy ruleset for core tests)
 
-pytest_plugins = ["pytester", "tests.wall_clock", "tests.checkout_guard"]
+pytest_plugins = ["pytester", "tests.wall_clock", "tests.leftovers"]
 QUICK_STAND_IN = "random"
 # Fixtures that start a process: Chromium (Playwright) and the mail rig's
 # private Dovecot. A test using one is a `system` test wherever it lives.

@@ -15,7 +15,7 @@ from sqlalchemy.engine import make_url
 
 from benchmarks.pipeline import arguments, run
 from pbem.models import SubmissionStatus
-from tests.server.conftest import POSTGRES_URL
+from tests.services import POSTGRES_URL
 
 pytestmark = pytest.mark.system  # starts pbem web, worker and beat
 

@@ -29,7 +29,8 @@ from tests.deploy.installation import (
     run,
     unit_file,
 )
-from tests.server.conftest import POSTGRES_URL, REDIS_URL, forget_queue
+from tests.server.conftest import forget_queue
+from tests.services import POSTGRES_URL, REDIS_URL
 
 pytestmark = pytest.mark.system  # starts the install script as root
 

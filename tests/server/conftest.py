@@ -31,12 +31,8 @@ from pbem.services import accounts
 from tests.mail.servers import free_port
 from tests.server.csrf_browser import Browser
 from tests.server.openapi_client import OpenApiClient
+from tests.services import POSTGRES_URL, REDIS_URL
 from worker.embedded import worker_threads
-
-POSTGRES_URL = os.environ.get(
-    "PBEM_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
-)
-REDIS_URL = os.environ.get("PBEM_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 
 
 @contextmanager
@@ -258,7 +254,7 @@ def production_settings(instance: Path, **settings: str) -> Iterator[dict[str, s
     """The settings an administrator puts in the environment, with a scratch
     database and a queue of the test's own; `settings` are laid over them."""
     port = free_port()
-    queue = f"pbem-test-{uuid.uuid4().hex[:12]}"
+    queues = own_queues("pbem-test")
     with scratch_database() as database_url:
         yield {
             **os.environ,
@@ -266,13 +262,14 @@ def production_settings(instance: Path, **settings: str) -> Iterator[dict[str, s
             "PBEM_SECRET_KEY": uuid.uuid4().hex,
             "PBEM_DATABASE_URL": database_url,
             "PBEM_BROKER_URL": REDIS_URL,
-            "PBEM_TASK_QUEUE": queue,
+            **queues,
             "PBEM_BASE_URL": f"http://127.0.0.1:{port}",
             "PBEM_WEB_BIND": f"127.0.0.1:{port}",
             "PBEM_INSTANCE_PATH": str(instance),
             **settings,
         }
-    forget_queue(queue)
+    for queue in queues.values():
+        forget_queue(queue)
 
 
 @pytest.fixture

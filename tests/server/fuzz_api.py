@@ -25,7 +25,8 @@ from pbem.leagues.leagues import create_league, invite_entrant, join_league
 from pbem.leagues.seasons import start_season
 from pbem.services import accounts
 from pbem.services.games import SeatSpec, create_game
-from tests.server.conftest import REDIS_URL, forget_queue, scratch_database
+from tests.server.conftest import forget_queues, own_queues, scratch_database
+from tests.services import REDIS_URL
 
 CONFIG = """\
 [parameters]
@@ -70,14 +71,13 @@ def seed(app) -> dict[str, str]:
 
 
 def main(options: list[str]) -> int:
-    queue = f"pbem-fuzz-{uuid.uuid4().hex[:12]}"
     with scratch_database() as url, tempfile.TemporaryDirectory() as folder:
         app = create_app(
             {
                 "SECRET_KEY": "fuzz",
                 "PBEM_DATABASE_URL": url,
                 "PBEM_BROKER_URL": REDIS_URL,
-                "PBEM_TASK_QUEUE": queue,
+                **own_queues("pbem-fuzz"),
                 "PBEM_API_WRITE_LIMIT": "100000 per minute",
                 "PBEM_INVITATION_LIMIT": "100000 per minute",
             }
@@ -109,7 +109,7 @@ def main(options: list[str]) -> int:
             server.shutdown()
             with app.app_context():
                 get_db().dispose()
-            forget_queue(queue)
+            forget_queues(app)
 
 
 if __name__ == "__main__":

@@ -56,13 +56,8 @@ from pbem.services import accounts
 from pbem.services.games import SeatSpec, create_game
 from pbem.services.replay import engine_game
 from pbem.services.time_control import TimeControl
-from tests.server.conftest import (
-    REDIS_URL,
-    drain,
-    forget_queues,
-    own_queues,
-    scratch_database,
-)
+from tests.server.conftest import drain, forget_queues, own_queues, scratch_database
+from tests.services import REDIS_URL
 from worker.embedded import worker_threads
 
 PEOPLE = ("api", "web", "mail")

@@ -92,6 +92,7 @@ def app_for(env: dict[str, str]) -> Flask:
             "PBEM_DATABASE_URL": env["PBEM_DATABASE_URL"],
             "PBEM_BROKER_URL": env["PBEM_BROKER_URL"],
             "PBEM_TASK_QUEUE": env["PBEM_TASK_QUEUE"],
+            "PBEM_BOT_QUEUE": env["PBEM_BOT_QUEUE"],
         }
     )
 

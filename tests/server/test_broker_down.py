@@ -23,8 +23,9 @@ from pbem.models import InboundMessage, InboundStatus, Outbox, OutboxStatus, Sub
 from pbem.services import accounts
 from pbem.services.replay import engine_game
 from tests.mail.servers import free_port, silent_port
-from tests.server.conftest import REDIS_URL, forget_queue, wait_for
+from tests.server.conftest import forget_queue, wait_for
 from tests.server.pipeline_helpers import start_game
+from tests.services import REDIS_URL
 from worker.embedded import beat_thread, worker_thread
 
 INBOUND_TOKEN = "door-secret"

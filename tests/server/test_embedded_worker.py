@@ -13,8 +13,9 @@ from flask import Flask
 from pbem import create_app, migrate
 from pbem.models import Submission, SubmissionStatus
 from pbem.task_names import REQUEUE_STALE
-from tests.server.conftest import REDIS_URL, forget_queues, own_queues, wait_for
+from tests.server.conftest import forget_queues, own_queues, wait_for
 from tests.server.pipeline_helpers import hand_on, stored_first_tile
+from tests.services import REDIS_URL
 from worker.embedded import worker_thread
 
 

@@ -11,7 +11,7 @@ from pbem import create_app, migrate
 from pbem.cli import main
 from pbem.db import get_db
 from tests.mail.servers import free_port, silent_port
-from tests.server.conftest import REDIS_URL
+from tests.services import REDIS_URL
 
 
 def app_on(tmp_path: Path, broker_url: str, migrated: bool = True) -> Flask:

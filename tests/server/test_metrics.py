@@ -41,10 +41,18 @@ from pbem.services import accounts
 from pbem.services.games import SeatSpec, create_game
 from pbem.services.replay import engine_game
 from tests.mail.servers import free_port
-from tests.server.conftest import REDIS_URL, database_url, forget_queue, scratch_database, wait_for
+from tests.server.conftest import (
+    database_url,
+    forget_queue,
+    forget_queues,
+    own_queues,
+    scratch_database,
+    wait_for,
+)
 from tests.server.metric_samples import parsed, scrape, total, value
 from tests.server.pipeline_helpers import hand_on, stored_first_tile
 from tests.server.server_processes import answers, pbem
+from tests.services import REDIS_URL
 
 TOKEN = "metrics-token-for-tests"
 OUTSIDE = "198.51.100.7"  # a documentation address: never this machine
@@ -53,7 +61,6 @@ OUTSIDE = "198.51.100.7"  # a documentation address: never this machine
 @pytest.fixture(params=["sqlite", "postgresql"])
 def quiet_app(request: pytest.FixtureRequest, tmp_path_factory) -> Iterator[Flask]:
     """An app on a database of its own with no worker: what is queued stays queued."""
-    queue = f"pbem-test-{uuid.uuid4().hex[:12]}"
     postgres = request.param == "postgresql"
     with scratch_database() if postgres else nullcontext() as url:
         flask_app = create_app(
@@ -62,7 +69,7 @@ def quiet_app(request: pytest.FixtureRequest, tmp_path_factory) -> Iterator[Flas
                 "SECRET_KEY": "test",
                 "PBEM_DATABASE_URL": url or database_url("sqlite", request, tmp_path_factory),
                 "PBEM_BROKER_URL": REDIS_URL,
-                "PBEM_TASK_QUEUE": queue,
+                **own_queues("pbem-test"),
                 "PBEM_METRICS_TOKEN": TOKEN,
                 "PBEM_TRUSTED_PROXIES": 1,  # behind one proxy, like nginx
             }
@@ -72,7 +79,7 @@ def quiet_app(request: pytest.FixtureRequest, tmp_path_factory) -> Iterator[Flas
         yield flask_app
         with flask_app.app_context():
             get_db().dispose()
-    forget_queue(queue)
+    forget_queues(flask_app)
 
 
 # An afternoon: the players' default quiet hours (22:00-08:00) hold none of

@@ -7,7 +7,6 @@ import os
 import signal
 import subprocess
 import sys
-import uuid
 from pathlib import Path
 
 import pytest
@@ -16,9 +15,10 @@ from sqlalchemy import func, select, text
 from pbem import create_app, migrate
 from pbem.models import Game, Move, Submission, SubmissionStatus
 from pbem.task_names import PROCESS_SUBMISSION
-from tests.server.conftest import REDIS_URL, forget_queue, wait_for
+from tests.server.conftest import forget_queues, own_queues, wait_for
 from tests.server.pipeline_helpers import stored_first_tile
 from tests.server.postgres_locks import blocked_by
+from tests.services import REDIS_URL
 
 pytestmark = pytest.mark.system  # starts a Celery worker process and kills it
 
@@ -29,12 +29,11 @@ def children(pid: int) -> list[int]:
 
 
 def test_submission_survives_its_worker_being_killed(postgres_url, tmp_path):
-    queue = f"pbem-test-kill-{uuid.uuid4().hex[:8]}"
     settings = {
         "PBEM_SECRET_KEY": "test",
         "PBEM_DATABASE_URL": postgres_url,
         "PBEM_BROKER_URL": REDIS_URL,
-        "PBEM_TASK_QUEUE": queue,
+        **own_queues("pbem-test-kill"),
         "PBEM_INSTANCE_PATH": str(tmp_path),
     }
     app = create_app(
@@ -88,5 +87,5 @@ def test_submission_survives_its_worker_being_killed(postgres_url, tmp_path):
         worker.send_signal(signal.SIGTERM)
         output, _ = worker.communicate(timeout=30)
         database.dispose()
-        forget_queue(queue)
+        forget_queues(app)
     assert "WorkerLostError" in output, output

@@ -85,14 +85,17 @@ def stopped(server: subprocess.Popen[str], how: signal.Signals) -> str:
 
 
 def app_for(env: dict[str, str]) -> Flask:
-    """An app in this process on the database and queue of production settings."""
+    """An app in this process on the database and queues of production
+    settings (the defaults where they name none, as the processes take them)."""
+    queues: dict[str, str] = {
+        name: env[name] for name in ("PBEM_TASK_QUEUE", "PBEM_BOT_QUEUE") if name in env
+    }
     return create_app(
         {
             "SECRET_KEY": env["PBEM_SECRET_KEY"],
             "PBEM_DATABASE_URL": env["PBEM_DATABASE_URL"],
             "PBEM_BROKER_URL": env["PBEM_BROKER_URL"],
-            "PBEM_TASK_QUEUE": env["PBEM_TASK_QUEUE"],
-            "PBEM_BOT_QUEUE": env["PBEM_BOT_QUEUE"],
+            **queues,
         }
     )
 

@@ -252,7 +252,7 @@ def drain(app: Flask, timeout: float = 30.0) -> None:
 @contextmanager
 def production_settings(instance: Path, **settings: str) -> Iterator[dict[str, str]]:
     """The settings an administrator puts in the environment, with a scratch
-    database and a queue of the test's own; `settings` are laid over them."""
+    database and queues of the test's own; `settings` are laid over them."""
     port = free_port()
     queues = own_queues("pbem-test")
     with scratch_database() as database_url:

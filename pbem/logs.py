@@ -145,10 +145,17 @@ def init_sentry(dsn: str, environment: str) -> None:
         import sentry_sdk
         from sentry_sdk.integrations.celery import CeleryIntegration
         from sentry_sdk.integrations.flask import FlaskIntegration
+        from sentry_sdk.integrations.logging import LoggingIntegration
     except ImportError:
         raise ConfigError(
             "PBEM_SENTRY_DSN is set but sentry-sdk is not installed: install pbem[sentry]"
         ) from None
+    # Named, not left to the default: sentry-sdk 3 stopped making events of
+    # error log lines unless told (event_level=None), and pbem's errors in
+    # tasks and sweeps are mostly logged, not raised.
+    logged = LoggingIntegration(level=logging.INFO, event_level=logging.ERROR)
     sentry_sdk.init(
-        dsn=dsn, environment=environment, integrations=[FlaskIntegration(), CeleryIntegration()]
+        dsn=dsn,
+        environment=environment,
+        integrations=[logged, FlaskIntegration(), CeleryIntegration()],
     )

@@ -2,7 +2,7 @@
 
     .venv/bin/python -m benchmarks.pipeline [--games 20 | --light] [--seconds 60]
         [--rate R] [--turns 5000] [--workers 2] [--concurrency C] [--web-workers W]
-        [--notices] [--bot-games 10 --bot-level strong]
+        [--notices] [--hostile 6,200] [--bot-games 10 --bot-level strong]
 
 Run it from the checkout's root (`-m`: it reuses the tests' helpers). It needs
 PostgreSQL and Redis as the tests do (deploy/test-services.sh starts them;
@@ -13,7 +13,8 @@ What it does, as an administrator would run the site (docs/deployment.md):
     number (not the tests') as the broker; the first is dropped and the
     second flushed at the end, also after Ctrl-C, SIGTERM or a failure;
   - `pbem db upgrade`, then `pbem web` (gunicorn), `--workers` `pbem worker`
-    processes, one `pbem worker --bots` (the bots' own queue), `pbem beat`,
+    processes, one `pbem worker --bots` (the bots' own queue), one `pbem
+    worker --notices` (mail, webhooks and push, on their own queue), `pbem beat`,
     and an SMTP sink on loopback (aiosmtpd, in this
     process) that notes when each mail arrives, with its Message-ID, Subject,
     X-Pbem-Game and X-Pbem-Move;
@@ -24,7 +25,10 @@ What it does, as an administrator would run the site (docs/deployment.md):
   - the mix of games, created through the API (POST /games, then the other
     players join; `--notices`: each player also has a JSON webhook and a
     browser push subscription, both to a receiver on loopback in this
-    process, so a turn notifies by mail, push and webhook): Java 4p past
+    process, so a turn notifies by mail, push and webhook; `--hostile N,M`:
+    the first player also has N webhooks to a receiver that answers a byte
+    every 2 s, and presses "test" on each of them every 10 s, and M browser
+    devices whose push service never answers, both on 127.0.0.2): Java 4p past
     move 400, Taluva 3p, Samurai 3p, Java 2p fresh, round robin; `--light`
     is the first two. The Java 4p game is brought past move 400 before the
     clock starts: random legal moves chosen by the engine's bot on the full
@@ -64,7 +68,7 @@ queued at: written from a later position, since mail is composed when sent. Resi
 from /proc) of each `pbem worker` process and its task processes is printed
 before and after; `--turns 5000` is the long run for the memory target.
 The CPU seconds each group of processes spent in the steady phase (the web,
-the workers, the bots' worker, the beat, the PostgreSQL and Redis servers,
+the workers, the bots' and the notices' workers, the beat, PostgreSQL and Redis,
 this process) are printed with their ms per people's turn applied
 (benchmarks/cpu_use.py): turns/s rises and falls with the speed a shared
 machine has that day, the CPU a turn costs much less.
@@ -101,6 +105,7 @@ import redis
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, Envelope, Session
 from sqlalchemy import func, select
+from sqlalchemy.orm import Session as DbSession
 
 import engine
 from benchmarks.cpu_use import CpuWindow, children, named, tree
@@ -115,6 +120,7 @@ from pbem.models import (
     PushSubscription,
     Submission,
     SubmissionStatus,
+    User,
     Webhook,
 )
 from pbem.notify.hooks import new_secret
@@ -125,11 +131,12 @@ from pbem.services.pipeline import after_change
 from pbem.services.replay import engine_game
 from tests.mail.servers import free_port
 from tests.server.conftest import scratch_database, wait_for
-from tests.server.notify.receiver import Receiver, receiving
+from tests.server.notify.receiver import Receiver, dripping, receiving
 from tests.server.server_processes import answers, app_for, pbem
 from tests.services import REDIS_URL
 
 API = "/api/v1"
+HOSTILE_HOST = "127.0.0.2"  # a host of its own, so backing it off spares the friendly receiver
 WATCH_SECONDS = 0.05  # how often the judged submissions are looked up
 CLAIM_KEY = "pbem-benchmark"  # marks the Redis database this run took
 SEED_ATTEMPTS = 10
@@ -246,7 +253,7 @@ class Cluster:
 
     processes: list[subprocess.Popen[bytes]]  # web and beat too
     workers: list[subprocess.Popen[bytes]]
-    roles: dict[str, subprocess.Popen[bytes]]  # "web", "beat", "bots"
+    roles: dict[str, subprocess.Popen[bytes]]  # "web", "beat", "bots", "notices"
 
     def pids(self) -> list[int]:
         """Every process's, the workers' task processes too."""
@@ -281,8 +288,9 @@ def production_processes(env: dict[str, str], options: argparse.Namespace) -> It
         start("beat", "beat")
         workers = [start(f"worker-{n}", "worker", *concurrency) for n in range(options.workers)]
         start("bots", "worker", "--bots")
+        start("notices", "worker", "--notices")
         wait_for(lambda: answers(env["PBEM_BASE_URL"] + "/"), 60, "pbem web to answer")
-        for name in [f"worker-{n}" for n in range(options.workers)] + ["bots"]:
+        for name in [f"worker-{n}" for n in range(options.workers)] + ["bots", "notices"]:
             wait_for(partial(says_ready, logs / f"{name}.log"), 60, name)
         yield Cluster([process for process, _ in processes], workers, roles)
     except Exception:
@@ -316,6 +324,7 @@ def cpu_groups(cluster: Cluster) -> dict[str, list[int]]:
         "pbem web": tree(cluster.roles["web"].pid),
         "pbem worker": [pid for worker in cluster.workers for pid in tree(worker.pid)],
         "pbem worker --bots": tree(cluster.roles["bots"].pid),
+        "pbem worker --notices": tree(cluster.roles["notices"].pid),
         "pbem beat": tree(cluster.roles["beat"].pid),
         "PostgreSQL (the whole server)": named("postgres"),
         "Redis (the whole server)": named("redis-server"),
@@ -444,9 +453,24 @@ class Run:
             return self.kinds <= {sent.kind for sent in self.sent}
 
 
-def new_players(database: Database, count: int, receiver: Receiver | None) -> list[str]:
+@dataclass
+class Hostile:
+    """What the first player points pbem at with `--hostile`: receivers that
+    hold every request as long as pbem lets them."""
+
+    hooks: int
+    devices: int
+    dripping_url: str  # answers a byte at a time
+    silent_url: str  # answers nothing
+    hook_ids: list[int] = field(default_factory=list)
+
+
+def new_players(
+    database: Database, count: int, receiver: Receiver | None, hostile: Hostile | None = None
+) -> list[str]:
     """API tokens of `count` new users without quiet hours; with a receiver,
-    each has a JSON webhook and a push subscription to it."""
+    each has a JSON webhook and a push subscription to it; the first has the
+    hostile receivers' hooks and devices too."""
     tag = uuid.uuid4().hex[:8]
     tokens = []
     with database.session() as session:
@@ -470,8 +494,41 @@ def new_players(database: Database, count: int, receiver: Receiver | None) -> li
                         auth="c2l4dGVlbiBieXRlcyBhdXRo",
                     )
                 )
+            if hostile is not None and number == 0:
+                point_at_hostile(session, user, hostile)
         session.commit()
     return tokens
+
+
+def point_at_hostile(session: DbSession, user: User, hostile: Hostile) -> None:
+    hooks = [
+        Webhook(user_id=user.id, url=f"{hostile.dripping_url}/{n}", format="json", secret="s" * 64)
+        for n in range(hostile.hooks)
+    ]
+    session.add_all(hooks)
+    for n in range(hostile.devices):
+        _private, device = new_keys()
+        session.add(
+            PushSubscription(
+                user_id=user.id,
+                endpoint=f"{hostile.silent_url}/push/{n}",
+                p256dh=device,
+                auth="c2l4dGVlbiBieXRlcyBhdXRo",
+            )
+        )
+    session.flush()
+    hostile.hook_ids.extend(hook.id for hook in hooks)
+
+
+def press_test(run: Run, token: str, hostile: Hostile) -> None:
+    """Test every hostile hook every 10 s until the run stops."""
+    while not run.stop.is_set():
+        for hook_id in hostile.hook_ids:
+            try:
+                run.api.call("POST", f"/webhooks/{hook_id}/test", token)
+            except Exception as exc:
+                run.errors.append(f"testing hook {hook_id}: {exc}")
+        run.stop.wait(10)
 
 
 def bot_moves(start: engine.Game, plies: int) -> engine.Game:
@@ -799,6 +856,11 @@ def environment(database_url: str, broker: str, smtp_port: int, instance: Path) 
     }
 
 
+def hostile_counts(text: str) -> tuple[int, int]:
+    hooks, _, devices = text.partition(",")
+    return int(hooks), int(devices or 0)
+
+
 def run(options: argparse.Namespace) -> Report:
     """The whole benchmark: prints its figures and returns them."""
     kinds = [MIX[n % len(MIX)] for n in range(options.games)]
@@ -817,7 +879,13 @@ def run(options: argparse.Namespace) -> Report:
         instance = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="pbem-bench-")))
         env = environment(database_url, broker, smtp_port, instance)
         receiver = stack.enter_context(receiving()) if options.notices else None
-        if receiver is not None:
+        hostile = None
+        if options.hostile is not None:
+            hooks, devices = options.hostile
+            dripping_url = stack.enter_context(dripping(2.0, HOSTILE_HOST)).url
+            silent_url = stack.enter_context(dripping(3600.0, HOSTILE_HOST)).url
+            hostile = Hostile(hooks, devices, dripping_url, silent_url)
+        if receiver is not None or hostile is not None:
             private, public = new_keys()
             env.update(
                 PBEM_WEBHOOK_ALLOWED_NETWORKS="127.0.0.0/8",
@@ -842,7 +910,8 @@ def run(options: argparse.Namespace) -> Report:
         )
         threading.Thread(target=bench.judged.watch, args=(watching,), daemon=True).start()
         clock = time.perf_counter()
-        tokens = iter(new_players(database, sum(kind.players for kind in kinds) + 1, receiver))
+        players = new_players(database, sum(kind.players for kind in kinds) + 1, receiver, hostile)
+        tokens = iter(players)
         tables = []
         for number, kind in enumerate(kinds):
             table = Table(bench, kind, [next(tokens) for _ in range(kind.players)], number)
@@ -868,6 +937,10 @@ def run(options: argparse.Namespace) -> Report:
         load = os.getloadavg()[0]
         for thread in bot_threads:
             thread.start()
+        if hostile is not None:
+            pressing = threading.Thread(target=press_test, args=(bench, players[0], hostile))
+            pressing.daemon = True
+            pressing.start()
         cpu = CpuWindow(partial(cpu_groups, cluster))
         cpu.begin()
         window = steady_phase(bench, tables, options)
@@ -939,6 +1012,13 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--web-workers", type=int, help="gunicorn processes of pbem web")
     parser.add_argument(
         "--notices", action="store_true", help="every player also has a webhook and push"
+    )
+    parser.add_argument(
+        "--hostile",
+        type=hostile_counts,
+        metavar="N,M",
+        help="the first player also points N webhooks at a receiver that answers a byte every"
+        " 2 s (and tests them every 10 s) and has M browser devices whose push never answers",
     )
     parser.add_argument(
         "--drain", type=float, default=120, help="seconds to wait for work in flight at the end"

@@ -11,7 +11,7 @@
 #   PBEM_UNIT_DIR          /etc/systemd/system
 #   PBEM_USER              pbem: the user and group the services run as
 #   PBEM_INSTANCE_PATH     /var/lib/pbem, when pbem.env does not name it yet
-#   PBEM_SERVICES          "web worker bots beat smtpd": the units to enable here
+#   PBEM_SERVICES          "web worker bots notices beat smtpd": the units to enable here
 #   PBEM_WORKER_INSTANCES  "1": names of the pbem-worker@ units to enable
 #   PBEM_KEEP_RELEASES     3: older releases are deleted (the current one never)
 #   PBEM_PYTHON            /usr/bin/python3: the Python of the virtual environments
@@ -24,7 +24,7 @@ config_dir=${PBEM_CONFIG_DIR:-/etc/pbem}
 env_file=$config_dir/pbem.env
 unit_dir=${PBEM_UNIT_DIR:-/etc/systemd/system}
 user=${PBEM_USER:-pbem}
-services=${PBEM_SERVICES:-web worker bots beat smtpd}
+services=${PBEM_SERVICES:-web worker bots notices beat smtpd}
 worker_instances=${PBEM_WORKER_INSTANCES:-1}
 keep_releases=${PBEM_KEEP_RELEASES:-3}
 python=${PBEM_PYTHON:-/usr/bin/python3}
@@ -347,8 +347,8 @@ service_units() {
     for service in $services; do
         case $service in
         worker) for instance in $worker_instances; do echo "pbem-worker@$instance.service"; done ;;
-        web | bots | beat | smtpd) echo "pbem-$service.service" ;;
-        *) die "PBEM_SERVICES: no service $service (web, worker, bots, beat, smtpd)" ;;
+        web | bots | notices | beat | smtpd) echo "pbem-$service.service" ;;
+        *) die "PBEM_SERVICES: no service $service (web, worker, bots, notices, beat, smtpd)" ;;
         esac
     done
 }

@@ -22,7 +22,7 @@ if [ "$changes" = 0 ]; then
 elif systemd_runs; then
     mapfile -t workers < <("$systemctl" list-units --plain --no-legend --state=active \
         'pbem-worker@*.service' | cut -d' ' -f1)
-    for unit in "${workers[@]}" pbem-bots.service pbem-beat.service pbem-smtpd.service pbem-web.service; do
+    for unit in "${workers[@]}" pbem-bots.service pbem-notices.service pbem-beat.service pbem-smtpd.service pbem-web.service; do
         if "$systemctl" is-active --quiet "$unit"; then
             "$systemctl" restart "$unit"
             say "restarted $unit"

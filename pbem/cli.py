@@ -148,35 +148,51 @@ def _celery(app: Flask) -> Any:
 @click.option(
     "--concurrency",
     type=int,
-    help="task processes (default PBEM_WORKER_CONCURRENCY, with --bots PBEM_BOT_CONCURRENCY)",
+    help="task processes (default PBEM_WORKER_CONCURRENCY; with --bots"
+    " PBEM_BOT_CONCURRENCY, with --notices PBEM_NOTICE_CONCURRENCY)",
 )
 @click.option("--loglevel", default="INFO", show_default=True)
 @click.option(
     "--bots", is_flag=True, help="think for bots (the PBEM_BOT_QUEUE) instead of the other tasks"
 )
+@click.option(
+    "--notices",
+    is_flag=True,
+    help="send mail, webhooks and push (the PBEM_NOTICE_QUEUE) instead of the other tasks",
+)
 @pass_script_info
-def worker(info: ScriptInfo, concurrency: int | None, loglevel: str, bots: bool) -> None:
+def worker(
+    info: ScriptInfo, concurrency: int | None, loglevel: str, bots: bool, notices: bool
+) -> None:
     """Process submissions; run as many as you like, on any machines. With
-    --bots, think for bots, in processes of their own so that a person's
-    turn never waits behind a thinking bot."""
+    --bots, think for bots, and with --notices, send what players are told,
+    each in processes of their own so that a person's turn never waits
+    behind a thinking bot or a slow receiver."""
+    if bots and notices:
+        raise click.UsageError("--bots and --notices are two workers: start one of each")
     app = info.load_app()
+    config = app.config
     queue, default_concurrency = (
-        (app.config["PBEM_BOT_QUEUE"], app.config["PBEM_BOT_CONCURRENCY"])
+        (config["PBEM_BOT_QUEUE"], config["PBEM_BOT_CONCURRENCY"])
         if bots
-        else (app.config["PBEM_TASK_QUEUE"], app.config["PBEM_WORKER_CONCURRENCY"])
+        else (config["PBEM_NOTICE_QUEUE"], config["PBEM_NOTICE_CONCURRENCY"])
+        if notices
+        else (config["PBEM_TASK_QUEUE"], config["PBEM_WORKER_CONCURRENCY"])
     )
     if bots:
         # Its task processes inherit this: a bot thinks on the CPU that
         # people's turns leave free, on a machine shared with the web and workers.
-        os.nice(app.config["PBEM_BOT_NICE"])
-    metrics_bind = app.config["PBEM_WORKER_METRICS_BIND"]
-    if metrics_bind and not bots:  # that port is for the workers of the other tasks
+        os.nice(config["PBEM_BOT_NICE"])
+    # The bots count nothing of their own: their moves are judged like anyone's.
+    bind_setting = "PBEM_NOTICE_METRICS_BIND" if notices else "PBEM_WORKER_METRICS_BIND"
+    metrics_bind = None if bots else config[bind_setting]
+    if metrics_bind:
         # Before the task processes are forked: they count into one folder.
-        use_multiprocess_dir(app.config["PBEM_METRICS_DIR"], f"worker-{metrics_bind}")
+        use_multiprocess_dir(config["PBEM_METRICS_DIR"], f"worker-{metrics_bind}")
         # Imported only now: prometheus_client takes its mode when first imported.
         from pbem.metrics import worker_endpoint
 
-        worker_endpoint.serve(metrics_bind, app.config["PBEM_METRICS_TOKEN"])
+        worker_endpoint.serve(metrics_bind, config["PBEM_METRICS_TOKEN"])
     _celery(app).worker_main(
         [
             "worker",

@@ -18,6 +18,9 @@ from engine.bots import DEFAULT_LEVEL, LEVELS
 STAND_IN_CHOICES = (DEFAULT_LEVEL, *(level for level in LEVELS if level != DEFAULT_LEVEL))
 
 ENV_PREFIX = "PBEM_"
+# The Celery queues of an installation, each read by workers of its own:
+# turns (and the sweeps), bots thinking, notices sent (mail, webhooks, push).
+QUEUE_SETTINGS = ("PBEM_TASK_QUEUE", "PBEM_BOT_QUEUE", "PBEM_NOTICE_QUEUE")
 
 
 @overload
@@ -65,6 +68,10 @@ class Config:
             # turns take the cores first, bots think on what is left.
             "PBEM_BOT_NICE": _int_env("BOT_NICE", 10),
             "PBEM_STALE_THINK_SECONDS": _int_env("STALE_THINK_SECONDS", 300),
+            # Mail, webhooks and push are sent from a queue of their own, so a
+            # slow receiver never holds up the judging of a turn.
+            "PBEM_NOTICE_QUEUE": _env("NOTICE_QUEUE", "notices"),
+            "PBEM_NOTICE_CONCURRENCY": _int_env("NOTICE_CONCURRENCY", 4),
             # The stand-in level of new games and leagues whose organiser chooses none.
             "PBEM_STAND_IN": stand_in_setting(),
             "PBEM_SWEEP_SECONDS": _int_env("SWEEP_SECONDS", 60),
@@ -144,6 +151,10 @@ def notify_settings() -> dict[str, Any]:
         # Failed attempts in a row after which a hook is switched off.
         "PBEM_WEBHOOK_MAX_FAILURES": _int_env("WEBHOOK_MAX_FAILURES", 25),
         "PBEM_WEBHOOK_PER_MINUTE": _int_env("WEBHOOK_PER_MINUTE", 30),
+        # Requests in flight to one host at once, over every sender; and the
+        # timeouts in a row after which a host is left alone for a while.
+        "PBEM_RECEIVER_CONCURRENCY": _int_env("RECEIVER_CONCURRENCY", 2),
+        "PBEM_RECEIVER_TIMEOUTS": _int_env("RECEIVER_TIMEOUTS", 3),
         "PBEM_VAPID_PRIVATE_KEY": _env("VAPID_PRIVATE_KEY"),
         "PBEM_VAPID_PUBLIC_KEY": _env("VAPID_PUBLIC_KEY"),
         "PBEM_VAPID_SUBJECT": _env("VAPID_SUBJECT"),
@@ -157,6 +168,7 @@ def metrics_settings(instance: Path) -> dict[str, Any]:
         "PBEM_METRICS_TOKEN": _env("METRICS_TOKEN"),
         "PBEM_METRICS_DIR": _env("METRICS_DIR") or str(instance / "metrics"),
         "PBEM_WORKER_METRICS_BIND": _bind("WORKER_METRICS_BIND"),
+        "PBEM_NOTICE_METRICS_BIND": _bind("NOTICE_METRICS_BIND"),
     }
 
 

@@ -736,7 +736,9 @@ class DeliveryStatus(enum.StrEnum):
 class WebhookDelivery(Base):
     """One event for one hook, written in the transaction of the change it
     tells of and posted by a worker after the commit, like the outbox.
-    `answer_status` and `answer` keep what the receiver said (at most 1 KB)."""
+    `answer_status` keeps the status the receiver answered, and `last_error`
+    the class of the last failure ("timed out", "HTTP 503"): never the
+    receiver's words, which its owner could read back."""
 
     __tablename__ = "webhook_deliveries"
     __table_args__ = (Index("ix_webhook_deliveries_status_next", "status", "next_attempt_at"),)
@@ -754,10 +756,33 @@ class WebhookDelivery(Base):
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     sent_at: Mapped[datetime | None]
     answer_status: Mapped[int | None] = mapped_column(Integer)
-    answer: Mapped[str | None] = mapped_column(Text)
     last_error: Mapped[str | None] = mapped_column(Text)
 
     webhook: Mapped[Webhook] = relationship()
+
+
+class ReceiverHost(Base):
+    """A host pbem sends webhooks or push to, as every sender sees it: one
+    that keeps timing out is left alone for a while (`backed_off_until`),
+    for every hook and device that names it."""
+
+    __tablename__ = "receiver_hosts"
+
+    host: Mapped[str] = mapped_column(String(255), primary_key=True)
+    timeouts: Mapped[int] = mapped_column(Integer, default=0)  # in a row
+    backed_off_until: Mapped[datetime | None]
+
+
+class ReceiverSlot(Base):
+    """One of the requests that may be in flight to a host at once
+    (PBEM_RECEIVER_CONCURRENCY), taken by a sender under a lease, so a
+    sender that died frees it when the lease runs out."""
+
+    __tablename__ = "receiver_slots"
+
+    host: Mapped[str] = mapped_column(String(255), primary_key=True)
+    slot: Mapped[int] = mapped_column(Integer, primary_key=True)
+    claimed_until: Mapped[datetime | None]
 
 
 class InboundStatus(enum.StrEnum):

@@ -7,7 +7,7 @@ processes); the run fails naming what it left:
   environment of its own, without that setting, compiles what it imports
   beside the sources (tests/leagues/test_schedule.py did, on every run).
   Looked at only where the setting is made.
-- tasks on the default queues (PBEM_TASK_QUEUE, PBEM_BOT_QUEUE) of the test
+- tasks on the default queues (pbem.config.QUEUE_SETTINGS) of the test
   Redis. A test app takes queues of its own (`own_queues`) and forgets them;
   one made without them sent its bots' tasks to the default, where nothing
   took them (74 were found there) but any test worker on it would have."""
@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 import redis
 
-from pbem.config import Config
+from pbem.config import QUEUE_SETTINGS, Config
 from tests.services import REDIS_URL
 
 NOT_THE_CHECKOUTS = frozenset({".git", ".venv", "node_modules"})
@@ -42,7 +42,7 @@ def compiled_modules(root: Path) -> set[str]:
 def default_queues() -> list[str]:
     """The queues an app uses when its settings name none (the environment's)."""
     settings = Config().settings(".")
-    return [settings["PBEM_TASK_QUEUE"], settings["PBEM_BOT_QUEUE"]]
+    return [settings[name] for name in QUEUE_SETTINGS]
 
 
 def tasks_on_default_queues() -> set[str]:

@@ -38,15 +38,35 @@ def beat_schedule(config: dict[str, Any]) -> dict[str, Any]:
     return {name: {"task": task, "schedule": seconds} for name, (task, seconds) in every.items()}
 
 
+# What is sent to people and their services (mail, webhooks, push) and the
+# sweeps that hand such rows on again: on the notices' queue, so a receiver
+# that is slow or down never holds a worker that judges turns.
+NOTICE_TASKS = (
+    task_names.SEND_MAILS,
+    task_names.SEND_MAIL,
+    task_names.REQUEUE_OUTBOX,
+    task_names.SEND_WEBHOOK,
+    task_names.SEND_PUSH,
+    task_names.REQUEUE_WEBHOOKS,
+)
+
+
+def task_routes(config: dict[str, Any]) -> dict[str, dict[str, str]]:
+    """Bots think on a queue of their own, so a person's turn never waits
+    behind a thinking bot (pbem.services.bot_thinking); notices go out from
+    another; everything else runs on the tasks' queue."""
+    routes = {task_names.THINK_BOT: {"queue": config["PBEM_BOT_QUEUE"]}}
+    routes.update({name: {"queue": config["PBEM_NOTICE_QUEUE"]} for name in NOTICE_TASKS})
+    return routes
+
+
 def celery_settings(config: dict[str, Any]) -> dict[str, Any]:
     broker_url = config["PBEM_BROKER_URL"]
     settings: dict[str, Any] = {
         "broker_url": broker_url,
         "broker_connection_retry_on_startup": True,
         "task_default_queue": config["PBEM_TASK_QUEUE"],
-        # Bots think on a queue of their own, so a person's turn never waits
-        # behind a thinking bot (pbem.services.bot_thinking).
-        "task_routes": {task_names.THINK_BOT: {"queue": config["PBEM_BOT_QUEUE"]}},
+        "task_routes": task_routes(config),
         "task_ignore_result": True,
         # Tasks are idempotent, so a task whose worker died is run again.
         "task_acks_late": True,
@@ -89,11 +109,11 @@ def celery_init_app(app: Flask) -> Celery:
     return celery_app
 
 
-def bots_celery(app: Flask) -> Celery:
-    """A Celery app of its own for a bots' worker thread beside the tasks'
-    (worker.embedded): the queues a worker reads are its app's, so two
+def queue_celery(app: Flask, queue: str) -> Celery:
+    """A Celery app of its own for a worker thread reading `queue` beside the
+    tasks' (worker.embedded): the queues a worker reads are its app's, so two
     workers of one process reading different queues need two apps."""
-    return _celery_of(app, app.config["PBEM_BOT_QUEUE"])
+    return _celery_of(app, queue)
 
 
 def _celery_of(app: Flask, default_queue: str) -> Celery:

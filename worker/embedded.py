@@ -1,7 +1,8 @@
 """Celery workers and beat in threads of the current process, for
 one-machine use (`pbem serve`, `pbem demo`) where no separate worker runs,
 and for tests: one worker thread reads the tasks' queue, another the bots'
-(PBEM_BOT_QUEUE), so a person's turn never waits behind a thinking bot.
+(PBEM_BOT_QUEUE) and a third the notices' (PBEM_NOTICE_QUEUE), so a person's
+turn never waits behind a thinking bot or a slow receiver of a notice.
 
 Everything a worker does with its broker connection happens in its own
 thread, since Redis connections are not shared safely between threads:
@@ -40,7 +41,7 @@ from celery.bootsteps import CLOSE  # type: ignore[attr-defined]  # celery-types
 from celery.utils.timer2 import Timer
 from flask import Flask
 
-from worker.celery_app import bots_celery
+from worker.celery_app import queue_celery
 
 log = logging.getLogger(__name__)
 RESTART_PAUSE_SECONDS = 0.5
@@ -49,12 +50,14 @@ STOP_SECONDS = 30.0
 
 @contextmanager
 def worker_threads(app: Flask) -> Iterator[None]:
-    """A worker thread for the tasks' queue and one, of its own Celery app,
-    for the bots'; stopped together, so a shutdown waits out one worker's
-    loop, not each in turn."""
+    """A worker thread for the tasks' queue and one, each of its own Celery
+    app, for the bots' and the notices'; stopped together, so a shutdown
+    waits out one worker's loop, not each in turn."""
+    bots, notices = app.config["PBEM_BOT_QUEUE"], app.config["PBEM_NOTICE_QUEUE"]
     with running(
         WorkerThread(app.extensions["celery"], app.config["PBEM_TASK_QUEUE"]),
-        WorkerThread(bots_celery(app), app.config["PBEM_BOT_QUEUE"], "pbem-bots"),
+        WorkerThread(queue_celery(app, bots), bots, "pbem-bots"),
+        WorkerThread(queue_celery(app, notices), notices, "pbem-notices"),
     ):
         yield
 

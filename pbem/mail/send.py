@@ -114,6 +114,7 @@ def _send_row(
     message = written(session, row, config, views)
     if message is None:
         return False
+    session.commit()  # nothing is held open in the database while the SMTP server talks
     try:
         outgoing.send(message, name=f"{utcnow():%Y%m%d-%H%M%S}-{row.id}")
     except PermanentFailure as exc:

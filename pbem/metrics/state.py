@@ -20,6 +20,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from pbem.broker_check import checked_broker
+from pbem.config import QUEUE_SETTINGS
 from pbem.models import (
     Game,
     GameStatus,
@@ -170,13 +171,14 @@ def _backlog(
 
 
 def _broker_gauges(app: Flask) -> Iterator[GaugeMetricFamily]:
-    queue = app.config["PBEM_TASK_QUEUE"]
     depth = GaugeMetricFamily(
         "pbem_queue_depth", "Task messages waiting in the broker for a worker", labels=["queue"]
     )
     up = GaugeMetricFamily("pbem_broker_up", "1 when the broker answered this scrape, else 0")
+    queues = [app.config[setting] for setting in QUEUE_SETTINGS]
     try:
-        depth.add_metric([queue], _queue_depth(app.extensions["celery"], queue))
+        for queue, count in _queue_depths(app.extensions["celery"], queues).items():
+            depth.add_metric([queue], count)
     except Exception:  # kombu raises whatever its transport raises
         log.exception("metrics: the broker did not answer")
         up.add_metric([], 0)
@@ -187,8 +189,9 @@ def _broker_gauges(app: Flask) -> Iterator[GaugeMetricFamily]:
     yield depth
 
 
-def _queue_depth(celery: Any, queue: str) -> int:
-    """Messages waiting in `queue`, not those a worker holds. Declaring the
+def _queue_depths(celery: Any, queues: list[str]) -> dict[str, int]:
+    """Messages waiting in each queue, not those a worker holds. Declaring a
     queue is what the workers do too; it changes nothing that exists."""
     with checked_broker(celery, reading=True) as connection:
-        return int(connection.default_channel.queue_declare(queue=queue).message_count)
+        channel = connection.default_channel
+        return {queue: int(channel.queue_declare(queue=queue).message_count) for queue in queues}

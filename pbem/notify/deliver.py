@@ -5,7 +5,8 @@ longer allowed is a failed attempt, tried again after a growing wait until
 PBEM_WEBHOOK_RETRY_HOURS have passed since it was made. A hook that fails
 PBEM_WEBHOOK_MAX_FAILURES attempts in a row is switched off and its owner
 told by mail; a hook posts at most PBEM_WEBHOOK_PER_MINUTE deliveries a
-minute, the rest wait. What the receiver answered is kept (1 KB at most)."""
+minute, the rest wait. Its owner sees the class of a failure ("timed out",
+"HTTP 503"), never what the receiver answered; the log has the details."""
 
 from __future__ import annotations
 
@@ -20,14 +21,13 @@ from sqlalchemy.sql.elements import ColumnElement
 
 from pbem.db import rows_changed
 from pbem.models import DeliveryStatus, Webhook, WebhookDelivery, utcnow
-from pbem.notify import outbound
+from pbem.notify import outbound, receivers
 from pbem.notify.messages import request_for
 from pbem.notify.queue import TEST
 from pbem.services.notifications import notify_webhook_off
 
 log = logging.getLogger(__name__)
 
-LEASE_SECONDS = 60
 FIRST_WAIT_SECONDS = 30
 LONGEST_WAIT_SECONDS = 3600
 
@@ -45,13 +45,20 @@ def _free(now: datetime) -> ColumnElement[bool]:
     )
 
 
+def lease(config: Mapping[str, Any], requests: int = 1) -> timedelta:
+    """How long a sender holds what it sends: longer than its `requests`
+    can last (each ends at PBEM_WEBHOOK_TIMEOUT_SECONDS), so no second
+    sender takes it while the first may still be sending."""
+    return timedelta(seconds=requests * float(config["PBEM_WEBHOOK_TIMEOUT_SECONDS"]) + 60)
+
+
 def deliver(session: Session, delivery_id: int, config: Mapping[str, Any]) -> str | None:
     """Post the delivery if it is due and free; its status after, or None."""
     now = utcnow()
     claimed = session.execute(
         update(WebhookDelivery)
         .where(WebhookDelivery.id == delivery_id, _free(now))
-        .values(status=DeliveryStatus.SENDING, claimed_until=now + timedelta(seconds=LEASE_SECONDS))
+        .values(status=DeliveryStatus.SENDING, claimed_until=now + lease(config))
         .execution_options(synchronize_session=False)
     )
     session.commit()
@@ -62,22 +69,38 @@ def deliver(session: Session, delivery_id: int, config: Mapping[str, Any]) -> st
     if hook.disabled_at is not None and delivery.event != TEST:
         return _finish(session, delivery, DeliveryStatus.FAILED, "the webhook is switched off")
     if _sent_last_minute(session, hook, now) >= config["PBEM_WEBHOOK_PER_MINUTE"]:
-        delivery.status, delivery.claimed_until = DeliveryStatus.PENDING, None
-        delivery.next_attempt_at = now + timedelta(minutes=1)
-        session.commit()
-        return delivery.status
+        return _later(session, delivery, now + timedelta(minutes=1))
     request = request_for(session, delivery, int(now.timestamp()))
-    delivery.attempts += 1
+    session.commit()  # nothing is held open in the database while the receiver takes its time
     try:
-        answer = outbound.send(request.url, request.body, request.headers, config, request.method)
+        with receivers.turn_at(session, request.url, lease(config), config):
+            delivery.attempts += 1
+            answer = outbound.send(
+                request.url, request.body, request.headers, config, request.method
+            )
+    except receivers.Held as held:
+        return _later(session, delivery, held.until)
     except (outbound.Refused, OSError) as exc:
-        return _failed(session, delivery, f"{type(exc).__name__}: {exc}", config, now)
-    delivery.answer_status, delivery.answer = answer.status, answer.text
+        log.warning("webhook delivery %s: %s: %s", delivery.id, type(exc).__name__, exc)
+        return _failed(session, delivery, outbound.failure(exc), config, now)
+    delivery.answer_status = answer.status
     if not 200 <= answer.status < 300:
-        return _failed(session, delivery, f"HTTP {answer.status}", config, now)
+        log.warning("webhook delivery %s: HTTP %s: %r", delivery.id, answer.status, answer.text)
+        return _failed(session, delivery, outbound.failure(answer.status), config, now)
     hook.failures, hook.disabled_at = 0, None
     delivery.sent_at = now
     return _finish(session, delivery, DeliveryStatus.SENT, None)
+
+
+def _later(session: Session, delivery: WebhookDelivery, at: datetime) -> str:
+    """Back to waiting, without an attempt counted: not now, but at `at`."""
+    delivery.status, delivery.claimed_until, delivery.next_attempt_at = (
+        DeliveryStatus.PENDING,
+        None,
+        at,
+    )
+    session.commit()
+    return delivery.status
 
 
 def _sent_last_minute(session: Session, hook: Webhook, now: datetime) -> int:

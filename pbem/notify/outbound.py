@@ -3,8 +3,10 @@ that nobody can point pbem at its own network: the name is resolved once,
 every address it resolves to must be public (or in
 PBEM_WEBHOOK_ALLOWED_NETWORKS), and the connection goes to that checked
 address, so a second resolution cannot swap it. Redirects are not followed
-(a 3xx is the receiver's answer), each step waits at most
-PBEM_WEBHOOK_TIMEOUT_SECONDS, and at most ANSWER_BYTES of the answer are read."""
+(a 3xx is the receiver's answer), the whole request (connecting, the TLS
+handshake, sending and reading the answer together) ends after
+PBEM_WEBHOOK_TIMEOUT_SECONDS, however the receiver dribbles its bytes, and at
+most ANSWER_BYTES of the answer are read."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ import http.client
 import ipaddress
 import socket
 import ssl
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -30,6 +33,23 @@ class Refused(Exception):
 class Answer:
     status: int
     text: str  # at most ANSWER_BYTES of the body, decoded leniently
+
+
+def failure(problem: BaseException | int) -> str:
+    """What a user is told of a failed request: a fixed class, never the
+    receiver's words nor the system's, which would let anyone who may add a
+    hook read answers and probe ports of the networks pbem reaches."""
+    if isinstance(problem, int):
+        return f"HTTP {problem}"
+    if isinstance(problem, Refused):
+        return "address not allowed"
+    if isinstance(problem, TimeoutError):
+        return "timed out"
+    if isinstance(problem, ConnectionRefusedError):
+        return "refused"
+    if isinstance(problem, ssl.SSLError):
+        return "TLS failed"
+    return "failed"
 
 
 def allowed_networks(config: Mapping[str, Any]) -> list[Network]:
@@ -84,10 +104,11 @@ def send(
     method: str = "POST",
 ) -> Answer:
     """Send once; Refused for an address that may not be asked, OSError
-    (timeouts, refused connections, TLS failures) for one that did not answer."""
+    (TimeoutError once the deadline has passed, refused connections, TLS
+    failures) for one that did not answer."""
     parts, address = checked(url, config)
-    timeout = float(config.get("PBEM_WEBHOOK_TIMEOUT_SECONDS", 5))
-    connection = _connection(parts, str(address), timeout)
+    deadline = Deadline(float(config.get("PBEM_WEBHOOK_TIMEOUT_SECONDS", 5)))
+    connection = _connection(parts, str(address), deadline)
     path = parts.path or "/"
     if parts.query:
         path = f"{path}?{parts.query}"
@@ -102,33 +123,101 @@ def send(
     return Answer(response.status, text)
 
 
-def _connection(parts: SplitResult, address: str, timeout: float) -> http.client.HTTPConnection:
+class Deadline:
+    """The moment a request must be over by, whatever step it is at."""
+
+    def __init__(self, seconds: float) -> None:
+        self.ends = time.monotonic() + seconds
+
+    def left(self) -> float:
+        """Seconds left; TimeoutError when none are."""
+        left = self.ends - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("timed out")
+        return left
+
+
+class _BoundedSocket(socket.socket):
+    """A socket whose every wait ends at the request's deadline. A timeout of
+    the socket's own bounds one wait only: a receiver that sends a byte every
+    few seconds kept a worker for minutes."""
+
+    deadline: Deadline | None = None
+
+    def _cut(self) -> None:
+        if self.deadline is not None:
+            self.settimeout(self.deadline.left())
+
+    def connect(self, address: Any) -> None:
+        self._cut()
+        super().connect(address)
+
+    def recv(self, *args: Any, **kwargs: Any) -> bytes:
+        self._cut()
+        return super().recv(*args, **kwargs)
+
+    def recv_into(self, *args: Any, **kwargs: Any) -> int:
+        self._cut()
+        return super().recv_into(*args, **kwargs)
+
+    def send(self, *args: Any, **kwargs: Any) -> int:
+        self._cut()
+        return super().send(*args, **kwargs)
+
+    def sendall(self, *args: Any, **kwargs: Any) -> None:
+        self._cut()
+        super().sendall(*args, **kwargs)
+
+
+class _BoundedTLSSocket(_BoundedSocket, ssl.SSLSocket):
+    """The same over TLS: each read and write of the TLS layer is cut at the
+    deadline too (the handshake is one wait, bounded by what is left)."""
+
+
+def _open(address: str, port: int, deadline: Deadline) -> _BoundedSocket:
+    family = socket.AF_INET6 if ":" in address else socket.AF_INET
+    sock = _BoundedSocket(family, socket.SOCK_STREAM)
+    sock.deadline = deadline
+    try:
+        sock.connect((address, port))
+    except BaseException:
+        sock.close()
+        raise
+    return sock
+
+
+def _connection(parts: SplitResult, address: str, deadline: Deadline) -> http.client.HTTPConnection:
     port = parts.port
     assert parts.hostname is not None
     if parts.scheme == "https":
-        return _PinnedHTTPS(parts.hostname, port, address=address, timeout=timeout)
-    return _PinnedHTTP(parts.hostname, port, address=address, timeout=timeout)
+        return _PinnedHTTPS(parts.hostname, port, address=address, deadline=deadline)
+    return _PinnedHTTP(parts.hostname, port, address=address, deadline=deadline)
 
 
 class _PinnedHTTP(http.client.HTTPConnection):
     """Connects to the checked address while naming the host in Host."""
 
-    def __init__(self, host: str, port: int | None, *, address: str, timeout: float) -> None:
-        super().__init__(host, port, timeout=timeout)
-        self.address = address
+    def __init__(self, host: str, port: int | None, *, address: str, deadline: Deadline) -> None:
+        super().__init__(host, port)
+        self.address, self.deadline = address, deadline
 
     def connect(self) -> None:
-        self.sock = socket.create_connection((self.address, self.port), self.timeout)
+        self.sock = _open(self.address, self.port, self.deadline)
 
 
 class _PinnedHTTPS(http.client.HTTPSConnection):
     """As _PinnedHTTP, with TLS checked against the host's name."""
 
-    def __init__(self, host: str, port: int | None, *, address: str, timeout: float) -> None:
+    def __init__(self, host: str, port: int | None, *, address: str, deadline: Deadline) -> None:
         self.tls = ssl.create_default_context()
-        super().__init__(host, port, timeout=timeout, context=self.tls)
-        self.address = address
+        self.tls.sslsocket_class = _BoundedTLSSocket
+        super().__init__(host, port, context=self.tls)
+        self.address, self.deadline = address, deadline
 
     def connect(self) -> None:
-        raw = socket.create_connection((self.address, self.port), self.timeout)
-        self.sock = self.tls.wrap_socket(raw, server_hostname=self.host)
+        raw = _open(self.address, self.port, self.deadline)
+        raw.settimeout(self.deadline.left())  # the handshake, as one wait
+        sock = self.tls.wrap_socket(raw, server_hostname=self.host)
+        assert isinstance(sock, _BoundedTLSSocket)  # the context's sslsocket_class
+        sock.deadline = self.deadline
+        self.sock = sock

@@ -30,8 +30,8 @@ from pbem.db import rows_changed
 from pbem.i18n import in_language
 from pbem.leagues.seasons import named
 from pbem.models import Game, PushNotice, PushSubscription, User, utcnow
-from pbem.notify import outbound
-from pbem.notify.deliver import LEASE_SECONDS, retry_wait
+from pbem.notify import outbound, receivers
+from pbem.notify.deliver import lease, retry_wait
 from pbem.services.deadlines import out_of_quiet_hours
 from pbem.services.errors import Invalid
 from pbem.services.game_lists import seats_to_act
@@ -154,12 +154,19 @@ def due_notices(session: Session) -> list[int]:
 
 def send_notice(session: Session, notice_id: int, config: Mapping[str, Any]) -> str | None:
     """Send the notice to each of its player's devices; its status after, or
-    None if it was not due or is taken by another worker."""
+    None if it was not due or is taken by another worker. Nothing is open in
+    the database while the push services are asked."""
     now = utcnow()
+    devices = session.scalars(
+        select(PushSubscription)
+        .join(PushNotice, PushNotice.user_id == PushSubscription.user_id)
+        .where(PushNotice.id == notice_id)
+        .order_by(PushSubscription.id)
+    ).all()
     claimed = session.execute(
         update(PushNotice)
         .where(PushNotice.id == notice_id, _free(now))
-        .values(status="sending", claimed_until=now + timedelta(seconds=LEASE_SECONDS))
+        .values(status="sending", claimed_until=now + lease(config, max(len(devices), 1)))
         .execution_options(synchronize_session=False)
     )
     session.commit()
@@ -170,15 +177,27 @@ def send_notice(session: Session, notice_id: int, config: Mapping[str, Any]) -> 
     user = session.get_one(User, notice.user_id)
     with in_language(user.language):
         message = _message(session, notice, user)
-    errors = []
-    for device in session.scalars(
-        select(PushSubscription).where(PushSubscription.user_id == user.id)
-    ).all():
-        error = _send_to(session, device, message, config)
-        if error is not None:
-            errors.append(error)
-    if errors and now + retry_wait(notice.attempts) < notice.created_at + timedelta(days=1):
-        notice.status, notice.next_attempt_at = "pending", now + retry_wait(notice.attempts)
+    session.commit()
+    errors, retry_at = [], now + retry_wait(notice.attempts)
+    for device in devices:
+        try:
+            with receivers.turn_at(session, device.endpoint, lease(config), config):
+                status = _send_to(device, message, config)
+        except receivers.Held as held:
+            errors.append(str(held))
+            retry_at = max(retry_at, held.until)
+            continue
+        except (outbound.Refused, OSError) as exc:
+            log.warning("push to device %s: %s: %s", device.id, type(exc).__name__, exc)
+            errors.append(outbound.failure(exc))
+            continue
+        if status in GONE:
+            log.info("push subscription %s has gone (%s): removed", device.id, status)
+            session.delete(device)
+        elif not 200 <= status < 300:
+            errors.append(outbound.failure(status))
+    if errors and retry_at < notice.created_at + timedelta(days=1):
+        notice.status, notice.next_attempt_at = "pending", retry_at
     else:
         notice.status = "failed" if errors else "sent"
     notice.claimed_until, notice.last_error = None, "; ".join(errors) or None
@@ -205,10 +224,8 @@ def _message(session: Session, notice: PushNotice, user: User) -> dict[str, Any]
     return {"title": title, "body": body, "url": url, "tag": "pbem-your-turn"}
 
 
-def _send_to(
-    session: Session, device: PushSubscription, message: dict[str, Any], config: Mapping[str, Any]
-) -> str | None:
-    """None when the push service took it (or the device has gone); else why not."""
+def _send_to(device: PushSubscription, message: dict[str, Any], config: Mapping[str, Any]) -> int:
+    """The push service's answer to the message for one device."""
     # Imported here: pywebpush brings aiohttp, a third of a second at every
     # start of a process that never pushes (the web, the commands).
     from pywebpush import WebPusher
@@ -225,14 +242,4 @@ def _send_to(
         "TTL": str(TTL_SECONDS),
         "Urgency": "normal",
     }
-    try:
-        answer = outbound.send(device.endpoint, body, headers, config)
-    except (outbound.Refused, OSError) as exc:
-        return f"{type(exc).__name__}: {exc}"
-    if answer.status in GONE:
-        log.info("push subscription %s has gone (%s): removed", device.id, answer.status)
-        session.delete(device)
-        return None
-    if not 200 <= answer.status < 300:
-        return f"HTTP {answer.status}: {answer.text[:200]}"
-    return None
+    return outbound.send(device.endpoint, body, headers, config).status

@@ -42,6 +42,7 @@ SERVICES = [
     "pbem-worker@1.service",
     "pbem-worker@2.service",
     "pbem-bots.service",
+    "pbem-notices.service",
     "pbem-beat.service",
     "pbem-smtpd.service",
 ]
@@ -225,6 +226,7 @@ def upgrade_to_a_new_release(
         "pbem-worker@1.service",
         "pbem-worker@2.service",
         "pbem-bots.service",
+        "pbem-notices.service",
         "pbem-beat.service",
         "pbem-smtpd.service",
         "pbem-web.service",

@@ -1,7 +1,7 @@
 """pbem on five machines, each a network namespace on a bridge of the test's
 own: "db" runs its own PostgreSQL and Redis on its own address; "web" (with
-the mail door), two "worker" hosts and a "beat" run pbem as deploy/install.sh
-installs it, each started as its systemd unit says (ExecStart, User,
+the mail door), two "worker" hosts (each sending mail too) and a "beat" run
+pbem as deploy/install.sh installs it, each started as its systemd unit says (ExecStart, User,
 EnvironmentFile, Environment, KillSignal), with the one pbem.env all machines
 share. Two players play a whole Taluva game through the web host's API; one
 worker host's cable is pulled in the middle of it and plugged in again. Every
@@ -283,11 +283,14 @@ def test_five_machines_play_a_game_through_a_pulled_cable(tmp_path):
             (net.hosts["worker1"], "pbem-worker@.service", "1"),
             (net.hosts["worker2"], "pbem-worker@.service", "1"),
             (net.hosts["beat"], "pbem-beat.service", ""),
+            # Mail goes out from both worker hosts, on a queue of its own.
+            (net.hosts["worker1"], "pbem-notices.service", ""),
+            (net.hosts["worker2"], "pbem-notices.service", ""),
         ]
         started = [(start_unit(host, place, unit, name), unit) for host, unit, name in services]
         base = f"http://{web_host.address}:5000"
         wait_for(lambda: ready(base), 90, "the web host to be ready")
-        for process, _unit in started[2:4]:
+        for process, _unit in [*started[2:4], *started[5:7]]:
             wait_for_log(process, " ready.", 90)
         wait_for_log(started[4][0], "beat lease taken", 60)
 
@@ -297,8 +300,12 @@ def test_five_machines_play_a_game_through_a_pulled_cable(tmp_path):
         assert outage.pulled, "the game ended before the cable was pulled"
         check_exactly_once(database, game, capture)
 
-        (web, _), (smtpd, _), (worker1, _), (worker2, _), (beat, _) = started
-        for process, unit in ((beat, "pbem-beat.service"), (worker1, "pbem-worker@.service")):
+        (web, _), (smtpd, _), (worker1, _), (worker2, _), (beat, _), *notices = started
+        for process, unit in [
+            (beat, "pbem-beat.service"),
+            (worker1, "pbem-worker@.service"),
+            *notices,
+        ]:
             assert stop_unit(process, place, unit) == 0, process.output()[-3000:]
         a_stop_waits_for_the_task_under_way(Players(base, tokens), database, worker2, place)
         for process, unit in ((smtpd, "pbem-smtpd.service"), (web, "pbem-web.service")):

@@ -17,6 +17,7 @@ SERVICES = [
     "pbem-web.service",
     "pbem-worker@.service",
     "pbem-bots.service",
+    "pbem-notices.service",
     "pbem-beat.service",
     "pbem-smtpd.service",
 ]
@@ -47,10 +48,10 @@ def test_every_service_runs_confined_as_pbem_and_stops_through_its_main_process(
 
 def test_stops_wait_longer_than_the_work_they_let_finish():
     web = unit_file(DEPLOY / "systemd" / "pbem-web.service")
-    worker = unit_file(DEPLOY / "systemd" / "pbem-worker@.service")
+    notices = unit_file(DEPLOY / "systemd" / "pbem-notices.service")
     assert float(web["Service.TimeoutStopSec"][0]) > GUNICORN_GRACEFUL_SECONDS
     # A task sending mail may wait for SMTP twice (connect, then the dialogue).
-    assert float(worker["Service.TimeoutStopSec"][0]) > 2 * SMTP_TIMEOUT
+    assert float(notices["Service.TimeoutStopSec"][0]) > 2 * SMTP_TIMEOUT
 
 
 def test_the_mail_door_is_stopped_as_ctrl_c_stops_it():

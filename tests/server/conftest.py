@@ -25,6 +25,7 @@ from sqlalchemy.orm import Session
 from werkzeug.serving import make_server
 
 from pbem import create_app, migrate
+from pbem.config import QUEUE_SETTINGS
 from pbem.db import get_db
 from pbem.models import Game, GameStatus, User, utcnow
 from pbem.services import accounts
@@ -94,12 +95,16 @@ def own_queues(prefix: str) -> dict[str, str]:
     """Queues of a test app's own, for its tasks and its bots, so runs
     sharing the Redis never take each other's tasks."""
     queue = f"{prefix}-{uuid.uuid4().hex[:12]}"
-    return {"PBEM_TASK_QUEUE": queue, "PBEM_BOT_QUEUE": f"{queue}-bots"}
+    return {
+        "PBEM_TASK_QUEUE": queue,
+        "PBEM_BOT_QUEUE": f"{queue}-bots",
+        "PBEM_NOTICE_QUEUE": f"{queue}-notices",
+    }
 
 
 def forget_queues(app: Flask) -> None:
-    forget_queue(app.config["PBEM_TASK_QUEUE"])
-    forget_queue(app.config["PBEM_BOT_QUEUE"])
+    for setting in QUEUE_SETTINGS:
+        forget_queue(app.config[setting])
 
 
 @contextmanager
@@ -245,7 +250,7 @@ QUEUES = QueueLedger().listen()
 
 def drain(app: Flask, timeout: float = 30.0) -> None:
     """Wait until every task sent to the app's queues has been run."""
-    queues = (app.config["PBEM_TASK_QUEUE"], app.config["PBEM_BOT_QUEUE"])
+    queues = [app.config[setting] for setting in QUEUE_SETTINGS]
     wait_for(lambda: QUEUES.idle(queues), timeout, "the worker to finish")
 
 

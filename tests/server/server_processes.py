@@ -21,6 +21,7 @@ import pytest
 from flask import Flask
 
 from pbem import create_app
+from pbem.config import QUEUE_SETTINGS
 from tests.mail.servers import free_port
 from tests.server.conftest import wait_for
 
@@ -87,9 +88,7 @@ def stopped(server: subprocess.Popen[str], how: signal.Signals) -> str:
 def app_for(env: dict[str, str]) -> Flask:
     """An app in this process on the database and queues of production
     settings (the defaults where they name none, as the processes take them)."""
-    queues: dict[str, str] = {
-        name: env[name] for name in ("PBEM_TASK_QUEUE", "PBEM_BOT_QUEUE") if name in env
-    }
+    queues: dict[str, str] = {name: env[name] for name in QUEUE_SETTINGS if name in env}
     return create_app(
         {
             "SECRET_KEY": env["PBEM_SECRET_KEY"],

@@ -23,10 +23,10 @@ from pbem.models import InboundMessage, InboundStatus, Outbox, OutboxStatus, Sub
 from pbem.services import accounts
 from pbem.services.replay import engine_game
 from tests.mail.servers import free_port, silent_port
-from tests.server.conftest import forget_queue, wait_for
+from tests.server.conftest import forget_queues, own_queues, wait_for
 from tests.server.pipeline_helpers import start_game
 from tests.services import REDIS_URL
-from worker.embedded import beat_thread, worker_thread
+from worker.embedded import beat_thread, worker_threads
 
 INBOUND_TOKEN = "door-secret"
 
@@ -35,14 +35,13 @@ INBOUND_TOKEN = "door-secret"
 def down_then_up(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Flask, Flask]]:
     ports = ExitStack()
     down_port = ports.enter_context(silent_port()) if request.param == "silent" else free_port()
-    queue = f"pbem-broker-down-{uuid.uuid4().hex[:12]}"
+    queues = own_queues("pbem-broker-down")
     shared = {
         "TESTING": True,
         "SECRET_KEY": "test",
         "WTF_CSRF_ENABLED": False,
         "PBEM_DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
-        "PBEM_TASK_QUEUE": queue,
-        "PBEM_BOT_QUEUE": f"{queue}-bots",
+        **queues,
         "PBEM_INBOUND_TOKEN": INBOUND_TOKEN,
         "PBEM_STALE_SUBMISSION_SECONDS": 0,
         "PBEM_MAIL_RETRY_SECONDS": 0,
@@ -57,7 +56,7 @@ def down_then_up(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tup
     for app in (down, up):
         with app.app_context():
             get_db().dispose()
-    forget_queue(queue)
+    forget_queues(up)
 
 
 def test_work_that_comes_in_while_the_broker_is_down_is_stored_and_handed_on_later(
@@ -97,7 +96,7 @@ def test_work_that_comes_in_while_the_broker_is_down_is_stored_and_handed_on_lat
     assert time.monotonic() - started < 60
 
     with (
-        worker_thread(up.extensions["celery"], up.config["PBEM_TASK_QUEUE"]),
+        worker_threads(up),
         beat_thread(up.extensions["celery"], tmp_path / "beat-schedule"),
     ):
         wait_for(lambda: judged(up, submission_id), what="the stored move to be judged")

@@ -31,6 +31,7 @@ def test_the_embedded_default_uses_the_folder_queue(tmp_path):
             "PBEM_BROKER_FOLDER": str(tmp_path / "broker"),
             "PBEM_TASK_QUEUE": "tasks",
             "PBEM_BOT_QUEUE": "bots",
+            "PBEM_NOTICE_QUEUE": "notices",
             "PBEM_SWEEP_SECONDS": 60,
         }
     )

@@ -24,7 +24,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import func, select
 
 from pbem import create_app, migrate
-from pbem.config import ConfigError
+from pbem.config import QUEUE_SETTINGS, ConfigError
 from pbem.db import get_db
 from pbem.mail import inbound
 from pbem.models import (
@@ -318,21 +318,20 @@ def test_pbem_web_sums_the_counters_of_its_processes(production_env):
 
 @pytest.fixture
 def worker_env(tmp_path: Path) -> Iterator[dict[str, str]]:
-    queue = f"pbem-test-{uuid.uuid4().hex[:12]}"
+    queues = own_queues("pbem-test")
     with scratch_database() as database_url:
         yield {
             **os.environ,
             "PBEM_SECRET_KEY": "test",
             "PBEM_DATABASE_URL": database_url,
             "PBEM_BROKER_URL": REDIS_URL,
-            "PBEM_TASK_QUEUE": queue,
-            "PBEM_BOT_QUEUE": f"{queue}-bots",
+            **queues,
             "PBEM_INSTANCE_PATH": str(tmp_path),
             "PBEM_WORKER_METRICS_BIND": f"0.0.0.0:{free_port()}",
             "PBEM_METRICS_TOKEN": TOKEN,
         }
-    forget_queue(queue)
-    forget_queue(f"{queue}-bots")
+    for queue in queues.values():
+        forget_queue(queue)
 
 
 @pytest.mark.system
@@ -343,8 +342,7 @@ def test_pbem_worker_serves_the_judging_of_its_task_processes(worker_env):
             "SECRET_KEY": "test",
             "PBEM_DATABASE_URL": env["PBEM_DATABASE_URL"],
             "PBEM_BROKER_URL": REDIS_URL,
-            "PBEM_TASK_QUEUE": env["PBEM_TASK_QUEUE"],
-            "PBEM_BOT_QUEUE": env["PBEM_BOT_QUEUE"],
+            **{name: env[name] for name in QUEUE_SETTINGS},
         }
     )
     database = app.extensions["pbem.db"]

@@ -1,11 +1,13 @@
-"""A real HTTP receiver on loopback for the notification tests: it keeps every
-request it gets and answers with the status the test sets."""
+"""Real HTTP receivers on loopback for the notification tests: one keeps every
+request it gets and answers with the status the test sets; another answers a
+byte at a time, as a hostile receiver would."""
 
 from __future__ import annotations
 
 import json
+import socket
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -59,3 +61,75 @@ def receiving() -> Iterator[Receiver]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+@dataclass
+class Dripper:
+    """A receiver that answers a byte at a time, each `interval` seconds after
+    the last, for as long as the client listens or until `release`d."""
+
+    url: str
+    interval: float
+    connections: int = 0  # accepted so far
+    open: int = 0  # still dripping
+    released: threading.Event = field(default_factory=threading.Event)
+    changed: threading.Condition = field(default_factory=threading.Condition)
+
+    def release(self) -> None:
+        """Every connection, now and later, is closed at once."""
+        self.released.set()
+
+    def wait_for_open(self, count: int, timeout: float = 30) -> None:
+        """Until `count` connections are open at once."""
+        self.wait_until(lambda: self.open >= count, f"{count} connections open", timeout)
+
+    def wait_until(self, condition: Callable[[], bool], what: str, timeout: float = 30) -> None:
+        with self.changed:
+            if not self.changed.wait_for(condition, timeout):
+                raise AssertionError(f"timed out waiting for {what} ({self.open} open)")
+
+
+ANSWER = b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok" * 1000
+
+
+@contextmanager
+def dripping(interval: float = 0.5, host: str = "127.0.0.1") -> Iterator[Dripper]:
+    """Each connection gets its request read and then an answer dribbled out:
+    never a whole one, so only a deadline on the whole request ends it."""
+    listener = socket.create_server((host, 0))
+    dripper = Dripper(url=f"http://{host}:{listener.getsockname()[1]}", interval=interval)
+
+    def drip(connection: socket.socket) -> None:
+        with dripper.changed:
+            dripper.connections += 1
+            dripper.open += 1
+            dripper.changed.notify_all()
+        try:
+            connection.recv(65536)
+            for byte in ANSWER:
+                if dripper.released.wait(dripper.interval):
+                    break
+                connection.sendall(bytes([byte]))
+        except OSError:
+            pass  # the client hung up: what a deadline does
+        finally:
+            connection.close()
+            with dripper.changed:
+                dripper.open -= 1
+                dripper.changed.notify_all()
+
+    def accept() -> None:
+        while True:
+            try:
+                connection, _ = listener.accept()
+            except OSError:
+                return  # closed
+            threading.Thread(target=drip, args=(connection,), daemon=True).start()
+
+    threading.Thread(target=accept, daemon=True).start()
+    try:
+        yield dripper
+    finally:
+        dripper.release()
+        listener.shutdown(socket.SHUT_RDWR)  # wakes the accept
+        listener.close()

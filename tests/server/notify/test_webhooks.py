@@ -169,7 +169,7 @@ def test_a_receiver_allowed_when_added_but_not_when_sent_to_is_not_asked(
     delivery = hooks.send_test(session, hook)
     session.commit()
     row = wait_for(lambda: _settled(app, delivery.id), what="the delivery to fail")
-    assert "not public" in row.last_error and receiver.requests == []
+    assert row.last_error == "address not allowed" and receiver.requests == []
 
 
 def _settled(app, delivery_id):
@@ -196,7 +196,7 @@ def test_a_failing_receiver_gets_retries_and_its_hook_is_switched_off(
     session.expire_all()
     row, hook = session.get(WebhookDelivery, delivery.id), session.get(Webhook, hook.id)
     assert (row.status, row.attempts, hook.failures) == (DeliveryStatus.FAILED, 3, 3)
-    assert row.answer_status == 500 and len(row.answer) == outbound.ANSWER_BYTES
+    assert (row.answer_status, row.last_error) == (500, "HTTP 500")  # not the answer's words
     assert hook.disabled_at is not None
     mails = session.scalars(select(Outbox).where(Outbox.recipient_id == ann.id)).all()
     assert [mail.kind for mail in mails] == ["webhook_off"]

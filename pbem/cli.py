@@ -469,10 +469,11 @@ def verify(games: tuple[str, ...], every: bool) -> None:
 @with_appcontext
 def check() -> None:
     """Print whether this installation can serve, as /readyz answers: the
-    database, its migrations and the broker. Exit status 1 when it cannot."""
+    database, its migrations, the broker and whether a worker reads each
+    queue that has work. Exit status 1 when it cannot, or a queue is unread."""
     found = readiness(current_app._get_current_object())  # type: ignore[attr-defined]  # Flask types current_app as the app, not its proxy
     click.echo(json.dumps(found.to_json(), indent=2))
-    if not found.ready:
+    if not found.sound:
         raise SystemExit(1)
 
 

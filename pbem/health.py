@@ -17,13 +17,14 @@ from alembic.script import ScriptDirectory
 from flask import Blueprint, Flask, Response, current_app, jsonify
 from sqlalchemy import text
 
-from pbem.broker_check import checked_broker
+from pbem.broker_check import checked_broker, queue_depths, unread_queues
 from pbem.db import get_db
 from pbem.migrate import alembic_config
 
 log = logging.getLogger(__name__)
 bp = Blueprint("health", __name__)
 ERROR = "error: "
+WARNING = "warning: "
 
 
 @dataclass
@@ -32,6 +33,12 @@ class Readiness:
 
     @property
     def ready(self) -> bool:
+        """Whether this process can serve: a warning does not stop it."""
+        return all(value == "ok" or value.startswith(WARNING) for value in self.checks.values())
+
+    @property
+    def sound(self) -> bool:
+        """Whether the installation runs as it should: ready, and no warning."""
         return all(value == "ok" for value in self.checks.values())
 
     def to_json(self, detail: bool = True) -> dict[str, Any]:
@@ -54,6 +61,8 @@ def readiness(app: Flask) -> Readiness:
         _migrations() if found.checks["database"] == "ok" else "unknown: no database"
     )
     found.checks["broker"] = _broker(app)
+    if found.checks["broker"] == "ok":
+        found.checks["queues"] = _queues(app)
     return found
 
 
@@ -83,6 +92,31 @@ def _broker(app: Flask) -> str:
     except Exception as exc:  # kombu raises whatever its transport raises
         return f"{ERROR}{type(exc).__name__}: {exc}"
     return "ok"
+
+
+# Who reads each queue (pbem.config.QUEUE_SETTINGS), for the advice.
+READERS = {
+    "PBEM_TASK_QUEUE": "pbem worker",
+    "PBEM_BOT_QUEUE": "pbem worker --bots",
+    "PBEM_NOTICE_QUEUE": "pbem worker --notices",
+}
+
+
+def _queues(app: Flask) -> str:
+    """A queue with work that no running worker reads. Not an error of this
+    process, which serves on: /readyz stays ready, `pbem check` fails."""
+    celery = app.extensions["celery"]
+    names = {app.config[setting]: setting for setting in READERS}
+    try:
+        unread = unread_queues(celery, queue_depths(celery, names))
+    except Exception as exc:  # kombu raises whatever its transport raises
+        return f"{ERROR}{type(exc).__name__}: {exc}"
+    if not unread:
+        return "ok"
+    return WARNING + "; ".join(
+        f"{count} tasks wait on {queue} and no worker reads it: start {READERS[names[queue]]}"
+        for queue, count in unread.items()
+    )
 
 
 @bp.route("/healthz")

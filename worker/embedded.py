@@ -29,6 +29,8 @@ submissions waiting forever.
 from __future__ import annotations
 
 import logging
+import os
+import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -125,6 +127,9 @@ class WorkerThread:
         celery_app.set_current()
         while not self.stopping.is_set():
             worker = ThreadWorker(
+                # A name of its own, so each thread answers a broadcast
+                # (pbem.broker_check.queue_readers) under its own.
+                hostname=f"{self.thread.name}-{os.getpid()}-{id(self)}@{socket.gethostname()}",
                 pool_cls="solo",
                 timer_cls=AppTimer,
                 queues=[self.queue],

@@ -19,7 +19,7 @@ from prometheus_client.registry import Collector
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from pbem.broker_check import checked_broker
+from pbem.broker_check import queue_depths, unread_queues
 from pbem.config import QUEUE_SETTINGS
 from pbem.models import (
     Game,
@@ -175,23 +175,25 @@ def _broker_gauges(app: Flask) -> Iterator[GaugeMetricFamily]:
         "pbem_queue_depth", "Task messages waiting in the broker for a worker", labels=["queue"]
     )
     up = GaugeMetricFamily("pbem_broker_up", "1 when the broker answered this scrape, else 0")
+    unread = GaugeMetricFamily(
+        "pbem_queue_unread",
+        "1 when work waits in the queue and no running worker reads it, else 0",
+        labels=["queue"],
+    )
+    celery = app.extensions["celery"]
     queues = [app.config[setting] for setting in QUEUE_SETTINGS]
     try:
-        for queue, count in _queue_depths(app.extensions["celery"], queues).items():
-            depth.add_metric([queue], count)
+        depths = queue_depths(celery, queues)
+        nobody = unread_queues(celery, depths)
     except Exception:  # kombu raises whatever its transport raises
         log.exception("metrics: the broker did not answer")
         up.add_metric([], 0)
         yield up
         return
+    for queue, count in depths.items():
+        depth.add_metric([queue], count)
+        unread.add_metric([queue], int(queue in nobody))
     up.add_metric([], 1)
     yield up
     yield depth
-
-
-def _queue_depths(celery: Any, queues: list[str]) -> dict[str, int]:
-    """Messages waiting in each queue, not those a worker holds. Declaring a
-    queue is what the workers do too; it changes nothing that exists."""
-    with checked_broker(celery, reading=True) as connection:
-        channel = connection.default_channel
-        return {queue: int(channel.queue_declare(queue=queue).message_count) for queue in queues}
+    yield unread

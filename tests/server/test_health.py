@@ -8,10 +8,15 @@ from pathlib import Path
 from flask import Flask
 
 from pbem import create_app, migrate
+from pbem.broker_check import queue_readers
 from pbem.cli import main
+from pbem.config import QUEUE_SETTINGS
 from pbem.db import get_db
+from pbem.task_names import SEND_MAILS
 from tests.mail.servers import free_port, silent_port
+from tests.server.conftest import app_of_its_own, wait_for
 from tests.services import REDIS_URL
+from worker.embedded import worker_threads
 
 
 def app_on(tmp_path: Path, broker_url: str, migrated: bool = True) -> Flask:
@@ -37,7 +42,7 @@ def test_a_serving_app_is_alive_and_ready(app):
     assert ready.status_code == 200
     assert ready.get_json() == {
         "status": "ready",
-        "checks": {"database": "ok", "migrations": "ok", "broker": "ok"},
+        "checks": {"database": "ok", "migrations": "ok", "broker": "ok", "queues": "ok"},
     }
 
 
@@ -82,3 +87,24 @@ def test_pbem_check_passes_on_a_ready_embedded_installation(tmp_path):
     checked = app.test_cli_runner().invoke(main, ["check"])
     assert checked.exit_code == 0, checked.output
     assert '"status": "ready"' in checked.output
+
+
+def test_work_that_no_worker_reads_fails_pbem_check_but_not_readyz(tmp_path):
+    """An installation without its notices' or bots' worker (made before
+    those queues existed) looked well while its mail piled up unsent."""
+    with app_of_its_own(tmp_path) as app:
+        celery, notices = app.extensions["celery"], app.config["PBEM_NOTICE_QUEUE"]
+        celery.send_task(SEND_MAILS, args=[[]])  # routed to the notices' queue
+        ready = app.test_client().get("/readyz")
+        assert ready.status_code == 200  # this process serves on
+        warning = ready.get_json()["checks"]["queues"]
+        assert warning == (
+            f"warning: 1 tasks wait on {notices} and no worker reads it:"
+            " start pbem worker --notices"
+        )
+        checked = app.test_cli_runner().invoke(main, ["check"])
+        assert checked.exit_code == 1 and "pbem worker --notices" in checked.output
+        with worker_threads(app):
+            ours = {app.config[name] for name in QUEUE_SETTINGS}
+            wait_for(lambda: ours <= set(queue_readers(celery) or ()), what="each queue's reader")
+            wait_for(lambda: app.test_cli_runner().invoke(main, ["check"]).exit_code == 0)

@@ -820,7 +820,7 @@ def run(options: argparse.Namespace) -> Report:
         if receiver is not None:
             private, public = new_keys()
             env.update(
-                PBEM_WEBHOOK_ALLOWED_NETWORKS="127.0.0.0/8",
+                PBEM_WEBHOOK_ALLOWED_NETWORKS=receiver.allowed,
                 PBEM_VAPID_PRIVATE_KEY=private,
                 PBEM_VAPID_PUBLIC_KEY=public,
                 PBEM_VAPID_SUBJECT="mailto:bench@example.org",

@@ -7,9 +7,13 @@ the instance folder, so one machine with only Python runs everything.
 
 from __future__ import annotations
 
+import ipaddress
 import os
+import re
 import secrets
 from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any, overload
 
@@ -136,8 +140,9 @@ def mail_settings(instance: Path) -> dict[str, Any]:
 def notify_settings() -> dict[str, Any]:
     """Webhooks and browser push (pbem.notify); see docs/configuration.md."""
     return {
-        # Networks outbound requests may reach although they are not public.
-        "PBEM_WEBHOOK_ALLOWED_NETWORKS": _env("WEBHOOK_ALLOWED_NETWORKS", ""),
+        # Networks outbound requests may reach although they are not public,
+        # each on the port it names: read here so a mistyped one stops the start.
+        "PBEM_WEBHOOK_ALLOWED_NETWORKS": _allowed_networks_env(),
         "PBEM_WEBHOOK_TIMEOUT_SECONDS": _int_env("WEBHOOK_TIMEOUT_SECONDS", 5),
         # A delivery is tried again, with growing waits, for this long.
         "PBEM_WEBHOOK_RETRY_HOURS": _int_env("WEBHOOK_RETRY_HOURS", 24),
@@ -148,6 +153,55 @@ def notify_settings() -> dict[str, Any]:
         "PBEM_VAPID_PUBLIC_KEY": _env("VAPID_PUBLIC_KEY"),
         "PBEM_VAPID_SUBJECT": _env("VAPID_SUBJECT"),
     }
+
+
+@dataclass(frozen=True)
+class AllowedNetwork:
+    """A network outbound requests may reach although it is not public, on
+    one port: an administrator opens a club's chat server, not the network."""
+
+    network: ipaddress.IPv4Network | ipaddress.IPv6Network
+    port: int
+
+
+ALLOWED_ENTRY = re.compile(r"(?:\[(?P<bracketed>[^\]]*)\]|(?P<plain>[^:\[\]]*)):(?P<port>\d{1,5})")
+
+
+def _allowed_networks_env() -> str:
+    text = _env("WEBHOOK_ALLOWED_NETWORKS", "")
+    allowed_networks(text)
+    return text
+
+
+@cache
+def allowed_networks(text: str) -> tuple[AllowedNetwork, ...]:
+    """PBEM_WEBHOOK_ALLOWED_NETWORKS read: comma-separated NETWORK:PORT
+    entries, an IPv6 network in brackets (`10.0.0.5:8008, 192.168.1.0/24:443,
+    [fd00::/8]:443`); ConfigError naming an entry written otherwise."""
+    return tuple(_allowed_entry(part.strip()) for part in text.split(",") if part.strip())
+
+
+def _allowed_entry(entry: str) -> AllowedNetwork:
+    name = f"{ENV_PREFIX}WEBHOOK_ALLOWED_NETWORKS"
+    written = ALLOWED_ENTRY.fullmatch(entry)
+    try:
+        network = ipaddress.ip_network(
+            entry if written is None else written["bracketed"] or written["plain"], strict=False
+        )
+    except ValueError:
+        raise ConfigError(
+            f"{name}: {entry!r} is not NETWORK:PORT, like 10.0.0.0/8:443 or [fd00::/8]:443"
+        ) from None
+    if written is None:
+        example = f"[{entry}]" if network.version == 6 else entry
+        raise ConfigError(
+            f"{name}: {entry!r} names no port. An allowed network is open only on the"
+            f" ports named: write it {example}:PORT, once for each port"
+        )
+    port = int(written["port"])
+    if not 0 < port < 65536:
+        raise ConfigError(f"{name}: {entry!r} names no port from 1 to 65535")
+    return AllowedNetwork(network, port)
 
 
 def metrics_settings(instance: Path) -> dict[str, Any]:

@@ -4,6 +4,7 @@ request it gets and answers with the status the test sets."""
 from __future__ import annotations
 
 import json
+import socket
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -26,13 +27,19 @@ class Received:
 @dataclass
 class Receiver:
     url: str
+    allowed: str = ""  # PBEM_WEBHOOK_ALLOWED_NETWORKS that opens this receiver alone
     status: int = 200
     answer: bytes = b"ok"
     requests: list[Received] = field(default_factory=list)
 
 
+class _IPv6Server(ThreadingHTTPServer):
+    address_family = socket.AF_INET6
+
+
 @contextmanager
-def receiving() -> Iterator[Receiver]:
+def receiving(host: str = "127.0.0.1") -> Iterator[Receiver]:
+    """A receiver on `host` (an IPv4 or IPv6 loopback address) and a free port."""
     receiver = Receiver(url="")
 
     class Handler(BaseHTTPRequestHandler):
@@ -50,8 +57,11 @@ def receiving() -> Iterator[Receiver]:
         def log_message(self, *_args: Any) -> None:
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    receiver.url = f"http://127.0.0.1:{server.server_address[1]}"
+    ipv6 = ":" in host
+    server = (_IPv6Server if ipv6 else ThreadingHTTPServer)((host, 0), Handler)
+    written = f"[{host}]" if ipv6 else host
+    receiver.url = f"http://{written}:{server.server_address[1]}"
+    receiver.allowed = f"{written}:{server.server_address[1]}"
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

@@ -149,6 +149,8 @@ def notify_settings() -> dict[str, Any]:
         # Failed attempts in a row after which a hook is switched off.
         "PBEM_WEBHOOK_MAX_FAILURES": _int_env("WEBHOOK_MAX_FAILURES", 25),
         "PBEM_WEBHOOK_PER_MINUTE": _int_env("WEBHOOK_PER_MINUTE", 30),
+        # Devices a user may have subscribed; a new one beyond them replaces the oldest.
+        "PBEM_PUSH_MAX_DEVICES": _count("PUSH_MAX_DEVICES", 10),
         "PBEM_VAPID_PRIVATE_KEY": _env("VAPID_PRIVATE_KEY"),
         "PBEM_VAPID_PUBLIC_KEY": _env("VAPID_PUBLIC_KEY"),
         "PBEM_VAPID_SUBJECT": _env("VAPID_SUBJECT"),
@@ -242,6 +244,14 @@ def _bind(name: str) -> str | None:
             f"{ENV_PREFIX}{name} must be address:port, like 0.0.0.0:9101, not {value!r}"
         )
     return value
+
+
+def _count(name: str, default: int) -> int:
+    """A number of things, one at least."""
+    count = _int_env(name, default)
+    if count < 1:
+        raise ConfigError(f"{ENV_PREFIX}{name} must be 1 or more, not {count}")
+    return count
 
 
 def _days(name: str, default: int) -> int:

@@ -24,7 +24,7 @@ from pbem.services.games import find_game
 FORMATS = tuple(WebhookFormat)
 MATRIX_PATH = "/send/m.room.message"
 RECENT = 5
-# What a person is told of a refused address: its class, never more.
+# What a person is told of a refused address (check_address): its class, never more.
 REASONS = {
     outbound.Why.NOT_AN_ADDRESS: lazy_gettext(
         "it is not a web address, or it holds a name and password"
@@ -84,16 +84,17 @@ def _check_address(url: str, format: str, config: Mapping[str, Any]) -> None:
                     " with ?access_token= of the account that posts"
                 )
             )
+    check_address(url, config)
+
+
+def check_address(url: str, config: Mapping[str, Any]) -> None:
+    """Invalid for an address pbem may not send to (a webhook's or a push
+    service's), saying why in the reader's language so its owner can mend it."""
     try:
         outbound.checked(url, config)
     except outbound.Refused as refused:
-        raise Invalid(refusal(refused)) from None
-
-
-def refusal(refused: outbound.Refused) -> str:
-    """Why pbem may not send to an address, in the reader's language, so a
-    webhook's or a device's owner can mend it."""
-    return _("pbem may not send to that address: %(why)s", why=REASONS[refused.why])
+        why = REASONS[refused.why]
+        raise Invalid(_("pbem may not send to that address: %(why)s", why=why)) from None
 
 
 def new_secret() -> str:

@@ -32,6 +32,7 @@ from pbem.leagues.seasons import named
 from pbem.models import Game, PushNotice, PushSubscription, User, utcnow
 from pbem.notify import outbound
 from pbem.notify.deliver import LEASE_SECONDS, retry_wait
+from pbem.notify.hooks import check_address
 from pbem.services.deadlines import out_of_quiet_hours
 from pbem.services.errors import Invalid
 from pbem.services.game_lists import seats_to_act
@@ -69,15 +70,37 @@ def new_keys() -> tuple[str, str]:
     return b64urlencode(private), b64urlencode(public)
 
 
-def subscribe(session: Session, user: User, endpoint: str, p256dh: str, auth: str) -> None:
-    """Keep a device's subscription (a device that subscribes again replaces its keys)."""
+def subscribe(
+    session: Session,
+    user: User,
+    endpoint: str,
+    p256dh: str,
+    auth: str,
+    config: Mapping[str, Any],
+) -> None:
+    """Keep a device's subscription (a device that subscribes again replaces
+    its keys and counts as new). Its address is checked as a webhook's is, and
+    a user keeps PBEM_PUSH_MAX_DEVICES devices at most, the newest: one notice
+    opens that many requests, no more."""
     if urlsplit(endpoint).scheme != "https" or len(endpoint) > 2000:
         raise Invalid(_("not a push service's address"))
+    check_address(endpoint, config)
     row = session.scalar(select(PushSubscription).where(PushSubscription.endpoint == endpoint))
     if row is None:
         row = PushSubscription(endpoint=endpoint)
         session.add(row)
     row.user_id, row.p256dh, row.auth = user.id, p256dh[:200], auth[:100]
+    row.created_at = utcnow()
+    session.flush()
+    oldest = (
+        select(PushSubscription)
+        .where(PushSubscription.user_id == user.id)
+        .order_by(PushSubscription.created_at.desc(), PushSubscription.id.desc())
+        .offset(config["PBEM_PUSH_MAX_DEVICES"])
+    )
+    for gone in session.scalars(oldest).all():
+        log.info("push subscription %s of user %s: one device too many, removed", gone.id, user.id)
+        session.delete(gone)
 
 
 def unsubscribe(session: Session, user: User, endpoint: str) -> None:

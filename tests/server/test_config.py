@@ -57,7 +57,7 @@ def test_bad_numbers_name_their_variable(monkeypatch):
 
 def test_every_variable_read_is_documented():
     source = "".join(p.read_text() for p in (Path(__file__).parents[2] / "pbem").glob("*.py"))
-    read = {"PBEM_" + n for n in re.findall(r'_(?:int_env|env|days)\("([A-Z_]+)"', source)}
+    read = {"PBEM_" + n for n in re.findall(r'_(?:int_env|env|days|count)\("([A-Z_]+)"', source)}
     read.add("PBEM_INSTANCE_PATH")
     documented = set(re.findall(r"`(PBEM_[A-Z_]+)`", DOCS.read_text()))
     assert read <= documented, read - documented
@@ -136,3 +136,10 @@ def test_allowed_networks_are_read_with_their_ports(monkeypatch, tmp_path):
         ("192.168.1.0/24", 443),
         ("fd00::/8", 443),
     ]
+
+
+@pytest.mark.parametrize("name", ["PBEM_PUSH_MAX_DEVICES"])
+def test_push_bounds_are_one_at_least(monkeypatch, name):
+    monkeypatch.setenv(name, "0")
+    with pytest.raises(ConfigError, match=f"{name} must be 1 or more"):
+        create_app({"SECRET_KEY": "x", "PBEM_DATABASE_URL": "sqlite://"})

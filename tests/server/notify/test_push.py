@@ -24,7 +24,12 @@ from pbem.services.notice_choices import choose
 from pbem.services.time_control import TimeControl
 from tests.server.clock.helpers import clocked_game, player
 from tests.server.conftest import drain, wait_for
+from tests.server.notify.addresses import TRANSITION_FORMS
 from tests.server.pipeline_helpers import judged, send, start_game
+
+# A push service's address a test may subscribe to: public, and a literal,
+# which resolves without a name server. Nothing is ever sent there.
+PUBLIC_PUSH = "https://[2606:4700:4700::1111]"
 
 
 def b64(data: bytes) -> str:
@@ -132,7 +137,7 @@ def test_a_device_subscribes_and_unsubscribes(app, session, make_user, signed_in
     page = signed_in_as(bob)
     page.get("/settings")
     subscription = {
-        "endpoint": "https://push.example.org/send/abc",
+        "endpoint": f"{PUBLIC_PUSH}/send/abc",
         "expirationTime": None,
         "keys": {"p256dh": new_keys()[1], "auth": "c2l4dGVlbiBieXRlcyBhdXRo"},
     }
@@ -149,6 +154,57 @@ def test_a_device_subscribes_and_unsubscribes(app, session, make_user, signed_in
         session.scalars(select(PushSubscription).where(PushSubscription.user_id == bob.id)).all()
         == []
     )
+
+
+def subscribed(page, endpoint):
+    """What push.js posts for a new device, and pbem's answer."""
+    subscription = {"endpoint": endpoint, "keys": {"p256dh": new_keys()[1], "auth": b64(b"a" * 16)}}
+    return page.client.post(
+        "/push/subscribe", json=subscription, headers={"X-CSRFToken": page.token}
+    )
+
+
+@pytest.mark.parametrize(
+    "address", [*TRANSITION_FORMS.values(), "127.0.0.1", "169.254.169.254", "10.0.0.1"]
+)
+def test_a_device_whose_push_service_is_not_public_is_refused(
+    session, make_user, signed_in_as, vapid, address
+):
+    bob = make_user("Bob")
+    page = signed_in_as(bob)
+    page.get("/settings")
+    written = f"[{address}]" if ":" in address else address
+    refused = subscribed(page, f"https://{written}/push/abc")
+    assert refused.status_code == 422
+    assert "pbem may not send to that address: it " in refused.get_data(as_text=True)
+    assert (
+        session.scalars(select(PushSubscription).where(PushSubscription.user_id == bob.id)).all()
+        == []
+    )
+
+
+def test_a_user_keeps_ten_devices_and_the_eleventh_replaces_the_oldest(
+    session, make_user, signed_in_as, vapid
+):
+    bob = make_user("Bob")
+    endpoints = [f"{PUBLIC_PUSH}/send/{number}" for number in range(12)]
+
+    def kept():
+        session.expire_all()
+        rows = session.scalars(select(PushSubscription).where(PushSubscription.user_id == bob.id))
+        return {row.endpoint for row in rows}
+
+    with time_machine.travel(datetime(2026, 11, 27, 12, 0, tzinfo=UTC), tick=False) as clock:
+        page = signed_in_as(bob)  # its session cookie signed at this time
+        page.get("/settings")
+        for endpoint in endpoints[:11]:
+            assert subscribed(page, endpoint).status_code == 201
+            clock.shift(60)
+        assert kept() == set(endpoints[1:11])
+        subscribed(page, endpoints[1])  # the oldest subscribes again: now the newest
+        clock.shift(60)
+        subscribed(page, endpoints[11])
+    assert kept() == {endpoints[1], *endpoints[3:12]}
 
 
 def test_one_warning_is_pushed_before_a_deadline(app, session, make_user, receiver, vapid):

@@ -25,6 +25,7 @@ from pbem.services.notice_choices import choose
 from pbem.services.time_control import TimeControl
 from tests.server.conftest import wait_for
 from tests.server.leagues.season_play import league_of, play_out
+from tests.server.notify.addresses import TRANSITION_FORMS
 from tests.server.notify.receiver import receiving
 from tests.server.pipeline_helpers import judged, send, start_game
 
@@ -144,21 +145,6 @@ def test_each_service_gets_its_own_shape(app, api, make_user, token_for, receive
 def test_hooks_to_private_addresses_are_refused_without_the_setting(api, make_user, token_for, url):
     answer = api.call("addWebhook", token_for(make_user("Ann")), {"url": url, "format": "json"})
     assert answer.status_code == 422
-
-
-# IPv6 forms that carry an IPv4 address a gateway (or the host) reaches, each
-# carrying one that is not public, and the site-local addresses.
-TRANSITION_FORMS = {
-    "NAT64 to loopback": "64:ff9b::7f00:1",
-    "NAT64 to the cloud metadata": "64:ff9b::a9fe:a9fe",
-    "local-use NAT64 /48 to loopback": "64:ff9b:1:7f00:0:100::",
-    "local-use NAT64 /96 to a private one": "64:ff9b:1::a00:1",
-    "IPv4-compatible loopback": "::127.0.0.1",
-    "SIIT to a private one": "::ffff:0:10.0.0.1",
-    "6to4 of loopback": "2002:7f00:1::1",
-    "Teredo of a private client": "2001:0:4136:e378:8000:63bf:f5ff:fffe",
-    "site-local": "fec0::1",
-}
 
 
 @pytest.mark.parametrize("address", TRANSITION_FORMS.values(), ids=TRANSITION_FORMS.keys())

@@ -151,6 +151,8 @@ def notify_settings() -> dict[str, Any]:
         "PBEM_WEBHOOK_PER_MINUTE": _int_env("WEBHOOK_PER_MINUTE", 30),
         # Devices a user may have subscribed; a new one beyond them replaces the oldest.
         "PBEM_PUSH_MAX_DEVICES": _count("PUSH_MAX_DEVICES", 10),
+        # Attempts at a push notice before it is given up (failed, on /admin).
+        "PBEM_PUSH_MAX_ATTEMPTS": _count("PUSH_MAX_ATTEMPTS", 8),
         "PBEM_VAPID_PRIVATE_KEY": _env("VAPID_PRIVATE_KEY"),
         "PBEM_VAPID_PUBLIC_KEY": _env("VAPID_PUBLIC_KEY"),
         "PBEM_VAPID_SUBJECT": _env("VAPID_SUBJECT"),

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from collections.abc import Mapping
 from datetime import timedelta
 from typing import Any
@@ -21,7 +22,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from flask import Flask
 from flask_babel import gettext as _
 from flask_babel import ngettext
-from py_vapid import Vapid02, b64urlencode
+from py_vapid import Vapid02, b64urlencode, jwt
 from sqlalchemy import and_, or_, select, update
 from sqlalchemy.orm import Session
 
@@ -46,6 +47,7 @@ YOUR_TURN = "your_turn"
 DEADLINE = "deadline"
 GONE = (404, 410)
 TTL_SECONDS = 86400
+VAPID_SECONDS = 12 * 3600  # a signature's life: RFC 8292 allows 24 hours at most
 
 
 def init_app(app: Flask) -> None:
@@ -64,10 +66,13 @@ def new_keys() -> tuple[str, str]:
     both base64url."""
     key = ec.generate_private_key(ec.SECP256R1())
     private = key.private_numbers().private_value.to_bytes(32, "big")
-    public = key.public_key().public_bytes(
-        serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+    return b64urlencode(private), _public_point(key.public_key())
+
+
+def _public_point(key: ec.EllipticCurvePublicKey) -> str:
+    return b64urlencode(
+        key.public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
     )
-    return b64urlencode(private), b64urlencode(public)
 
 
 def subscribe(
@@ -200,11 +205,16 @@ def send_notice(session: Session, notice_id: int, config: Mapping[str, Any]) -> 
         error = _send_to(session, device, message, config)
         if error is not None:
             errors.append(error)
-    if errors and now + retry_wait(notice.attempts) < notice.created_at + timedelta(days=1):
-        notice.status, notice.next_attempt_at = "pending", now + retry_wait(notice.attempts)
+    retry_at = now + retry_wait(notice.attempts)
+    last_try = notice.attempts >= config["PBEM_PUSH_MAX_ATTEMPTS"]
+    if errors and not last_try and retry_at < notice.created_at + timedelta(days=1):
+        notice.status, notice.next_attempt_at = "pending", retry_at
     else:
         notice.status = "failed" if errors else "sent"
     notice.claimed_until, notice.last_error = None, "; ".join(errors) or None
+    if notice.status == "failed":
+        notice.last_error = f"gave up after {notice.attempts} attempts: {notice.last_error}"
+        log.error("push notice %s given up: %s", notice.id, notice.last_error)
     session.commit()
     return notice.status
 
@@ -231,26 +241,14 @@ def _message(session: Session, notice: PushNotice, user: User) -> dict[str, Any]
 def _send_to(
     session: Session, device: PushSubscription, message: dict[str, Any], config: Mapping[str, Any]
 ) -> str | None:
-    """None when the push service took it (or the device has gone); else why not."""
-    # Imported here: pywebpush brings aiohttp, a third of a second at every
-    # start of a process that never pushes (the web, the commands).
-    from pywebpush import WebPusher
-
-    info = {"endpoint": device.endpoint, "keys": {"p256dh": device.p256dh, "auth": device.auth}}
-    body = WebPusher(info).encode(json.dumps(message).encode())["body"]
-    parts = urlsplit(device.endpoint)
-    claims = {"sub": config["PBEM_VAPID_SUBJECT"], "aud": f"{parts.scheme}://{parts.netloc}"}
-    vapid = Vapid02.from_string(config["PBEM_VAPID_PRIVATE_KEY"]).sign(claims)
-    headers = {
-        **vapid,
-        "Content-Encoding": "aes128gcm",
-        "Content-Type": "application/octet-stream",
-        "TTL": str(TTL_SECONDS),
-        "Urgency": "normal",
-    }
+    """None when the push service took it (or the device has gone); else why
+    not. Whatever goes wrong with one device (keys no browser made, an address
+    no longer allowed, no answer, a library's own exception) is a failed
+    attempt, never a notice left half sent: the other devices are tried."""
     try:
-        answer = outbound.send(device.endpoint, body, headers, config)
-    except (outbound.Refused, OSError) as exc:
+        answer = _post(device, message, config)
+    except Exception as exc:
+        log.warning("push to device %s failed: %s: %s", device.id, type(exc).__name__, exc)
         return f"{type(exc).__name__}: {exc}"
     if answer.status in GONE:
         log.info("push subscription %s has gone (%s): removed", device.id, answer.status)
@@ -259,3 +257,39 @@ def _send_to(
     if not 200 <= answer.status < 300:
         return f"HTTP {answer.status}: {answer.text[:200]}"
     return None
+
+
+def _post(
+    device: PushSubscription, message: dict[str, Any], config: Mapping[str, Any]
+) -> outbound.Answer:
+    # Imported here: pywebpush brings aiohttp, a third of a second at every
+    # start of a process that never pushes (the web, the commands).
+    from pywebpush import WebPusher
+
+    info = {"endpoint": device.endpoint, "keys": {"p256dh": device.p256dh, "auth": device.auth}}
+    body = WebPusher(info).encode(json.dumps(message).encode())["body"]
+    headers = {
+        **_vapid(device.endpoint, config),
+        "Content-Encoding": "aes128gcm",
+        "Content-Type": "application/octet-stream",
+        "TTL": str(TTL_SECONDS),
+        "Urgency": "normal",
+    }
+    return outbound.send(device.endpoint, body, headers, config)
+
+
+def _vapid(endpoint: str, config: Mapping[str, Any]) -> dict[str, str]:
+    """RFC 8292's Authorization for the push service of `endpoint`: a JWT
+    naming its origin (`aud`), signed with py_vapid's signer. Not through
+    Vapid02.sign, whose check of `aud` (^https?://[^/:]+(:\\d+)?$) refuses
+    an origin with an IPv6 literal (https://[2001:db8::1]) by raising
+    VapidException, though RFC 8292 asks for exactly that origin."""
+    parts = urlsplit(endpoint)
+    key = Vapid02.from_string(config["PBEM_VAPID_PRIVATE_KEY"])
+    claims = {
+        "aud": f"{parts.scheme}://{parts.netloc}",
+        "exp": int(time.time()) + VAPID_SECONDS,
+        "sub": config["PBEM_VAPID_SUBJECT"],
+    }
+    token = jwt.sign(claims, key.private_key)
+    return {"Authorization": f"vapid t={token},k={_public_point(key.public_key)}"}

@@ -138,7 +138,7 @@ def test_allowed_networks_are_read_with_their_ports(monkeypatch, tmp_path):
     ]
 
 
-@pytest.mark.parametrize("name", ["PBEM_PUSH_MAX_DEVICES"])
+@pytest.mark.parametrize("name", ["PBEM_PUSH_MAX_DEVICES", "PBEM_PUSH_MAX_ATTEMPTS"])
 def test_push_bounds_are_one_at_least(monkeypatch, name):
     monkeypatch.setenv(name, "0")
     with pytest.raises(ConfigError, match=f"{name} must be 1 or more"):

@@ -879,16 +879,18 @@ def run(options: argparse.Namespace) -> Report:
         instance = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="pbem-bench-")))
         env = environment(database_url, broker, smtp_port, instance)
         receiver = stack.enter_context(receiving()) if options.notices else None
+        allowed = [] if receiver is None else [receiver.allowed]
         hostile = None
         if options.hostile is not None:
             hooks, devices = options.hostile
-            dripping_url = stack.enter_context(dripping(2.0, HOSTILE_HOST)).url
-            silent_url = stack.enter_context(dripping(3600.0, HOSTILE_HOST)).url
-            hostile = Hostile(hooks, devices, dripping_url, silent_url)
-        if receiver is not None or hostile is not None:
+            dribbler = stack.enter_context(dripping(2.0, HOSTILE_HOST))
+            silent = stack.enter_context(dripping(3600.0, HOSTILE_HOST))
+            hostile = Hostile(hooks, devices, dribbler.url, silent.url)
+            allowed += [dribbler.allowed, silent.allowed]
+        if allowed:
             private, public = new_keys()
             env.update(
-                PBEM_WEBHOOK_ALLOWED_NETWORKS="127.0.0.0/8",
+                PBEM_WEBHOOK_ALLOWED_NETWORKS=",".join(allowed),
                 PBEM_VAPID_PRIVATE_KEY=private,
                 PBEM_VAPID_PUBLIC_KEY=public,
                 PBEM_VAPID_SUBJECT="mailto:bench@example.org",

@@ -7,9 +7,13 @@ the instance folder, so one machine with only Python runs everything.
 
 from __future__ import annotations
 
+import ipaddress
 import os
+import re
 import secrets
 from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any, overload
 
@@ -143,8 +147,9 @@ def mail_settings(instance: Path) -> dict[str, Any]:
 def notify_settings() -> dict[str, Any]:
     """Webhooks and browser push (pbem.notify); see docs/configuration.md."""
     return {
-        # Networks outbound requests may reach although they are not public.
-        "PBEM_WEBHOOK_ALLOWED_NETWORKS": _env("WEBHOOK_ALLOWED_NETWORKS", ""),
+        # Networks outbound requests may reach although they are not public,
+        # each on the port it names: read here so a mistyped one stops the start.
+        "PBEM_WEBHOOK_ALLOWED_NETWORKS": _allowed_networks_env(),
         "PBEM_WEBHOOK_TIMEOUT_SECONDS": _int_env("WEBHOOK_TIMEOUT_SECONDS", 5),
         # A delivery is tried again, with growing waits, for this long.
         "PBEM_WEBHOOK_RETRY_HOURS": _int_env("WEBHOOK_RETRY_HOURS", 24),
@@ -153,12 +158,65 @@ def notify_settings() -> dict[str, Any]:
         "PBEM_WEBHOOK_PER_MINUTE": _int_env("WEBHOOK_PER_MINUTE", 30),
         # Requests in flight to one host at once, over every sender; and the
         # timeouts in a row after which a host is left alone for a while.
-        "PBEM_RECEIVER_CONCURRENCY": _int_env("RECEIVER_CONCURRENCY", 2),
-        "PBEM_RECEIVER_TIMEOUTS": _int_env("RECEIVER_TIMEOUTS", 3),
+        "PBEM_RECEIVER_CONCURRENCY": _count("RECEIVER_CONCURRENCY", 2),
+        "PBEM_RECEIVER_TIMEOUTS": _count("RECEIVER_TIMEOUTS", 3),
+        # Devices a user may have subscribed; a new one beyond them replaces the oldest.
+        "PBEM_PUSH_MAX_DEVICES": _count("PUSH_MAX_DEVICES", 10),
+        # Attempts at a push notice before it is given up (failed, on /admin).
+        "PBEM_PUSH_MAX_ATTEMPTS": _count("PUSH_MAX_ATTEMPTS", 8),
         "PBEM_VAPID_PRIVATE_KEY": _env("VAPID_PRIVATE_KEY"),
         "PBEM_VAPID_PUBLIC_KEY": _env("VAPID_PUBLIC_KEY"),
         "PBEM_VAPID_SUBJECT": _env("VAPID_SUBJECT"),
     }
+
+
+@dataclass(frozen=True)
+class AllowedNetwork:
+    """A network outbound requests may reach although it is not public, on
+    one port: an administrator opens a club's chat server, not the network."""
+
+    network: ipaddress.IPv4Network | ipaddress.IPv6Network
+    port: int
+
+
+ALLOWED_ENTRY = re.compile(r"(?:\[(?P<bracketed>[^\]]*)\]|(?P<plain>[^:\[\]]*)):(?P<port>\d{1,5})")
+
+
+def _allowed_networks_env() -> str:
+    text = _env("WEBHOOK_ALLOWED_NETWORKS", "")
+    allowed_networks(text)
+    return text
+
+
+@cache
+def allowed_networks(text: str) -> tuple[AllowedNetwork, ...]:
+    """PBEM_WEBHOOK_ALLOWED_NETWORKS read: comma-separated NETWORK:PORT
+    entries, an IPv6 network in brackets (`10.0.0.5:8008, 192.168.1.0/24:443,
+    [fd00::/8]:443`); ConfigError naming an entry written otherwise."""
+    return tuple(_allowed_entry(part.strip()) for part in text.split(",") if part.strip())
+
+
+def _allowed_entry(entry: str) -> AllowedNetwork:
+    name = f"{ENV_PREFIX}WEBHOOK_ALLOWED_NETWORKS"
+    written = ALLOWED_ENTRY.fullmatch(entry)
+    try:
+        network = ipaddress.ip_network(
+            entry if written is None else written["bracketed"] or written["plain"], strict=False
+        )
+    except ValueError:
+        raise ConfigError(
+            f"{name}: {entry!r} is not NETWORK:PORT, like 10.0.0.0/8:443 or [fd00::/8]:443"
+        ) from None
+    if written is None:
+        example = f"[{entry}]" if network.version == 6 else entry
+        raise ConfigError(
+            f"{name}: {entry!r} names no port. An allowed network is open only on the"
+            f" ports named: write it {example}:PORT, once for each port"
+        )
+    port = int(written["port"])
+    if not 0 < port < 65536:
+        raise ConfigError(f"{name}: {entry!r} names no port from 1 to 65535")
+    return AllowedNetwork(network, port)
 
 
 def metrics_settings(instance: Path) -> dict[str, Any]:
@@ -200,6 +258,14 @@ def _bind(name: str) -> str | None:
             f"{ENV_PREFIX}{name} must be address:port, like 0.0.0.0:9101, not {value!r}"
         )
     return value
+
+
+def _count(name: str, default: int) -> int:
+    """A number of things, one at least."""
+    count = _int_env(name, default)
+    if count < 1:
+        raise ConfigError(f"{ENV_PREFIX}{name} must be 1 or more, not {count}")
+    return count
 
 
 def _days(name: str, default: int) -> int:

@@ -9,6 +9,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -23,6 +24,20 @@ from pbem.services.games import find_game
 FORMATS = tuple(WebhookFormat)
 MATRIX_PATH = "/send/m.room.message"
 RECENT = 5
+# What a person is told of a refused address (check_address): its class, never more.
+REASONS = {
+    outbound.Why.NOT_AN_ADDRESS: lazy_gettext(
+        "it is not a web address, or it holds a name and password"
+    ),
+    outbound.Why.NOT_HTTP: lazy_gettext("it does not start with http:// or https://"),
+    outbound.Why.UNRESOLVED: lazy_gettext("its name does not resolve to any address"),
+    outbound.Why.LOOPBACK: lazy_gettext("it leads back to the server itself (loopback)"),
+    outbound.Why.PRIVATE: lazy_gettext("it is in a private network"),
+    outbound.Why.LINK_LOCAL: lazy_gettext(
+        "it is a link-local address, like a cloud's metadata service"
+    ),
+    outbound.Why.NOT_PUBLIC: lazy_gettext("it is not a public address"),
+}
 
 
 def add_hook(
@@ -69,10 +84,17 @@ def _check_address(url: str, format: str, config: Mapping[str, Any]) -> None:
                     " with ?access_token= of the account that posts"
                 )
             )
+    check_address(url, config)
+
+
+def check_address(url: str, config: Mapping[str, Any]) -> None:
+    """Invalid for an address pbem may not send to (a webhook's or a push
+    service's), saying why in the reader's language so its owner can mend it."""
     try:
         outbound.checked(url, config)
-    except outbound.Refused:
-        raise Invalid(_("pbem may not send to that address")) from None
+    except outbound.Refused as refused:
+        why = REASONS[refused.why]
+        raise Invalid(_("pbem may not send to that address: %(why)s", why=why)) from None
 
 
 def new_secret() -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from collections.abc import Mapping
 from datetime import timedelta
 from typing import Any
@@ -21,7 +22,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from flask import Flask
 from flask_babel import gettext as _
 from flask_babel import ngettext
-from py_vapid import Vapid02, b64urlencode
+from py_vapid import Vapid02, b64urlencode, jwt
 from sqlalchemy import and_, or_, select, update
 from sqlalchemy.orm import Session
 
@@ -32,6 +33,7 @@ from pbem.leagues.seasons import named
 from pbem.models import Game, PushNotice, PushSubscription, User, utcnow
 from pbem.notify import outbound, receivers
 from pbem.notify.deliver import lease, retry_wait
+from pbem.notify.hooks import check_address
 from pbem.services.deadlines import out_of_quiet_hours
 from pbem.services.errors import Invalid
 from pbem.services.game_lists import seats_to_act
@@ -45,6 +47,7 @@ YOUR_TURN = "your_turn"
 DEADLINE = "deadline"
 GONE = (404, 410)
 TTL_SECONDS = 86400
+VAPID_SECONDS = 12 * 3600  # a signature's life: RFC 8292 allows 24 hours at most
 
 
 def init_app(app: Flask) -> None:
@@ -63,21 +66,46 @@ def new_keys() -> tuple[str, str]:
     both base64url."""
     key = ec.generate_private_key(ec.SECP256R1())
     private = key.private_numbers().private_value.to_bytes(32, "big")
-    public = key.public_key().public_bytes(
-        serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+    return b64urlencode(private), _public_point(key.public_key())
+
+
+def _public_point(key: ec.EllipticCurvePublicKey) -> str:
+    return b64urlencode(
+        key.public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
     )
-    return b64urlencode(private), b64urlencode(public)
 
 
-def subscribe(session: Session, user: User, endpoint: str, p256dh: str, auth: str) -> None:
-    """Keep a device's subscription (a device that subscribes again replaces its keys)."""
+def subscribe(
+    session: Session,
+    user: User,
+    endpoint: str,
+    p256dh: str,
+    auth: str,
+    config: Mapping[str, Any],
+) -> None:
+    """Keep a device's subscription (a device that subscribes again replaces
+    its keys and counts as new). Its address is checked as a webhook's is, and
+    a user keeps PBEM_PUSH_MAX_DEVICES devices at most, the newest: one notice
+    opens that many requests, no more."""
     if urlsplit(endpoint).scheme != "https" or len(endpoint) > 2000:
         raise Invalid(_("not a push service's address"))
+    check_address(endpoint, config)
     row = session.scalar(select(PushSubscription).where(PushSubscription.endpoint == endpoint))
     if row is None:
         row = PushSubscription(endpoint=endpoint)
         session.add(row)
     row.user_id, row.p256dh, row.auth = user.id, p256dh[:200], auth[:100]
+    row.created_at = utcnow()
+    session.flush()
+    oldest = (
+        select(PushSubscription)
+        .where(PushSubscription.user_id == user.id)
+        .order_by(PushSubscription.created_at.desc(), PushSubscription.id.desc())
+        .offset(config["PBEM_PUSH_MAX_DEVICES"])
+    )
+    for gone in session.scalars(oldest).all():
+        log.info("push subscription %s of user %s: one device too many, removed", gone.id, user.id)
+        session.delete(gone)
 
 
 def unsubscribe(session: Session, user: User, endpoint: str) -> None:
@@ -187,20 +215,28 @@ def send_notice(session: Session, notice_id: int, config: Mapping[str, Any]) -> 
             errors.append(str(held))
             retry_at = max(retry_at, held.until)
             continue
-        except (outbound.Refused, OSError) as exc:
-            log.warning("push to device %s: %s: %s", device.id, type(exc).__name__, exc)
-            errors.append(outbound.failure(exc))
+        except Exception as exc:
+            # Whatever goes wrong with one device (keys no browser made, an
+            # address no longer allowed, no answer, a library's own exception)
+            # is a failed attempt, never a notice left half sent: the other
+            # devices are tried. Administrators read it on /admin.
+            log.warning("push to device %s failed: %s: %s", device.id, type(exc).__name__, exc)
+            errors.append(f"{type(exc).__name__}: {exc}")
             continue
         if status in GONE:
             log.info("push subscription %s has gone (%s): removed", device.id, status)
             session.delete(device)
         elif not 200 <= status < 300:
             errors.append(outbound.failure(status))
-    if errors and retry_at < notice.created_at + timedelta(days=1):
+    last_try = notice.attempts >= config["PBEM_PUSH_MAX_ATTEMPTS"]
+    if errors and not last_try and retry_at < notice.created_at + timedelta(days=1):
         notice.status, notice.next_attempt_at = "pending", retry_at
     else:
         notice.status = "failed" if errors else "sent"
     notice.claimed_until, notice.last_error = None, "; ".join(errors) or None
+    if notice.status == "failed":
+        notice.last_error = f"gave up after {notice.attempts} attempts: {notice.last_error}"
+        log.error("push notice %s given up: %s", notice.id, notice.last_error)
     session.commit()
     return notice.status
 
@@ -225,21 +261,35 @@ def _message(session: Session, notice: PushNotice, user: User) -> dict[str, Any]
 
 
 def _send_to(device: PushSubscription, message: dict[str, Any], config: Mapping[str, Any]) -> int:
-    """The push service's answer to the message for one device."""
+    """The push service's answer (its status) to the message for one device."""
     # Imported here: pywebpush brings aiohttp, a third of a second at every
     # start of a process that never pushes (the web, the commands).
     from pywebpush import WebPusher
 
     info = {"endpoint": device.endpoint, "keys": {"p256dh": device.p256dh, "auth": device.auth}}
     body = WebPusher(info).encode(json.dumps(message).encode())["body"]
-    parts = urlsplit(device.endpoint)
-    claims = {"sub": config["PBEM_VAPID_SUBJECT"], "aud": f"{parts.scheme}://{parts.netloc}"}
-    vapid = Vapid02.from_string(config["PBEM_VAPID_PRIVATE_KEY"]).sign(claims)
     headers = {
-        **vapid,
+        **_vapid(device.endpoint, config),
         "Content-Encoding": "aes128gcm",
         "Content-Type": "application/octet-stream",
         "TTL": str(TTL_SECONDS),
         "Urgency": "normal",
     }
     return outbound.send(device.endpoint, body, headers, config).status
+
+
+def _vapid(endpoint: str, config: Mapping[str, Any]) -> dict[str, str]:
+    """RFC 8292's Authorization for the push service of `endpoint`: a JWT
+    naming its origin (`aud`), signed with py_vapid's signer. Not through
+    Vapid02.sign, whose check of `aud` (^https?://[^/:]+(:\\d+)?$) refuses
+    an origin with an IPv6 literal (https://[2001:db8::1]) by raising
+    VapidException, though RFC 8292 asks for exactly that origin."""
+    parts = urlsplit(endpoint)
+    key = Vapid02.from_string(config["PBEM_VAPID_PRIVATE_KEY"])
+    claims = {
+        "aud": f"{parts.scheme}://{parts.netloc}",
+        "exp": int(time.time()) + VAPID_SECONDS,
+        "sub": config["PBEM_VAPID_SUBJECT"],
+    }
+    token = jwt.sign(claims, key.private_key)
+    return {"Authorization": f"vapid t={token},k={_public_point(key.public_key)}"}

@@ -1,6 +1,6 @@
 """What an administrator watches on the administrators' page: mail that
-failed or is held, turns no worker has judged, and what was refused lately;
-and a failed mail sent again."""
+failed or is held, browser notifications given up, turns no worker has
+judged, and what was refused lately; and a failed mail sent again."""
 
 from __future__ import annotations
 
@@ -14,11 +14,14 @@ from sqlalchemy.orm import Session
 from pbem.db import rows_changed
 from pbem.dispatch import send_batches
 from pbem.models import (
+    Game,
     InboundMessage,
     Outbox,
     OutboxStatus,
+    PushNotice,
     Submission,
     SubmissionStatus,
+    User,
 )
 from pbem.task_names import SEND_MAILS
 
@@ -26,9 +29,19 @@ LISTED = 50  # rows of each list: the newest
 
 
 @dataclass(frozen=True)
+class GivenUpPush:
+    """A browser notification given up after its attempts, and whose it was."""
+
+    notice: PushNotice
+    email: str
+    game: str  # the game's public id
+
+
+@dataclass(frozen=True)
 class Watch:
     failed_mail: list[Outbox]
     held_mail: list[Outbox]
+    given_up_push: list[GivenUpPush]
     stuck_submissions: list[Submission]
     refused_mail: list[InboundMessage]
     refused_turns: list[Submission]
@@ -42,6 +55,7 @@ def watch(session: Session, now: datetime, stale_seconds: int) -> Watch:
         held_mail=_newest(
             session, Outbox, Outbox.status == OutboxStatus.PENDING, Outbox.not_before > now
         ),
+        given_up_push=_given_up_push(session),
         stuck_submissions=_newest(
             session,
             Submission,
@@ -57,6 +71,18 @@ def _newest(session: Session, model: Any, *conditions: Any) -> list[Any]:
     return list(
         session.scalars(select(model).where(*conditions).order_by(model.id.desc()).limit(LISTED))
     )
+
+
+def _given_up_push(session: Session) -> list[GivenUpPush]:
+    rows = session.execute(
+        select(PushNotice, User.email, Game.public_id)
+        .join(User, User.id == PushNotice.user_id)
+        .join(Game, Game.id == PushNotice.game_id)
+        .where(PushNotice.status == "failed")
+        .order_by(PushNotice.id.desc())
+        .limit(LISTED)
+    )
+    return [GivenUpPush(notice, email, game) for notice, email, game in rows]
 
 
 def resend(session: Session, outbox_id: int) -> bool:

@@ -13,6 +13,7 @@ from flask_babel import lazy_gettext
 
 from pbem.models import User, WebhookFormat
 from pbem.notify import hooks
+from pbem.services.errors import Invalid
 from pbem.services.games import find_game
 from pbem.services.notice_choices import CHANNELS, choice_for, choose
 from pbem.web.common import db, me, page_blueprint, signed_in
@@ -57,14 +58,21 @@ def _user() -> User:
 
 @bp.route("/settings/webhooks", methods=["POST"])
 @signed_in
-def add_webhook() -> str:
-    hook, secret = hooks.add_hook(
-        db(),
-        _user(),
-        request.form.get("url", "").strip(),
-        request.form.get("format", ""),
-        current_app.config,
-    )
+def add_webhook() -> ResponseReturnValue:
+    """The new hook's secret; a refused one says why, with the form as typed."""
+    try:
+        hook, secret = hooks.add_hook(
+            db(),
+            _user(),
+            request.form.get("url", "").strip(),
+            request.form.get("format", ""),
+            current_app.config,
+        )
+    except Invalid as refused:
+        page = render_template(
+            "webhook_refused.html", error=str(refused), typed=request.form, formats=FORMAT_NAMES
+        )
+        return page, 422
     db().commit()
     return render_template("webhook_secret.html", hook=hook, secret=secret)
 

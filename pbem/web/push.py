@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import request
+from flask import current_app, request
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
@@ -33,7 +33,7 @@ def subscribe() -> ResponseReturnValue:
         raise Invalid(_("not a push subscription"))
     user = me()
     assert user is not None
-    push.subscribe(db(), user, endpoint, keys["p256dh"], keys["auth"])
+    push.subscribe(db(), user, endpoint, keys["p256dh"], keys["auth"], current_app.config)
     db().commit()
     return {"subscribed": True}, 201
 

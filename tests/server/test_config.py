@@ -9,7 +9,7 @@ import pytest
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from pbem import create_app
-from pbem.config import ConfigError, ProductionConfig
+from pbem.config import ConfigError, ProductionConfig, allowed_networks
 from pbem.ratelimit import storage_url
 
 DOCS = Path(__file__).parents[2] / "docs" / "configuration.md"
@@ -57,7 +57,7 @@ def test_bad_numbers_name_their_variable(monkeypatch):
 
 def test_every_variable_read_is_documented():
     source = "".join(p.read_text() for p in (Path(__file__).parents[2] / "pbem").glob("*.py"))
-    read = {"PBEM_" + n for n in re.findall(r'_(?:int_env|env|days)\("([A-Z_]+)"', source)}
+    read = {"PBEM_" + n for n in re.findall(r'_(?:int_env|env|days|count)\("([A-Z_]+)"', source)}
     read.add("PBEM_INSTANCE_PATH")
     documented = set(re.findall(r"`(PBEM_[A-Z_]+)`", DOCS.read_text()))
     assert read <= documented, read - documented
@@ -104,4 +104,42 @@ def test_a_negative_number_of_days_to_keep_mail_is_refused(monkeypatch):
 def test_a_snapshot_check_share_outside_0_to_100_is_refused(monkeypatch, percent):
     monkeypatch.setenv("PBEM_SNAPSHOT_CHECK_PERCENT", percent)
     with pytest.raises(ConfigError, match="PBEM_SNAPSHOT_CHECK_PERCENT must be a percentage"):
+        create_app({"SECRET_KEY": "x", "PBEM_DATABASE_URL": "sqlite://"})
+
+
+@pytest.mark.parametrize(
+    ("setting", "said"),
+    [
+        ("10.8.0.0/16", r"'10.8.0.0/16' names no port.*write it 10.8.0.0/16:PORT"),
+        ("10.0.0.5:8008, fd00::/8", r"'fd00::/8' names no port.*write it \[fd00::/8\]:PORT"),
+        ("fd00::/8:443", r"'fd00::/8:443' is not NETWORK:PORT"),
+        ("chat.club.example:443", r"'chat.club.example:443' is not NETWORK:PORT"),
+        ("10.0.0.5:0", r"'10.0.0.5:0' names no port from 1 to 65535"),
+    ],
+)
+def test_an_allowed_network_without_its_port_or_misspelt_stops_the_start(
+    monkeypatch, setting, said
+):
+    monkeypatch.setenv("PBEM_WEBHOOK_ALLOWED_NETWORKS", setting)
+    with pytest.raises(ConfigError, match=f"PBEM_WEBHOOK_ALLOWED_NETWORKS: {said}"):
+        create_app({"SECRET_KEY": "x", "PBEM_DATABASE_URL": "sqlite://"})
+
+
+def test_allowed_networks_are_read_with_their_ports(monkeypatch, tmp_path):
+    monkeypatch.setenv("PBEM_INSTANCE_PATH", str(tmp_path))
+    monkeypatch.setenv(
+        "PBEM_WEBHOOK_ALLOWED_NETWORKS", "10.0.0.5:8008, 192.168.1.0/24:443,[fd00::/8]:443"
+    )
+    setting = create_app().config["PBEM_WEBHOOK_ALLOWED_NETWORKS"]
+    assert [(str(a.network), a.port) for a in allowed_networks(setting)] == [
+        ("10.0.0.5/32", 8008),
+        ("192.168.1.0/24", 443),
+        ("fd00::/8", 443),
+    ]
+
+
+@pytest.mark.parametrize("name", ["PBEM_PUSH_MAX_DEVICES", "PBEM_PUSH_MAX_ATTEMPTS"])
+def test_push_bounds_are_one_at_least(monkeypatch, name):
+    monkeypatch.setenv(name, "0")
+    with pytest.raises(ConfigError, match=f"{name} must be 1 or more"):
         create_app({"SECRET_KEY": "x", "PBEM_DATABASE_URL": "sqlite://"})

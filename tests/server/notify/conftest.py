@@ -1,4 +1,5 @@
-"""A real HTTP receiver on loopback, allowed by the setting for the test."""
+"""A real HTTP receiver on loopback, allowed by the setting for the test
+(its address and port only)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,6 @@ from tests.server.notify.receiver import receiving
 
 @pytest.fixture
 def receiver(app, monkeypatch):
-    monkeypatch.setitem(app.config, "PBEM_WEBHOOK_ALLOWED_NETWORKS", "127.0.0.0/8")
     with receiving() as running:
+        monkeypatch.setitem(app.config, "PBEM_WEBHOOK_ALLOWED_NETWORKS", running.allowed)
         yield running

@@ -28,13 +28,19 @@ class Received:
 @dataclass
 class Receiver:
     url: str
+    allowed: str = ""  # PBEM_WEBHOOK_ALLOWED_NETWORKS that opens this receiver alone
     status: int = 200
     answer: bytes = b"ok"
     requests: list[Received] = field(default_factory=list)
 
 
+class _IPv6Server(ThreadingHTTPServer):
+    address_family = socket.AF_INET6
+
+
 @contextmanager
-def receiving() -> Iterator[Receiver]:
+def receiving(host: str = "127.0.0.1") -> Iterator[Receiver]:
+    """A receiver on `host` (an IPv4 or IPv6 loopback address) and a free port."""
     receiver = Receiver(url="")
 
     class Handler(BaseHTTPRequestHandler):
@@ -52,8 +58,11 @@ def receiving() -> Iterator[Receiver]:
         def log_message(self, *_args: Any) -> None:
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    receiver.url = f"http://127.0.0.1:{server.server_address[1]}"
+    ipv6 = ":" in host
+    server = (_IPv6Server if ipv6 else ThreadingHTTPServer)((host, 0), Handler)
+    written = f"[{host}]" if ipv6 else host
+    receiver.url = f"http://{written}:{server.server_address[1]}"
+    receiver.allowed = f"{written}:{server.server_address[1]}"
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -74,6 +83,11 @@ class Dripper:
     open: int = 0  # still dripping
     released: threading.Event = field(default_factory=threading.Event)
     changed: threading.Condition = field(default_factory=threading.Condition)
+
+    @property
+    def allowed(self) -> str:
+        """PBEM_WEBHOOK_ALLOWED_NETWORKS that opens this receiver alone."""
+        return self.url.removeprefix("http://")
 
     def release(self) -> None:
         """Every connection, now and later, is closed at once."""

@@ -4,6 +4,9 @@ signed-in player uses them."""
 from __future__ import annotations
 
 import re
+from html import unescape
+
+import pytest
 
 from pbem.models import Outbox
 from pbem.services.notice_choices import choice_for
@@ -37,10 +40,37 @@ def test_a_hook_is_added_tested_and_removed_from_the_settings_page(
     assert f"/settings/webhooks/{hook_id}/test" not in page.get("/settings").get_data(as_text=True)
 
 
-def test_an_address_pbem_may_not_post_to_is_refused_on_the_page(make_user, signed_in_as):
-    page = signed_in_as(make_user("Ann"))
-    refused = page.post("/settings/webhooks", {"url": "http://169.254.169.254/", "format": "json"})
+@pytest.mark.parametrize(
+    ("language", "url", "why"),
+    [
+        ("en", "http://169.254.169.254/latest/meta-data", "a link-local address"),
+        ("en", "http://127.0.0.1:9/hook", "leads back to the server itself (loopback)"),
+        ("en", "http://[64:ff9b::a00:1]/hook", "in a private network"),
+        ("en", "ftp://chat.example.org/hook", "does not start with http:// or https://"),
+        ("en", "http://chat.invalid/hook", "its name does not resolve"),
+        ("en", "http://[2001:db8::1]/hook", "not a public address"),
+        ("fr", "http://169.254.169.254/latest/meta-data", "une adresse lien-local"),
+        ("fr", "http://10.1.2.3/hook", "elle est dans un réseau privé"),
+        ("cs", "http://127.0.0.1:9/hook", "vede zpět na tento server"),
+    ],
+)
+def test_a_refused_address_says_why_in_the_readers_language_and_keeps_the_form(
+    session, make_user, signed_in_as, language, url, why
+):
+    ann = make_user("Ann")
+    ann.language = language
+    session.commit()
+    page = signed_in_as(ann)
+    page.get("/settings")
+    refused = page.post("/settings/webhooks", {"url": url, "format": "slack"})
+    html = refused.get_data(as_text=True)
     assert refused.status_code == 422
+    said = re.search(r'id="webhook-refused">([^<]*)<', html).group(1)
+    assert why in unescape(said), said
+    assert f'name="url" type="url" maxlength="2000" required value="{url}"' in html
+    assert '<option value="slack" selected>' in html
+    again = page.post("/settings/webhooks", {"url": url, "format": "slack"})
+    assert again.status_code == 422  # the page's form posts again as it is
 
 
 def test_a_muted_game_sends_no_turn_mail_and_the_default_choice_holds_elsewhere(

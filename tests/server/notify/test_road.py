@@ -20,16 +20,13 @@ from tests.server.conftest import drain
 from tests.server.notify.receiver import Dripper, dripping
 from tests.server.pipeline_helpers import judged, send
 
-LOOPBACK = {"PBEM_WEBHOOK_ALLOWED_NETWORKS": "127.0.0.0/8"}
-
 
 @pytest.fixture
 def dripper(app, session, monkeypatch):
     """The receiver, and its host's record forgotten after the test: the other
     tests' receivers are on the same host."""
-    for name, value in LOOPBACK.items():
-        monkeypatch.setitem(app.config, name, value)
     with dripping() as running:
+        monkeypatch.setitem(app.config, "PBEM_WEBHOOK_ALLOWED_NETWORKS", running.allowed)
         yield running
     session.rollback()
     session.execute(delete(ReceiverHost))
@@ -58,7 +55,7 @@ def posting_in_the_background(app, delivery_id: int) -> threading.Thread:
 
 
 def test_an_answer_dribbled_a_byte_at_a_time_ends_at_the_deadline(dripper: Dripper):
-    config = {**LOOPBACK, "PBEM_WEBHOOK_TIMEOUT_SECONDS": 1}
+    config = {"PBEM_WEBHOOK_ALLOWED_NETWORKS": dripper.allowed, "PBEM_WEBHOOK_TIMEOUT_SECONDS": 1}
     with pytest.raises(TimeoutError):
         outbound.send(dripper.url, b"{}", {}, config)
     dripper.wait_until(lambda: dripper.open == 0, "pbem to hang up")

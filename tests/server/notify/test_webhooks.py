@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import socket
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -18,11 +19,14 @@ from pbem.api.webhooks import WEBHOOKS_DOC
 from pbem.leagues.seasons import start_season
 from pbem.models import DeliveryStatus, Outbox, Webhook, WebhookDelivery
 from pbem.notify import deliver, hooks, outbound
+from pbem.services.errors import Invalid
 from pbem.services.games import SeatSpec, create_game
 from pbem.services.notice_choices import choose
 from pbem.services.time_control import TimeControl
 from tests.server.conftest import wait_for
 from tests.server.leagues.season_play import league_of, play_out
+from tests.server.notify.addresses import TRANSITION_FORMS
+from tests.server.notify.receiver import receiving
 from tests.server.pipeline_helpers import judged, send, start_game
 
 DELIVERY = WEBHOOKS_DOC["delivery"]["post"]["requestBody"]["content"]["application/json"]
@@ -143,19 +147,98 @@ def test_hooks_to_private_addresses_are_refused_without_the_setting(api, make_us
     assert answer.status_code == 422
 
 
-def test_the_setting_allows_only_the_networks_it_names():
-    allowed = {"PBEM_WEBHOOK_ALLOWED_NETWORKS": "10.0.0.0/8"}
+@pytest.mark.parametrize("address", TRANSITION_FORMS.values(), ids=TRANSITION_FORMS.keys())
+def test_ipv6_forms_carrying_an_address_that_is_not_public_are_refused(
+    api, make_user, token_for, address
+):
+    url = f"http://[{address}]/hook"
+    answer = api.call("addWebhook", token_for(make_user("Ann")), {"url": url, "format": "json"})
+    assert answer.status_code == 422
+    with pytest.raises(outbound.Refused, match="not public"):
+        outbound.checked(url, {})
+
+
+@pytest.mark.parametrize("address", TRANSITION_FORMS.values(), ids=TRANSITION_FORMS.keys())
+def test_a_hook_stored_with_such_an_address_is_not_asked_when_sent_to(
+    app, session, make_user, address
+):
+    """A hook written before the check knew these forms is judged again at
+    each delivery."""
+    url = f"http://[{address}]/hook"
+    hook = Webhook(user_id=make_user("Ann").id, url=url, format="json", secret=hooks.new_secret())
+    session.add(hook)
+    session.flush()
+    delivery = hooks.send_test(session, hook)
+    session.commit()
+    row = wait_for(lambda: _settled(app, delivery.id), what="the delivery to fail")
+    assert row.last_error.startswith("address not allowed: ")  # its class, no more
+
+
+def test_a_name_is_refused_when_any_address_it_resolves_to_is_not_public(monkeypatch):
+    """Every address a name resolves to is judged: an AAAA record in NAT64's
+    prefix beside a public A record is refused. (A resolver of the test's own:
+    the machine's cannot be given records.)"""
+    records = [(socket.AF_INET6, "64:ff9b::a9fe:a9fe"), (socket.AF_INET, "93.184.215.14")]
+    monkeypatch.setattr(
+        socket,
+        "getaddrinfo",
+        lambda *_args, **_kw: [
+            (family, socket.SOCK_STREAM, 6, "", (a, 80)) for family, a in records
+        ],
+    )
+    with pytest.raises(outbound.Refused, match="64:ff9b::a9fe:a9fe"):
+        outbound.checked("http://hooks.example.org/x", {})
+    records.pop(0)
+    assert str(outbound.checked("http://hooks.example.org/x", {})[1]) == "93.184.215.14"
+
+
+def test_the_setting_allows_only_the_networks_and_ports_it_names():
+    allowed = {"PBEM_WEBHOOK_ALLOWED_NETWORKS": "10.0.0.0/8:80, [fd00::/8]:8448"}
     assert outbound.checked("http://10.1.2.3/x", allowed)[1].exploded == "10.1.2.3"
+    assert str(outbound.checked("https://[fd00::5]:8448/x", allowed)[1]) == "fd00::5"
     refused = (
         "http://127.0.0.1/",
         "http://localhost/",
         "http://169.254.169.254/",
+        "https://10.1.2.3/",  # 443: not a port the setting names
+        "http://10.1.2.3:8080/",
+        "https://[fd00::5]/",
+        "http://[64:ff9b::a00:1]/",  # 10.0.0.1 through NAT64: not the network named
         "http://10.0.0.1:99999/",  # no such port
         "http://user@10.0.0.1/",  # credentials in the address
     )
     for url in refused:
         with pytest.raises(outbound.Refused):
             outbound.checked(url, allowed)
+
+
+def test_an_allowed_network_is_open_on_its_port_and_no_other(app, session, make_user, monkeypatch):
+    """Two real receivers on loopback, the setting naming the first one's
+    port: the second, on the same network, is refused when added and, stored
+    anyway, never asked."""
+    ann = make_user("Ann")
+    with receiving() as listed, receiving() as other:
+        monkeypatch.setitem(
+            app.config,
+            "PBEM_WEBHOOK_ALLOWED_NETWORKS",
+            f"127.0.0.0/8:{listed.url.rsplit(':', 1)[1]}",
+        )
+        with pytest.raises(Invalid):
+            hooks.add_hook(session, ann, other.url, "json", app.config)
+        session.rollback()
+        hook, _secret = hooks.add_hook(session, ann, listed.url, "json", app.config)
+        stored = Webhook(user_id=ann.id, url=other.url, format="json", secret=hooks.new_secret())
+        session.add(stored)
+        session.flush()
+        deliveries = [hooks.send_test(session, hook), hooks.send_test(session, stored)]
+        session.commit()
+        sent, refused = (
+            wait_for(lambda d=d: _settled(app, d.id), what="a delivery") for d in deliveries
+        )
+        assert sent.status == DeliveryStatus.SENT and len(listed.requests) == 1
+        assert refused.status != DeliveryStatus.SENT
+        assert refused.last_error == "address not allowed: loopback"
+        assert other.requests == []
 
 
 def test_a_receiver_allowed_when_added_but_not_when_sent_to_is_not_asked(
@@ -169,7 +252,7 @@ def test_a_receiver_allowed_when_added_but_not_when_sent_to_is_not_asked(
     delivery = hooks.send_test(session, hook)
     session.commit()
     row = wait_for(lambda: _settled(app, delivery.id), what="the delivery to fail")
-    assert row.last_error == "address not allowed" and receiver.requests == []
+    assert row.last_error == "address not allowed: loopback" and receiver.requests == []
 
 
 def _settled(app, delivery_id):

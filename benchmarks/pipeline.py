@@ -131,7 +131,7 @@ from pbem.services.pipeline import after_change
 from pbem.services.replay import engine_game
 from tests.mail.servers import free_port
 from tests.server.conftest import scratch_database, wait_for
-from tests.server.notify.receiver import Receiver, dripping, receiving
+from tests.server.notify.receiver import Dripper, Receiver, dripping, receiving
 from tests.server.server_processes import answers, app_for, pbem
 from tests.services import REDIS_URL
 
@@ -460,8 +460,8 @@ class Hostile:
 
     hooks: int
     devices: int
-    dripping_url: str  # answers a byte at a time
-    silent_url: str  # answers nothing
+    dribbler: Dripper  # answers a byte at a time
+    silent: Dripper  # answers nothing
     hook_ids: list[int] = field(default_factory=list)
 
 
@@ -502,7 +502,7 @@ def new_players(
 
 def point_at_hostile(session: DbSession, user: User, hostile: Hostile) -> None:
     hooks = [
-        Webhook(user_id=user.id, url=f"{hostile.dripping_url}/{n}", format="json", secret="s" * 64)
+        Webhook(user_id=user.id, url=f"{hostile.dribbler.url}/{n}", format="json", secret="s" * 64)
         for n in range(hostile.hooks)
     ]
     session.add_all(hooks)
@@ -511,7 +511,7 @@ def point_at_hostile(session: DbSession, user: User, hostile: Hostile) -> None:
         session.add(
             PushSubscription(
                 user_id=user.id,
-                endpoint=f"{hostile.silent_url}/push/{n}",
+                endpoint=f"{hostile.silent.url}/push/{n}",
                 p256dh=device,
                 auth="c2l4dGVlbiBieXRlcyBhdXRo",
             )
@@ -885,7 +885,7 @@ def run(options: argparse.Namespace) -> Report:
             hooks, devices = options.hostile
             dribbler = stack.enter_context(dripping(2.0, HOSTILE_HOST))
             silent = stack.enter_context(dripping(3600.0, HOSTILE_HOST))
-            hostile = Hostile(hooks, devices, dribbler.url, silent.url)
+            hostile = Hostile(hooks, devices, dribbler, silent)
             allowed += [dribbler.allowed, silent.allowed]
         if allowed:
             private, public = new_keys()
@@ -984,6 +984,12 @@ def run(options: argparse.Namespace) -> Report:
         f"{mails['misfiled']} not a 'your turn' of that game (X-Pbem-Game, Subject); "
         f"{unsent} mails of any kind unsent after {options.drain:g} s of draining"
     )
+    if hostile is not None:
+        print(
+            f"hostile receivers asked: {hostile.dribbler.connections} times by their"
+            f" {hostile.hooks} hooks, {hostile.silent.connections} times by their"
+            f" {hostile.devices} devices"
+        )
     if receiver is not None:
         pushes = sum(1 for r in receiver.requests if r.path.startswith("/push/"))
         print(f"webhook posts received: {len(receiver.requests) - pushes}; pushes: {pushes}")

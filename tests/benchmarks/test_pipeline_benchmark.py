@@ -1,9 +1,10 @@
 """A smoke run of benchmarks/pipeline.py, not its figures: eight turns of its
-light mix on the fewest processes (one web, one worker, the bots' worker,
-the beat) on PostgreSQL and Redis, with a game of bots thinking beside:
-turns are played and applied, their "your turn" mails reach its SMTP sink,
-the bots move on their own worker, and it leaves no process or database
-behind."""
+light mix on the fewest processes (one web, one worker, the bots' and the
+notices' workers, the beat) on PostgreSQL and Redis, with a game of bots
+thinking beside and a player pointing hooks and devices at receivers that
+hold every request: turns are played and applied, their "your turn" mails
+reach its SMTP sink, the bots move on their own worker, and it leaves no
+process or database behind."""
 
 from __future__ import annotations
 
@@ -23,7 +24,8 @@ pytestmark = pytest.mark.system  # starts pbem web, worker and beat
 def test_light_run_plays_applies_and_mails(capsys):
     fewest = ["--workers", "1", "--web-workers", "1"]
     bots = ["--bot-games", "1", "--bot-level", "easy"]  # a bots' game thinking beside
-    report = run(arguments(["--light", "--turns", "8", "--drain", "30", *fewest, *bots]))
+    hostile = ["--hostile", "2,5"]
+    report = run(arguments(["--light", "--turns", "8", "--drain", "30", *fewest, *bots, *hostile]))
     printed = capsys.readouterr().out
 
     assert report.errors == [], printed
@@ -36,6 +38,7 @@ def test_light_run_plays_applies_and_mails(capsys):
     assert "turns/s" in printed and "worker RSS" in printed and "CPU in the steady phase" in printed
     assert report.cpu["pbem worker"] > 0 and report.cpu["pbem web"] > 0, printed
     assert report.bot_moves > 0 and "games of easy bots" in printed, printed
+    assert "hostile receivers asked: " in printed, printed
 
     assert not any(Path(f"/proc/{pid}").exists() for pid in report.pids)
     admin = create_engine(POSTGRES_URL)

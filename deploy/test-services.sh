@@ -7,7 +7,9 @@
 # that the deployment tests find iproute2 and systemd-analyze.
 # On a fresh Debian machine (as root) this installs and starts them; where they
 # already run it does nothing. Skipped when PBEM_TEST_POSTGRES_URL or
-# PBEM_TEST_REDIS_URL point the tests at servers of your own.
+# PBEM_TEST_REDIS_URL point the tests at servers of your own (PostgreSQL's
+# client tools are installed all the same). `deploy/test-services.sh postgres`
+# makes the database ready and stops there.
 set -euo pipefail
 
 answers() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
@@ -39,18 +41,29 @@ wait_for() {
     exit 1
 }
 
+# Debian's package starts its cluster when installed, with its own pg_hba.conf
+# (scram-sha-256): the tests' trust line takes effect only once the cluster
+# reads the file again, so a running cluster is told to (reload).
 start_postgres() {
-    if ! ls /etc/postgresql/*/main >/dev/null 2>&1; then
+    if ! ls "$pg_etc"/*/main >/dev/null 2>&1; then
         apt_install postgresql
     fi
     local version
-    version=$(ls /etc/postgresql | sort -n | tail -1)
-    local hba="/etc/postgresql/$version/main/pg_hba.conf"
+    version=$(ls "$pg_etc" | sort -n | tail -1)
+    local hba="$pg_etc/$version/main/pg_hba.conf"
+    local changed=
     # Tests connect as postgres without a password, from this machine only.
     if ! grep -q '^host all postgres 127.0.0.1/32 trust' "$hba"; then
         sed -i '1i host all postgres 127.0.0.1/32 trust' "$hba"
+        changed=1
     fi
-    pg_ctlcluster --skip-systemctl-redirect "$version" main start || true
+    if pg_ctlcluster --skip-systemctl-redirect "$version" main status >/dev/null 2>&1; then
+        if [ -n "$changed" ]; then
+            pg_ctlcluster --skip-systemctl-redirect "$version" main reload
+        fi
+    elif ! answers 5432; then # else another server has the port: the tests use it
+        pg_ctlcluster --skip-systemctl-redirect "$version" main start
+    fi
     wait_for 5432
 }
 
@@ -65,8 +78,18 @@ if ! command -v dovecot >/dev/null && [ ! -x /usr/sbin/dovecot ]; then
     apt_install dovecot-imapd
 fi
 
-if [ -z "${PBEM_TEST_POSTGRES_URL:-}" ] && ! answers 5432; then
+# This machine's own cluster is made ready whenever there is one, even when
+# 5432 answers already: an earlier run may have left it without the trust line.
+pg_etc=${PBEM_TEST_POSTGRES_ETC:-/etc/postgresql}
+if [ -z "${PBEM_TEST_POSTGRES_URL:-}" ] && { ls "$pg_etc"/*/main >/dev/null 2>&1 || ! answers 5432; }; then
     start_postgres
+fi
+if [ "${1:-}" = postgres ]; then
+    exit 0 # only the database (tests/deploy/test_test_services.py)
+fi
+# deploy/backup.sh's tests need pg_dump and psql, wherever the server runs.
+if ! command -v pg_dump >/dev/null; then
+    apt_install postgresql-client
 fi
 if [ -z "${PBEM_TEST_REDIS_URL:-}" ] && ! answers 6379; then
     start_redis

@@ -19,11 +19,12 @@ from pbem.db import request_session
 from pbem.leagues import exports
 from pbem.leagues.leagues import find_season
 from pbem.models import Season
+from pbem.numbers import ID_CONVERTER
 from pbem.services.errors import ServiceError
 
 blp = Blueprint("api_league_exports", __name__, description="League seasons' exports")
 blp.errorhandler(ServiceError)(service_error)
-SEASON = "/<league_id>/seasons/<int:season>"
+SEASON = f"/<league_id>/seasons/<{ID_CONVERTER}:season>"
 NOT_FOUND = "No such league or season"
 FILE = {"type": "string", "format": "binary"}
 

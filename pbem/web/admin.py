@@ -9,6 +9,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
 from pbem.models import User, utcnow
+from pbem.numbers import ID_CONVERTER
 from pbem.services.errors import Forbidden
 from pbem.services.server_watch import hand_on_mail, resend, watch
 from pbem.web.common import db, me, page_blueprint, signed_in
@@ -31,7 +32,7 @@ def overview() -> str:
     return render_template("admin.html", watch=watch(db(), utcnow(), stale))
 
 
-@bp.route("/admin/mail/<int:outbox_id>/resend", methods=["POST"])
+@bp.route(f"/admin/mail/<{ID_CONVERTER}:outbox_id>/resend", methods=["POST"])
 @signed_in
 def resend_mail(outbox_id: int) -> ResponseReturnValue:
     _administrator()

@@ -7,6 +7,7 @@ from __future__ import annotations
 from flask import current_app, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 
+from pbem.numbers import ID_CONVERTER
 from pbem.services import chat
 from pbem.services.errors import Invalid
 from pbem.services.games import find_game, seat_of
@@ -30,7 +31,7 @@ def post(game_id: str) -> ResponseReturnValue:
     return redirect(url_for("play.game_page", game_id=game_id, chat=sent.readers, _anchor="chat"))
 
 
-@bp.route("/games/<game_id>/chat/<int:message_id>/remove", methods=["POST"])
+@bp.route(f"/games/<game_id>/chat/<{ID_CONVERTER}:message_id>/remove", methods=["POST"])
 @signed_in
 def remove(game_id: str, message_id: int) -> ResponseReturnValue:
     """A moderator's removal: the line stays, shown as removed."""

@@ -48,7 +48,7 @@ from pbem.web.league_form import LeagueForm, season_settings
 from pbem.web.lobby import enter_as_invitee, newest_rulesets, titles
 
 bp = page_blueprint("leagues")
-SEASON_URL = "/leagues/<league_id>/seasons/<int:number>"
+SEASON_URL = f"/leagues/<league_id>/seasons/<{ID_CONVERTER}:number>"
 
 
 def _me() -> User:
@@ -350,7 +350,7 @@ def withdraw_me(league_id: str, number: int) -> ResponseReturnValue:
     return _to_season(chosen)
 
 
-@bp.route(f"{SEASON_URL}/places/<int:place_id>/withdraw", methods=["GET", "POST"])
+@bp.route(f"{SEASON_URL}/places/<{ID_CONVERTER}:place_id>/withdraw", methods=["GET", "POST"])
 @signed_in
 def withdraw_place(league_id: str, number: int, place_id: int) -> ResponseReturnValue:
     chosen, place = _organised_place(league_id, number, place_id)
@@ -366,7 +366,7 @@ def withdraw_place(league_id: str, number: int, place_id: int) -> ResponseReturn
     return _to_season(chosen)
 
 
-@bp.route(f"{SEASON_URL}/places/<int:place_id>/replace", methods=["POST"])
+@bp.route(f"{SEASON_URL}/places/<{ID_CONVERTER}:place_id>/replace", methods=["POST"])
 @signed_in
 def replace_place(league_id: str, number: int, place_id: int) -> ResponseReturnValue:
     chosen, place = _organised_place(league_id, number, place_id)

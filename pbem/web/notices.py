@@ -13,6 +13,7 @@ from flask_babel import lazy_gettext
 
 from pbem.models import User, WebhookFormat
 from pbem.notify import hooks
+from pbem.numbers import ID_CONVERTER
 from pbem.services.errors import Invalid
 from pbem.services.games import find_game
 from pbem.services.notice_choices import CHANNELS, choice_for, choose
@@ -77,7 +78,7 @@ def add_webhook() -> ResponseReturnValue:
     return render_template("webhook_secret.html", hook=hook, secret=secret)
 
 
-@bp.route("/settings/webhooks/<int:hook_id>/secret", methods=["POST"])
+@bp.route(f"/settings/webhooks/<{ID_CONVERTER}:hook_id>/secret", methods=["POST"])
 @signed_in
 def renew_secret(hook_id: int) -> str:
     hook = hooks.own_hook(db(), _user(), hook_id)
@@ -86,7 +87,7 @@ def renew_secret(hook_id: int) -> str:
     return render_template("webhook_secret.html", hook=hook, secret=secret)
 
 
-@bp.route("/settings/webhooks/<int:hook_id>/test", methods=["POST"])
+@bp.route(f"/settings/webhooks/<{ID_CONVERTER}:hook_id>/test", methods=["POST"])
 @signed_in
 def test_webhook(hook_id: int) -> ResponseReturnValue:
     hooks.send_test(db(), hooks.own_hook(db(), _user(), hook_id))
@@ -94,7 +95,7 @@ def test_webhook(hook_id: int) -> ResponseReturnValue:
     return redirect(url_for("auth.settings", _anchor="webhooks"))
 
 
-@bp.route("/settings/webhooks/<int:hook_id>/delete", methods=["POST"])
+@bp.route(f"/settings/webhooks/<{ID_CONVERTER}:hook_id>/delete", methods=["POST"])
 @signed_in
 def remove_webhook(hook_id: int) -> ResponseReturnValue:
     hooks.remove_hook(db(), _user(), hook_id)

@@ -1,7 +1,9 @@
 """What browsers are told to refuse: every answer carries a Content-Security-
 Policy allowing the site's own scripts only and no framing, nosniff and a
 Referrer-Policy; the session and remember-me cookies are SameSite=Lax, and
-Secure when the site is served over https."""
+Secure when the site is served over https; what a signed-in person is
+answered is not stored; a number in a route too large for the database is no
+page."""
 
 from __future__ import annotations
 
@@ -10,8 +12,10 @@ from collections.abc import Iterator
 
 import pytest
 from flask import Flask
+from werkzeug.routing import IntegerConverter
 
 from pbem.db import get_db
+from pbem.numbers import MAX_ID
 from pbem.services import accounts
 from pbem.services.links import sign_in_token
 from tests.server.conftest import app_of_its_own
@@ -75,3 +79,38 @@ def test_cookies_of_a_plain_http_site_still_reach_it(app):
     for cookie in cookies.values():
         assert "; Secure" not in cookie
         assert "; SameSite=Lax" in cookie
+
+
+def test_what_a_signed_in_person_is_answered_is_not_stored(
+    app, make_user, signed_in_as, token_for, api
+):
+    """Their settings and exports would otherwise stay in a shared computer's
+    cache, or a proxy's, for the next person to read."""
+    ann = make_user("Ann")
+    page = signed_in_as(ann)
+    for url in ("/settings", "/settings/export", "/"):
+        answer = page.get(url)
+        assert answer.status_code == 200 and answer.headers["Cache-Control"] == "no-store", url
+    exported = app.test_client().get(
+        "/api/v1/account/export", headers={"Authorization": f"Bearer {token_for(ann)}"}
+    )
+    assert exported.status_code == 200 and exported.headers["Cache-Control"] == "no-store"
+    anonymous = app.test_client().get("/help")
+    assert "no-store" not in anonymous.headers.get("Cache-Control", "")
+
+
+def test_an_id_beyond_the_databases_integers_is_no_page(app, make_user, signed_in_as):
+    """Every route that takes a number bounds it as the API does: 2^31 found
+    nothing on SQLite and made PostgreSQL answer 500."""
+    for rule in app.url_map.iter_rules():
+        for name, converter in rule._converters.items():
+            if isinstance(converter, IntegerConverter):
+                assert converter.max == MAX_ID, f"{rule.rule} <{name}>"
+    page = signed_in_as(make_user("Ann"))
+    for url in (
+        f"/settings/webhooks/{2**31}/test",
+        f"/settings/webhooks/{2**31}/delete",
+        f"/admin/mail/{2**31}/resend",
+        f"/games/anything/chat/{2**31}/remove",
+    ):
+        assert page.post(url).status_code == 404, url

@@ -79,7 +79,10 @@ def sender_address(message: EmailMessage) -> str:
         raise UnclearSender("From names several mailboxes or a group")
     if len(header.addresses) != 1:
         raise UnclearSender("From names no mailbox")
-    return header.addresses[0].addr_spec.lower()
+    address = header.addresses[0].addr_spec
+    if not address.isascii():  # raw 8-bit bytes in the mailbox itself, read as escapes
+        raise UnclearSender("From's address is not plain ASCII, as a look-alike's would be")
+    return address.lower()
 
 
 def domain_of(address: str) -> str:

@@ -137,6 +137,24 @@ def test_a_quoted_address_no_player_can_have_ends_refused_and_unanswered(
     assert count(session, Outbox, Outbox.to_address.in_([ann.email, sender.lower()])) == 0
 
 
+@pytest.mark.parametrize("looks_like", ["exаmple.org", "example.оrg"])  # Cyrillic а, о
+def test_a_look_alike_address_in_raw_utf8_is_refused_not_failed(
+    rig, session, game_of_two, looks_like
+):
+    """Raw 8-bit bytes in the address itself (not in the name before it): the
+    reader failed on it (an ERROR in the log) instead of refusing it."""
+    game, ann, _bob = game_of_two
+    mail = turn_mail(rig, game, ann)
+    sender = ann.email.replace("example.org", looks_like)
+    raw = with_from(reply(mail, ann.email, "vacation 2"), f"Ann <{sender}>")
+    row = submit_by_smtp(rig, raw, "eve@evil.example", str(mail["Reply-To"]))
+    assert (row.outcome, row.detail) == (
+        "refused",
+        "unclear sender: From's address is not plain ASCII, as a look-alike's would be",
+    )
+    assert count(session, ClockStop, ClockStop.user_id == ann.id) == 0
+
+
 def test_a_fault_of_ours_while_reading_ends_failed_and_undoes_the_reading(
     rig, session, game_of_two, monkeypatch
 ):

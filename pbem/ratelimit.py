@@ -12,11 +12,15 @@ each app's limiter.
 Each app gets a limiter of its own (tests run several apps in one process).
 Counters live in PBEM_RATELIMIT_STORAGE_URL, by default the broker's Redis,
 under the installation's PBEM_TASK_QUEUE; when that storage cannot be
-reached, requests are counted in memory instead of failing.
+reached, requests are counted in memory instead of failing. A counter per
+address is kept under a keyed hash of it (`address_key`), never the
+address: the storage, and its dumps, hold nobody's address.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -187,6 +191,13 @@ def _route_limit(limiter: Limiter, rate: Rate) -> Callable[[Any], Any]:
     return limiter.limit(_setting(rate.setting), **arguments)
 
 
+def address_key(address: str) -> str:
+    """The address as rate counters name it: an HMAC under the app's secret
+    key, the same for the same address (case aside), not to be read back."""
+    secret = str(current_app.config["SECRET_KEY"]).encode()
+    return hmac.new(secret, address.strip().lower().encode(), hashlib.sha256).hexdigest()[:32]
+
+
 def allow_refusal_answer(address: str) -> bool:
     """Whether a refused mail from `address` may be answered now: at most
     PBEM_REFUSAL_LIMIT per sender and PBEM_REFUSAL_LIMIT_TOTAL to everyone,
@@ -196,7 +207,7 @@ def allow_refusal_answer(address: str) -> bool:
     app = current_app
     limiter: Limiter = app.extensions[EXTENSION]
     counters = {  # per sender first: one sender's flood leaves the rest alone
-        "PBEM_REFUSAL_LIMIT": ("refusal", address.lower()),
+        "PBEM_REFUSAL_LIMIT": ("refusal", address_key(address)),
         "PBEM_REFUSAL_LIMIT_TOTAL": ("refusals",),
     }
     try:
@@ -206,5 +217,5 @@ def allow_refusal_answer(address: str) -> bool:
             for limit in parse_many(app.config[setting])
         )
     except Exception:  # storage unreachable: answer rather than lose the answer
-        log.warning("rate-limit storage unreachable; answering %s unlimited", address)
+        log.warning("rate-limit storage unreachable; answering a refused mail unlimited")
         return True

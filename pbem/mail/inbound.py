@@ -38,7 +38,7 @@ from pbem.mail.reply_text import UnreadableBody, body_text, new_text
 from pbem.mail.sender_check import failed_check
 from pbem.metrics import events
 from pbem.models import InboundMessage, InboundStatus, Outbox, Seat, utcnow
-from pbem.ratelimit import allow_refusal_answer
+from pbem.ratelimit import address_key, allow_refusal_answer
 from pbem.services.accounts import normalise_email, user_by_email
 from pbem.services.errors import Invalid
 from pbem.task_names import PROCESS_INBOUND
@@ -284,7 +284,7 @@ def _refuse(
         log.info(
             "refusal to %s not sent: too many answered recently"
             " (PBEM_REFUSAL_LIMIT, PBEM_REFUSAL_LIMIT_TOTAL)",
-            address,
+            address_key(address),  # the logs hold nobody's address
         )
         return
     known = user_by_email(session, address)

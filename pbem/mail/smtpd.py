@@ -80,6 +80,9 @@ class _LMTPController(Controller):
 
 def controller(app: Flask, host: str, port: int, lmtp: bool = False) -> Controller:
     """A listener on host:port in a thread of its own (start() / stop())."""
+    # aiosmtpd logs every command it reads at INFO, each sender's and
+    # recipient's address with it: pbem's logs hold nobody's address.
+    logging.getLogger("mail.log").setLevel(logging.WARNING)
     handler = InboundHandler(app, "lmtp" if lmtp else "smtp")
     settings: dict[str, Any] = {"data_size_limit": app.config["PBEM_MAIL_MAX_BYTES"]}
     cls = _LMTPController if lmtp else Controller

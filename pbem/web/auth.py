@@ -18,7 +18,7 @@ from flask_login import LoginManager, login_user, logout_user
 
 from pbem.i18n import LANGUAGE_NAMES, current_language
 from pbem.models import MovedMail, User
-from pbem.ratelimit import Rate, limited
+from pbem.ratelimit import Rate, address_key, limited
 from pbem.services import accounts, notifications
 from pbem.services.errors import Invalid
 from pbem.services.links import (
@@ -60,7 +60,7 @@ def safe_next(target: str | None) -> str:
 
 
 def _sign_in_address() -> str:
-    return "sign-in:" + request.form.get("email", "").strip().lower()
+    return "sign-in:" + address_key(request.form.get("email", ""))
 
 
 @bp.route("/sign-in", methods=["GET", "POST"])

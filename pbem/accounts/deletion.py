@@ -15,7 +15,7 @@ import re
 from typing import Any
 
 from flask_babel import gettext as _
-from sqlalchemy import delete, func, or_, select, update
+from sqlalchemy import String, cast, delete, func, or_, select, update
 from sqlalchemy.orm import Session
 
 from pbem.db import lock_game, lock_user
@@ -46,6 +46,7 @@ from pbem.models import (
 )
 from pbem.services.errors import Conflict
 from pbem.services.names import former_player
+from pbem.services.picture_store import store_for
 from pbem.services.resign import resign
 
 DELETED_DOMAIN = "deleted.invalid"  # RFC 2606: no mail can ever reach it
@@ -161,19 +162,25 @@ def _rename(session: Session, user: User, label: str) -> None:
 
 
 def _scrub_mentions(session: Session, user: User, identifiers: tuple[str, str], label: str) -> None:
-    """Where the name or address was written into other rows (a game's title,
-    its history, mails queued for others), the former player's name instead."""
+    """Where the name or address was written into other rows (a game's or a
+    league's name, a game's history, the other players' chat lines, mails
+    queued for others, what the reader said of others' mail), the former
+    player's name instead; the board pictures kept of their games, drawn
+    with their name, are forgotten (drawn anew when asked)."""
     scrub = _scrubber(identifiers, label)
     games = select(Seat.game_id).where(Seat.user_id == user.id)
     targets = [
         (select(Game).where(Game.created_by_id == user.id), ("title",)),
+        (select(League).where(League.created_by_id == user.id), ("name",)),
         (
             select(GameEvent).where(
                 or_(GameEvent.game_id.in_(games), GameEvent.actor_id == user.id)
             ),
             ("text", "phrase"),
         ),
-        (select(Outbox), ("payload", "last_error")),
+        (select(ChatMessage).where(ChatMessage.game_id.in_(games)), ("text",)),
+        (_naming(Outbox.payload, identifiers), ("payload", "last_error")),
+        (_naming(InboundMessage.detail, identifiers), ("detail",)),
     ]
     for query, fields in targets:
         for row in session.scalars(query):
@@ -182,6 +189,17 @@ def _scrub_mentions(session: Session, user: User, identifiers: tuple[str, str], 
                 scrubbed = scrub(value)
                 if scrubbed != value:  # rows that never named them stay untouched
                     setattr(row, field, scrubbed)
+    store = store_for(session)
+    for game in session.scalars(select(Game.public_id).where(Game.id.in_(games))):
+        store.forget(game)
+
+
+def _naming(column: Any, identifiers: tuple[str, str]) -> Any:
+    """The rows of a large table whose column's text holds an identifier: the
+    database looks, so the scrub reads only those."""
+    text = func.lower(cast(column, String))
+    table = column.class_
+    return select(table).where(or_(*(text.contains(word.lower()) for word in identifiers if word)))
 
 
 def _scrubber(identifiers: tuple[str, str], label: str) -> Any:

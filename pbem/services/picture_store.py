@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import shutil
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -71,6 +72,9 @@ class PictureStore(Protocol):
     def prune(self, before: datetime) -> int:
         """Forget the pictures kept before `before`; how many."""
 
+    def forget(self, game: str) -> None:
+        """Forget every picture of the game (its public id): drawn anew when asked."""
+
 
 class FolderStore:
     def __init__(self, folder: Path) -> None:
@@ -111,6 +115,9 @@ class FolderStore:
                 game.rmdir()
         return pruned
 
+    def forget(self, game: str) -> None:
+        shutil.rmtree(self.folder / game, ignore_errors=True)
+
 
 class TableStore:
     def __init__(self, session: Session) -> None:
@@ -140,6 +147,9 @@ class TableStore:
     def prune(self, before: datetime) -> int:
         deleted = self.session.execute(delete(BoardPicture).where(BoardPicture.created_at < before))
         return rows_changed(deleted)
+
+    def forget(self, game: str) -> None:
+        self.session.execute(delete(BoardPicture).where(BoardPicture.game == game))
 
 
 def store_for(session: Session) -> PictureStore:

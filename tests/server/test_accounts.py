@@ -12,17 +12,22 @@ from sqlalchemy import select
 from sqlalchemy.engine import make_url
 
 from pbem.cli import main
+from pbem.leagues.leagues import create_league
 from pbem.leagues.tables import division_table
 from pbem.models import (
     Base,
     ChatMessage,
     GameStatus,
+    InboundMessage,
     Rating,
     User,
 )
+from pbem.services import chat
 from pbem.services.names import former_player
+from pbem.services.picture_store import PictureKey, store_for
 from tests import toy_game  # noqa: F401  (registers the toy ruleset)
 from tests.server.leagues.season_play import play_out
+from tests.server.pipeline_helpers import rivals
 from tests.server.player_world import KINDS, a_players_world, mail_from, unique
 
 pytestmark = pytest.mark.also_sqlite  # the embedded default's database too
@@ -115,6 +120,39 @@ def test_after_deletion_no_table_holds_the_address_or_name_and_the_games_go_on(
     for game in (done, going_on, league_game):
         assert f"{game.public_id}: ok" in verified.output
     assert runner.invoke(main, ["user", "delete", email, "--yes"]).exit_code == 1
+
+
+def test_deletion_forgets_what_others_wrote_of_her_and_her_games_pictures(session, make_user, app):
+    """Another player's chat line, a league she made, what the reader noted of
+    someone else's mail, and a board picture drawn with her name stayed."""
+    delia, petr = make_user(unique("Delia")), make_user(unique("Petr"))
+    done, going_on = rivals(session, delia, petr)
+    petrs = next(seat for seat in going_on.seats if seat.user_id == petr.id)
+    chat.post(session, petrs, f"Bonne route {delia.name}, et fais attention !", "web", 500)
+    create_league(session, delia, f"{delia.name}'s Friday league", "toy-pick", 2, {"target": 3})
+    session.add(
+        InboundMessage(
+            message_id=f"<{unique('m')}@example.org>",
+            channel="http",
+            envelope_from=petr.email,
+            status="done",
+            outcome="refused",
+            detail=f"no seat for this address and sender ({delia.email.upper()})",
+        )
+    )
+    picture = PictureKey(done.public_id, 0, "spectator", "drawn-with-her-name")
+    store_for(session).put(picture, b"a PNG naming her")
+    session.commit()
+    email, name = delia.email, delia.name
+    deleted = app.test_cli_runner().invoke(main, ["user", "delete", email, "--yes"])
+    assert deleted.exit_code == 0, deleted.output
+    session.expire_all()
+    found = [v for v in every_value(session) if email in v.lower() or name.lower() in v.lower()]
+    assert found == []
+    label = former_player(delia.id)
+    texts = session.scalars(select(ChatMessage.text).where(ChatMessage.game_id == going_on.id))
+    assert f"Bonne route {label}, et fais attention !" in list(texts)
+    assert store_for(session).get(picture) is None
 
 
 def test_the_command_deletes_only_when_told_yes(session, make_user, app):

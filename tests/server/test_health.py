@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import time
 from pathlib import Path
 
@@ -108,3 +109,10 @@ def test_work_that_no_worker_reads_fails_pbem_check_but_not_readyz(tmp_path):
             ours = {app.config[name] for name in QUEUE_SETTINGS}
             wait_for(lambda: ours <= set(queue_readers(celery) or ()), what="each queue's reader")
             wait_for(lambda: app.test_cli_runner().invoke(main, ["check"]).exit_code == 0)
+
+
+def test_readiness_writes_no_log_line_when_ready(app, caplog):
+    """Two of Alembic's INFO lines came with every /readyz, every few seconds."""
+    caplog.set_level(logging.INFO)
+    assert app.test_client().get("/readyz").status_code == 200
+    assert [r.getMessage() for r in caplog.records if r.name.startswith("alembic")] == []

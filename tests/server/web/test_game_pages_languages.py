@@ -114,9 +114,11 @@ def test_the_organiser_pages_in_french_and_czech(app, session, make_user, french
     browser = signed_in_as(french)
     page = text(browser.get(f"/games/{game.public_id}"))
     assert "<h2>Organisateur</h2>" in page and "Mettre la partie en pause" in page
+    # Ending the game is not resigning from it ("Abandonner…", beside it).
+    assert "Mettre fin à la partie…" in page and "Abandonner la partie" not in page
     confirm = text(browser.get(f"/games/{game.public_id}/organiser/abandon"))
-    assert "Abandonner cette partie de Taluva ?" in confirm
-    assert "Oui, abandonner la partie" in confirm
+    assert "Mettre fin à cette partie de Taluva ?" in confirm
+    assert "Oui, mettre fin à la partie" in confirm
 
     jan = make_user("Jan")
     game = organised_game(app, session, jan, [SeatSpec(user=jan), SeatSpec(user=bob)])

@@ -69,6 +69,29 @@ def time_zones() -> frozenset[str]:
     return frozenset(available_timezones())
 
 
+# The areas of the tz database's place names (Europe/Prague); the rest are
+# aliases kept for old systems (US/Eastern, Japan) or no place at all
+# (Factory, localtime, posixrules), still accepted but not offered.
+PLACE_AREAS = (
+    "Africa",
+    "America",
+    "Antarctica",
+    "Asia",
+    "Atlantic",
+    "Australia",
+    "Europe",
+    "Indian",
+    "Pacific",
+)
+
+
+@cache
+def offered_time_zones() -> list[str]:
+    """The zones a person chooses from: UTC and the places, in order."""
+    places = (zone for zone in time_zones() if zone.split("/", 1)[0] in PLACE_AREAS)
+    return ["UTC", *sorted(places)]
+
+
 def _check_time_zone(time_zone: str) -> None:
     if time_zone not in time_zones():
         raise Invalid(

@@ -151,13 +151,20 @@ def settings() -> ResponseReturnValue:
     return _settings_form(first_visit=False)
 
 
+def _zones_for(own: str) -> list[str]:
+    """The places offered, and the user's own zone among them even when it
+    is an old alias, so saving the form keeps it."""
+    offered = accounts.offered_time_zones()
+    return offered if own in offered else [own, *offered]
+
+
 def _settings_form(first_visit: bool) -> ResponseReturnValue:
     user = me()
     assert user is not None
     next_page = safe_next(request.values.get("next"))
     page = {
         "user": user,
-        "zones": sorted(accounts.time_zones()),
+        "zones": _zones_for(user.time_zone),
         "languages": LANGUAGE_NAMES,
         "moved_choices": MOVED_CHOICES,
         "digest_hours": accounts.DIGEST_HOURS,

@@ -5,6 +5,7 @@ page and the privacy page, in the three languages."""
 from __future__ import annotations
 
 import json
+import re
 import uuid
 from datetime import timedelta
 
@@ -253,3 +254,16 @@ def test_a_deleted_players_league_place_shows_as_a_former_player(
     session.commit()
     page = signed_in_as(bob).get(f"/leagues/{season.league.public_id}/seasons/1")
     assert f"bývalý hráč {ann.id}" in page.get_data(as_text=True)
+
+
+def test_the_zones_offered_are_places_and_the_users_own(session, make_user, signed_in_as):
+    """The list offered "Factory" and "localtime", which are no place."""
+    ann = make_user("Ann")
+    page = signed_in_as(ann).get("/settings").get_data(as_text=True)
+    offered = re.findall(r"<option(?: selected)?>([^<]+)</option>", page)
+    assert "Europe/Prague" in offered and "America/New_York" in offered and "UTC" in offered
+    assert not {"Factory", "localtime", "posixrules", "Japan"} & set(offered)
+    ann.time_zone = "US/Eastern"  # chosen when aliases were offered: kept, and shown chosen
+    session.commit()
+    page = signed_in_as(ann).get("/settings").get_data(as_text=True)
+    assert "<option selected>US/Eastern</option>" in page

@@ -9,6 +9,7 @@ from email.message import EmailMessage
 from email.utils import make_msgid
 
 import css_inline
+from flask import current_app
 from flask_babel import gettext as _
 
 STYLE = """
@@ -60,7 +61,11 @@ class Mail:
             (board, "board.png", _("the board"), "max-width:600px;width:100%;height:auto"),
             (panel, "panel.png", _("the players, the score and the last turn"), "max-width:100%"),
         ):
-            cid = make_msgid(name.removesuffix(".png"))
+            # The mail's own domain: the machine's name (often "localhost")
+            # says nothing and may be refused by strict readers.
+            cid = make_msgid(
+                name.removesuffix(".png"), domain=current_app.config["PBEM_MAIL_DOMAIN"]
+            )
             tag = (
                 f"<p><a href='{link}'><img src='cid:{cid[1:-1]}'"
                 f" alt='{html.escape(alt, quote=True)}' style='{style}'></a></p>"

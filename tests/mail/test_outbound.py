@@ -79,6 +79,9 @@ def test_your_turn_mail_holds_board_news_private_info_moves_and_link(rig, sessio
     board, panel = mail_pictures(mail)
     assert image_size(panel)[0] < 600 <= image_size(board)[0]
     assert html.count(f'<a href="{linked}"><img') == 2
+    # The pictures' Content-IDs are of the mail's domain, not the machine's name.
+    cids = [str(p["Content-ID"]) for p in mail.walk() if p.get_content_type() == "image/png"]
+    assert len(cids) == 2 and all(cid.endswith(f"@{DOMAIN}>") for cid in cids), cids
 
 
 def test_news_since_the_last_turn_lists_the_others_moves(rig, session, make_user):

@@ -61,6 +61,8 @@ class State(ABC):
     max_turn_moves: ClassVar[int | None] = None
     # The words the ruleset reads in French and Czech besides English.
     vocabularies: ClassVar[tuple[Vocabulary, ...]] = ()
+    # Those of them a move's text begins with (its verb, a tile it plays).
+    opening_words: ClassVar[tuple[Vocabulary, ...]] = ()
 
     def __init__(self, players: int, seed: str, options: Mapping[str, Any]) -> None:
         self.players = players
@@ -114,6 +116,12 @@ class State(ABC):
     @abstractmethod
     def format_move(self, move: Any) -> str:
         """The canonical text of a move: parse_syntax(format_move(m)) == m."""
+
+    def opens_move(self, word: str) -> bool:
+        """Whether a move's text may begin with `word`, in any language the
+        ruleset reads ("tile", "tuile", "dílek"): a line that begins so is a
+        move, perhaps mistyped, where a server tells moves from prose."""
+        return any(vocabulary.knows(word) for vocabulary in self.opening_words)
 
     def said_move(self, text: str, language: str) -> str:
         """A move's text (canonical, or as the history shows it) in the words

@@ -73,6 +73,7 @@ class JavaState(State):
     # colour is free: allow each developer two of them (before and after tiles).
     max_turn_moves = (AP_PER_TURN + 1) + 1 + 1 + 2 * DEVELOPERS
     vocabularies = (notation.VERBS, notation.OTHER_WORDS, notation.CARD_WORDS)
+    opening_words = (notation.VERBS,)
 
     def __init__(self, players: int, seed: str, options: Mapping[str, Any]) -> None:
         super().__init__(players, seed, options)

@@ -131,6 +131,11 @@ def unread_lines(seat: Seat, lines: list[str]) -> list[str]:
     return [line for line in lines[1:] if not judge.readable(line)]
 
 
+def reads_a_move(seat: Seat, lines: list[str]) -> bool:
+    """Whether the seat's game reads any of the lines as a move."""
+    return any(map(_Judge.of(seat).readable, lines))
+
+
 def question(seat: Seat, lines: list[str], unread: list[str]) -> str:
     """The answer that asks the player to send the turn again."""
     read = [line for line in lines if line not in unread]

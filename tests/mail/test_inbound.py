@@ -335,6 +335,37 @@ def test_commands_legal_board_history_help_and_chat(rig, session, game_of_two):
     assert kept == 1  # the page and the API show it too
 
 
+def test_a_reply_to_a_chat_mail_is_chat_unless_it_holds_a_move(rig, session, make_user):
+    """Issue 50: Ann's good wishes answered Petr's chat mail and were judged
+    as a move ("this line was not read", "not your turn")."""
+    petr, ann = make_user("Petr"), make_user("Ann")
+    game = start_game(rig.app, session, "taluva", [petr, ann])
+    turn = turn_mail(rig, game, petr)
+    leaving = reply(turn, petr.email, "chat Je pars demain en voiture pour Lyon.")
+    submit_by_smtp(rig, leaving, petr.email, str(turn["Reply-To"]))
+    told = mail_to(rig, ann, "message from Petr")
+    wishes = "Bonne route Petr, et fais attention sur la neige !"
+    row = submit_by_smtp(rig, reply(told, ann.email, wishes), ann.email, str(told["Reply-To"]))
+    assert row.outcome == "answered" and row.submission_id is None, row.detail
+    wished = mail_to(rig, petr, "message from Ann")
+    assert wishes in text_of(wished)
+    answer = text_of(mail_to(rig, ann, "answer"))
+    assert "Sent to 1 other player." in answer and "not read" not in answer
+    texts = session.scalars(
+        select(ChatMessage.text).where(ChatMessage.game_id == game.id).order_by(ChatMessage.id)
+    )
+    assert list(texts) == ["Je pars demain en voiture pour Lyon.", wishes]
+
+    # Petr answers the thread's latest mail, Ann's chat, with his move.
+    tile = listed_moves(turn)[0]
+    row = submit_by_smtp(
+        rig, reply(wished, petr.email, f"Merci !\n{tile}"), petr.email, str(wished["Reply-To"])
+    )
+    assert row.outcome == "submitted", row.detail
+    assert judged(rig.app, row.submission_id).status == "accepted"
+    assert moves_of(session, game) == [(1, 0, tile)]
+
+
 def test_chat_against_bots_says_plainly_that_bots_do_not_read_it(rig, session, make_user):
     ann = make_user("Ann")
     game = start_game(rig.app, session, "taluva", [ann, "bot"])

@@ -309,7 +309,7 @@ def _write_kind(
         return _("accepted in part")
     if kind == "submission_rejected":
         mail.para(_("Your turn was not accepted: %(reason)s", reason=_refusal(payload)))
-        mail.para(_("Nothing of it was applied. Please send the whole turn again."))
+        mail.para(picture.what_to_send())
         return _("not accepted")
     if kind == "submission_accepted":
         accepted = [picture.say(move) for move in payload["moves"]]

@@ -55,6 +55,11 @@ class SeatPicture:
     def told_of_last_turn(self) -> list[str]:
         """What the rules did after the reader's latest run of moves (the
         pass that ended an auction), for the answer to those moves."""
+        plies = self._last_run()
+        return [line for ply in plies for line in event_lines(self.told, ply)]
+
+    def _last_run(self) -> range:
+        """The plies of the reader's latest run of moves (empty: none yet)."""
         history = self.view["history"]
         end = len(history)
         while end and history[end - 1]["seat"] != self.position:
@@ -62,7 +67,31 @@ class SeatPicture:
         start = end
         while start and history[start - 1]["seat"] == self.position:
             start -= 1
-        return [line for ply in range(start + 1, end + 1) for line in event_lines(self.told, ply)]
+        return range(start + 1, end + 1)
+
+    def what_to_send(self) -> str:
+        """After a turn was refused, what the reader should send now: the
+        whole turn, only its rest when moves of it were played before (a Java
+        turn sent action by action: sending them again would fail), or
+        nothing while the game waits for others (an auction answered out of
+        turn) or is over."""
+        if self.result is not None:
+            return _("Nothing of it was applied. The game is over: there is nothing to send.")
+        if not self.my_turn:
+            return _(
+                "Nothing of it was applied. There is nothing to send now: the game waits for "
+                "%(players)s, and you will get a mail when it is your turn.",
+                players=self.waiting_for(),
+            )
+        run, history = self._last_run(), self.view["history"]
+        if run and run.stop == len(history) + 1:  # the reader's own moves end the history
+            played = [self.say(history[ply - 1]["move"]) for ply in run]
+            return _(
+                "Nothing of it was applied, but the moves you played before it in this turn "
+                "stand (%(moves)s): send only the rest of your turn.",
+                moves=", ".join(played),
+            )
+        return _("Nothing of it was applied. Please send the whole turn again.")
 
 
 def seat_picture(

@@ -1,7 +1,8 @@
 """A Java festival auction by mail (issue 50): every mail after the auction
 tells its outcome in its reader's language (the answer to the move that
 ended it, the next player's turn, the others' "moved"), and the seat the
-auction dropped without asking, answering it later, is told how it ended."""
+auction dropped without asking, answering it later, is told how it ended
+and that it has nothing to send now."""
 
 from __future__ import annotations
 
@@ -52,3 +53,8 @@ def test_every_mail_after_a_festival_tells_its_outcome(rig, session, make_user):
     assert judged(rig.app, row.submission_id).status == "rejected"
     refused = plain(game_mail(rig, game, ann, 15, "refusé"))
     assert f"l'enchère de la fête est terminée : {FESTIVAL_OUTCOMES['fr']} [fête]" in refused
+    # What to send now: nothing, as it is Bob's turn (not "the whole turn again").
+    assert "Il n'y a rien à envoyer pour l'instant : la partie attend Bob" in " ".join(
+        refused.split()
+    )
+    assert "Renvoyez tout le tour" not in refused

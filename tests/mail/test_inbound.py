@@ -567,6 +567,32 @@ def test_the_beat_runs_the_sweep():
     assert schedule["forget-inbound-raw"] == {"task": FORGET_INBOUND_RAW, "schedule": 60.0}
 
 
+def test_a_refusal_after_moves_of_the_turn_asks_only_for_its_rest(rig, session, make_user):
+    """Issue 50: told to send the whole turn again after its draws, a player
+    got "at most 2 cards a turn"; the refusal names the moves that stand."""
+    ann = make_user("Ann")
+    game = java_ann_first(rig.app, session, ann)
+    mail = turn_mail(rig, game, ann)
+    for moves in ("double A3 B3 village=B3", "draw deck\ndraw deck"):
+        row = submit_by_smtp(rig, reply(mail, ann.email, moves), ann.email, str(mail["Reply-To"]))
+        assert judged(rig.app, row.submission_id).status == "accepted"
+        mail = mail_to(rig, ann, ": accepted")
+    row = submit_by_smtp(
+        rig, reply(mail, ann.email, "festival B3 P"), ann.email, str(mail["Reply-To"])
+    )
+    assert judged(rig.app, row.submission_id).status == "rejected"
+    refused = mail_to(rig, ann, "not accepted")
+    said = " ".join(text_of(refused).split())
+    assert (
+        "Nothing of it was applied, but the moves you played before it in this turn stand "
+        "(double A3 B3 village=B3, draw deck, draw deck): send only the rest of your turn."
+    ) in said
+    assert "whole turn again" not in said
+
+    row = submit_by_smtp(rig, reply(refused, ann.email, "end"), ann.email, str(refused["Reply-To"]))
+    assert judged(rig.app, row.submission_id).status == "accepted"  # the advice was right
+
+
 def test_a_draw_by_mail_stands_when_a_move_after_it_is_refused(rig, session, make_user):
     ann = make_user("Ann")
     game = java_ann_first(rig.app, session, ann)

@@ -418,8 +418,9 @@ class ClockStop(Base):
 
 
 class GameEvent(Base):
-    """What happened to a game outside its moves: timeouts and organiser
-    actions, shown in its history beside the moves."""
+    """What happened to a game outside its moves: timeouts, organiser
+    actions and what the rules did by themselves (a festival auction's
+    outcome), shown in its history beside the moves."""
 
     __tablename__ = "game_events"
 
@@ -430,8 +431,9 @@ class GameEvent(Base):
     seat_position: Mapped[int | None]
     actor_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     text: Mapped[str] = mapped_column(Text)  # in English
-    # Its template and parameters (pbem.i18n.phrases), written in each
-    # reader's language; None for events from before.
+    # Its template and parameters (pbem.i18n.phrases; for kind "rules", the
+    # engine's message, as refusals keep it), written in each reader's
+    # language; None for events from before.
     phrase: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 

@@ -51,12 +51,14 @@ class Game:
         try:
             move = self.state.play(seat, text)
         except IllegalMove as exc:
-            raise self._explained(exc) from None
+            raise self._explained(exc, seat, text) from None
         self._log(seat, move)
         return move
 
-    def _explained(self, exc: IllegalMove) -> IllegalMove:
-        """A refusal for turn order names the seats the game waits for."""
+    def _explained(self, exc: IllegalMove, seat: int, text: str) -> IllegalMove:
+        """A refusal as the ruleset explains it with the seats' names; one
+        for turn order names the seats the game waits for."""
+        exc = self.state.explained(exc, seat, text, self.seats)
         if exc.rule == TURN_ORDER and not self.state.is_over():
             waiting = ", ".join(self.seats[s] for s in sorted(self.state.to_act()))
             return IllegalMove.of("turn.waiting_for", rule=exc.rule, seats=waiting)
@@ -95,7 +97,7 @@ class Game:
                 trial.state.require_turn(seat)
                 move = trial.state.parse_syntax(seat, text)
             except IllegalMove as exc:
-                raise trial._explained(exc) from None
+                raise trial._explained(exc, seat, text) from None
             unchecked.append(trial.state.format_move(move))
         concealed = trial.state.hidden_draws - draws
         return Trial(trial, seat, tuple(checked), tuple(unchecked), concealed)

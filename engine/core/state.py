@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import pickle
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self, TypeVar
 
 from engine.core.errors import EngineError, IllegalMove
 from engine.core.message_texts import TURN_ORDER
+from engine.core.messages import Message
 from engine.core.options import Option, resolve_options
 from engine.core.rng import SeededRandom, seed_commitment
 from engine.core.textboard import TextBoard
@@ -61,6 +62,8 @@ class State(ABC):
     max_turn_moves: ClassVar[int | None] = None
     # The words the ruleset reads in French and Czech besides English.
     vocabularies: ClassVar[tuple[Vocabulary, ...]] = ()
+    # Those of them a move's text begins with (its verb, a tile it plays).
+    opening_words: ClassVar[tuple[Vocabulary, ...]] = ()
 
     def __init__(self, players: int, seed: str, options: Mapping[str, Any]) -> None:
         self.players = players
@@ -114,6 +117,26 @@ class State(ABC):
     @abstractmethod
     def format_move(self, move: Any) -> str:
         """The canonical text of a move: parse_syntax(format_move(m)) == m."""
+
+    def explained(
+        self, error: IllegalMove, seat: int, text: str, seats: Sequence[str]
+    ) -> IllegalMove:
+        """The refusal of the seat's `text` as its player should read it: a
+        ruleset may say more than its check did, naming the seats (the game
+        knows their names, the state does not). Here, as it is."""
+        return error
+
+    def announcements(self, seats: Sequence[str]) -> list[Message]:
+        """What the rules did by themselves that the players should hear of
+        (a festival auction's outcome), naming the seats, in order; the list
+        only grows, so a server tells each once. None here."""
+        return []
+
+    def opens_move(self, word: str) -> bool:
+        """Whether a move's text may begin with `word`, in any language the
+        ruleset reads ("tile", "tuile", "dílek"): a line that begins so is a
+        move, perhaps mistyped, where a server tells moves from prose."""
+        return any(vocabulary.knows(word) for vocabulary in self.opening_words)
 
     def said_move(self, text: str, language: str) -> str:
         """A move's text (canonical, or as the history shows it) in the words

@@ -55,6 +55,11 @@ class Vocabulary:
         """The English word `word` means, or None when it is none of ours."""
         return self._index.get(fold(word))
 
+    def knows(self, word: str) -> bool:
+        """Whether `word` is one of ours, perhaps carrying a number ("helmet4")."""
+        parts = _WORD.match(fold(word))
+        return parts is not None and parts.group(1) in self._index
+
     def words(self, english: str, language: str) -> tuple[str, ...]:
         """The words listed for `english` in `language` (for the docs)."""
         if language == "en":

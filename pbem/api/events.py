@@ -16,7 +16,11 @@ from pbem.services.errors import ServiceError
 from pbem.services.events import events_of
 from pbem.services.games import visible_game
 
-blp = Blueprint("api_events", __name__, description="Timeouts and organiser actions")
+blp = Blueprint(
+    "api_events",
+    __name__,
+    description="Timeouts, organiser actions and what the rules did by themselves",
+)
 blp.errorhandler(ServiceError)(service_error)
 
 
@@ -27,7 +31,7 @@ class Events(MethodView):
     @blp.alt_response(401, schema=ErrorSchema, description="No valid API token")
     @blp.alt_response(404, schema=ErrorSchema, description="No such game, or not yours to see")
     def get(self, game_id: str) -> list[GameEvent]:
-        """The game's events (timeouts, organiser actions), oldest first; each
-        came after move `ply`"""
+        """The game's events (timeouts, organiser actions, a festival
+        auction's outcome), oldest first; each came after move `ply`"""
         session = request_session()
         return events_of(session, visible_game(session, game_id, api_user()))

@@ -545,8 +545,9 @@ class EventSchema(ma.Schema):
     kind = ma.fields.String(
         required=True,
         metadata={
-            "description": "timeout, or the organiser's extend, pause, resume, bot, "
-            "replace or abandon"
+            "description": "timeout, the organiser's extend, pause, resume, bot, "
+            "replace or abandon, or rules: what the rules did by themselves (a Java "
+            "festival auction's outcome)"
         },
     )
     seat = ma.fields.Integer(

@@ -14,7 +14,8 @@ from email.headerregistry import Address
 from email.message import EmailMessage
 
 MESSAGE_ID = re.compile(
-    r"<pbem\.(?P<game>[A-Za-z0-9_-]+)\.(?P<seat>\d+)\.(?P<ply>\d+)\.[A-Za-z0-9_-]+@[^>]+>"
+    r"<pbem\.(?P<game>[A-Za-z0-9_-]+)\.(?P<seat>\d+)\.(?P<ply>\d+)"
+    r"\.(?P<unique>[A-Za-z0-9_-]+)@[^>]+>"
 )
 # "move 5" as the subjects say it in English, French and Czech (compose).
 SUBJECT_MOVE = re.compile(r"\b(?:move|coup|tah) (\d+)\b", re.IGNORECASE)
@@ -50,6 +51,17 @@ def seen_position(in_reply_to: str, references: str, subject: str) -> int | None
             return max(plies)
     found = SUBJECT_MOVE.search(subject or "")
     return int(found.group(1)) - 1 if found else None
+
+
+def answered_row(in_reply_to: str, references: str) -> int | None:
+    """The outbox row whose mail a reply answers: the one its parent's
+    Message-ID names (In-Reply-To, else the last of References, which
+    some clients keep alone), if that is a game mail of ours."""
+    parent = in_reply_to.strip() or (references.split() or [""])[-1]
+    found = MESSAGE_ID.fullmatch(parent)
+    if found is None or not found["unique"].isdigit():
+        return None
+    return int(found["unique"])
 
 
 class UnclearSender(ValueError):

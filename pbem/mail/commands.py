@@ -2,10 +2,11 @@
 
 Every line that is not a command is a move; all the moves of one mail go in
 as one submission, applied together or not at all. Command words are read in
-English, French and Czech (command_words). Lines the game cannot read after
-a first move it can read make the mail a question, not a turn, unless they
-are plainly no move (a greeting, the sender's name): those are set aside and
-named in the answer (unread_lines).
+English, French and Czech (command_words). Prose before the moves and after
+them (a greeting, a closing, a signature) is set aside and named in the
+answer; lines the game cannot read after a first move it can read (prose
+between moves, a mistyped move) make the mail a question, not a turn
+(unread_lines).
 """
 
 from __future__ import annotations

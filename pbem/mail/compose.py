@@ -309,10 +309,11 @@ def _write_kind(
         return _("accepted in part")
     if kind == "submission_rejected":
         mail.para(_("Your turn was not accepted: %(reason)s", reason=_refusal(payload)))
-        mail.para(_("Nothing of it was applied. Please send the whole turn again."))
+        mail.para(picture.what_to_send())
         return _("not accepted")
     if kind == "submission_accepted":
-        mail.listing(_("Accepted and played:"), [picture.say(move) for move in payload["moves"]])
+        accepted = [picture.say(move) for move in payload["moves"]]
+        mail.listing(_("Accepted and played:"), [*accepted, *picture.told_of_last_turn()])
         return _("accepted")
     if kind == "mail_answer":
         # Answers the mail pipeline wrote are in the language already; a text
@@ -370,7 +371,9 @@ def _moved(mail: Mail, payload: Mapping[str, Any], picture: SeatPicture) -> str:
     mover = picture.seats[payload["mover"]]
     history = picture.view["history"]
     plies = range(payload["first_ply"], payload["last_ply"] + 1)
-    moves = [f"{ply}. {picture.say(history[ply - 1]['move'])}" for ply in plies]
+    moves = picture.with_told(
+        (ply, f"{ply}. {picture.say(history[ply - 1]['move'])}") for ply in plies
+    )
     mail.listing(_("%(name)s moved:", name=mover), moves)
     if picture.result is not None:
         mail.para(result_text(picture.result, picture.seats))
@@ -384,11 +387,11 @@ def _since_you_heard(mail: Mail, first_ply: int, picture: SeatPicture) -> str:
     """The others' moves played while the reader's mail was held, as they may
     see them, in one mail; the board and who must act follow."""
     played = enumerate(picture.view["history"][first_ply - 1 :], start=first_ply)
-    moves = [
-        f"{ply}. {picture.seats[entry['seat']]}: {picture.say(entry['move'])}"
+    moves = picture.with_told(
+        (ply, f"{ply}. {picture.seats[entry['seat']]}: {picture.say(entry['move'])}")
         for ply, entry in played
         if entry["seat"] != picture.position
-    ]
+    )
     mail.listing(_("Since you last heard:"), moves, css_class="news")
     return _("since you last heard")
 

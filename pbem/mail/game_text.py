@@ -1,10 +1,12 @@
 """What a mail says about a game, as one seat may see it: the news since the
-seat last moved, its private picture, its legal moves, the result."""
+seat last moved, its private picture, its legal moves, the result. Each move
+is followed by what the rules did by themselves after it (a festival
+auction's outcome: the events of kind RULES), wherever moves are listed."""
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,6 +39,7 @@ class SeatPicture:
     legal_sample: list[str] = field(default_factory=list)
     result: dict[str, Any] | None = None
     say: Callable[[str], str] = str  # a move's text in the reader's words
+    told: Mapping[int, Sequence[GameEvent]] = field(default_factory=dict)  # RULES, by ply
 
     @property
     def my_turn(self) -> bool:
@@ -45,8 +48,59 @@ class SeatPicture:
     def waiting_for(self) -> str:
         return ", ".join(self.seats[s] for s in self.to_act)
 
+    def with_told(self, moves: Iterable[tuple[int, str]]) -> list[str]:
+        """Lines of moves by ply, each followed by what the rules did after it."""
+        return with_events(moves, self.told)
 
-def seat_picture(played: engine.Game, position: int, language: str) -> SeatPicture:
+    def told_of_last_turn(self) -> list[str]:
+        """What the rules did after the reader's latest run of moves (the
+        pass that ended an auction), for the answer to those moves."""
+        plies = self._last_run()
+        return [line for ply in plies for line in event_lines(self.told, ply)]
+
+    def _last_run(self) -> range:
+        """The plies of the reader's latest run of moves (empty: none yet)."""
+        history = self.view["history"]
+        end = len(history)
+        while end and history[end - 1]["seat"] != self.position:
+            end -= 1
+        start = end
+        while start and history[start - 1]["seat"] == self.position:
+            start -= 1
+        return range(start + 1, end + 1)
+
+    def what_to_send(self) -> str:
+        """After a turn was refused, what the reader should send now: the
+        whole turn, only its rest when moves of it were played before (a Java
+        turn sent action by action: sending them again would fail), or
+        nothing while the game waits for others (an auction answered out of
+        turn) or is over."""
+        if self.result is not None:
+            return _("Nothing of it was applied. The game is over: there is nothing to send.")
+        if not self.my_turn:
+            return _(
+                "Nothing of it was applied. There is nothing to send now: the game waits for "
+                "%(players)s, and you will get a mail when it is your turn.",
+                players=self.waiting_for(),
+            )
+        run, history = self._last_run(), self.view["history"]
+        if run and run.stop == len(history) + 1:  # the reader's own moves end the history
+            played = [self.say(history[ply - 1]["move"]) for ply in run]
+            return _(
+                "Nothing of it was applied, but the moves you played before it in this turn "
+                "stand (%(moves)s): send only the rest of your turn.",
+                moves=", ".join(played),
+            )
+        return _("Nothing of it was applied. Please send the whole turn again.")
+
+
+def seat_picture(
+    played: engine.Game,
+    position: int,
+    language: str,
+    told: Mapping[int, Sequence[GameEvent]] = {},
+) -> SeatPicture:
+    """`told`: the events of kind RULES by ply, shown after their moves."""
     view = played.view(position)
     state = played.state
     result = played.result()
@@ -60,11 +114,12 @@ def seat_picture(played: engine.Game, position: int, language: str) -> SeatPictu
         position=position,
         ply=len(played.log),
         to_act=sorted(state.to_act()),
-        news=news_since_last_turn(view["history"], played.seats, position, say),
+        news=news_since_last_turn(view["history"], played.seats, position, say, told),
         picture=board_text(state, position, language),
         view=view,
         result=result.to_json() if result else None,
         say=say,
+        told=told,
     )
     if picture.my_turn:
         legal = [state.format_move(m) for m in state.legal_moves(position)]
@@ -74,14 +129,36 @@ def seat_picture(played: engine.Game, position: int, language: str) -> SeatPictu
 
 
 def news_since_last_turn(
-    history: list[dict[str, Any]], seats: tuple[str, ...], me: int, say: Callable[[str], str]
+    history: list[dict[str, Any]],
+    seats: tuple[str, ...],
+    me: int,
+    say: Callable[[str], str],
+    events: Mapping[int, Sequence[GameEvent]] = {},
 ) -> list[str]:
     """The moves after the seat's own last move, as it may see them, each
-    `say` puts in the reader's words."""
-    return [
-        f"{ply}. {seats[entry['seat']]}: {say(entry['move'])}"
-        for ply, entry in moves_since(history, me)
-    ]
+    `say` puts in the reader's words and followed by its `events`."""
+    return with_events(
+        (
+            (ply, f"{ply}. {seats[entry['seat']]}: {say(entry['move'])}")
+            for ply, entry in moves_since(history, me)
+        ),
+        events,
+    )
+
+
+def with_events(
+    moves: Iterable[tuple[int, str]], events: Mapping[int, Sequence[GameEvent]]
+) -> list[str]:
+    """Lines of moves by ply, each followed by the events that came after it."""
+    lines: list[str] = []
+    for ply, line in moves:
+        lines += [line, *event_lines(events, ply)]
+    return lines
+
+
+def event_lines(events: Mapping[int, Sequence[GameEvent]], ply: int) -> list[str]:
+    """The events after move `ply` (0: before the first), each on a line of its own."""
+    return [f"   ({event_text(event)})" for event in events.get(ply, ())]
 
 
 def short_list(legal: list[str]) -> list[str]:
@@ -127,11 +204,10 @@ def history_lines(
     """Every move as the seat may see it, each followed by the events (timeouts,
     organiser actions) that came after it."""
     view, language = played.view(position), current_language()
-    moves = news_since_last_turn(
-        view["history"], played.seats, -1, lambda text: played.state.said_move(text, language)
+    return event_lines(events, 0) + news_since_last_turn(
+        view["history"],
+        played.seats,
+        -1,
+        lambda text: played.state.said_move(text, language),
+        events,
     )
-    lines = [f"   ({event_text(event)})" for event in events.get(0, ())]
-    for ply, move in enumerate(moves, start=1):
-        lines.append(move)
-        lines += [f"   ({event_text(event)})" for event in events.get(ply, ())]
-    return lines

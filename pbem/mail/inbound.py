@@ -6,7 +6,8 @@ loop guard (auto-replies and bounces are ignored) -> size -> the sender check
 of our receiving host -> authentication (the seat token in the recipient
 address and the seat's player in From) ->
 the new text around the quote -> commands and moves (or, when lines no game
-reads follow a move, a question and nothing played: see unread_lines).
+reads follow a move, a question and nothing played: see unread_lines; a
+reply to a chat mail with neither command nor move is chat).
 A stranger gets a polite refusal that says nothing about any game.
 """
 
@@ -33,12 +34,14 @@ from pbem.dispatch import send_tasks
 from pbem.i18n import in_language
 from pbem.mail import addresses
 from pbem.mail.automatic import is_automatic
-from pbem.mail.commands import carry_out, read_commands
+from pbem.mail.commands import Reading, carry_out, read_commands
 from pbem.mail.reply_text import UnreadableBody, body_text, new_text
 from pbem.mail.sender_check import failed_check
+from pbem.mail.unread_lines import reads_a_move
 from pbem.metrics import events
 from pbem.models import InboundMessage, InboundStatus, Outbox, Seat, utcnow
 from pbem.ratelimit import address_key, allow_refusal_answer
+from pbem.services import notifications
 from pbem.services.accounts import normalise_email, user_by_email
 from pbem.services.errors import Invalid
 from pbem.task_names import PROCESS_INBOUND
@@ -207,11 +210,34 @@ def _read_seat_mail(
         str(message.get("Subject", "")),
     )
     reading = read_commands(text, sender=str(message.get("From", "")))
+    if (
+        text
+        and not reading.commands
+        and _answers_chat(session, seat, message)
+        and not reads_a_move(seat, reading.moves)
+    ):
+        reading = Reading(commands=[("chat", text)], sender=reading.sender)
     answer = carry_out(session, seat, reading, seen, config)
     row.submission_id = answer.submission_id
     if answer.paragraphs:
         _answer(session, seat, row, answer.paragraphs, answer.board)
     return Result(answer.outcome, text[:200])
+
+
+def _answers_chat(session: Session, seat: Seat, message: EmailMessage) -> bool:
+    """Whether the mail replies to a chat mail this seat was sent: then what
+    it says is chat for the other players, not moves gone wrong, unless it
+    holds a command or a move the game reads (a reply to the thread's latest
+    mail, which may be a chat mail)."""
+    row_id = addresses.answered_row(
+        str(message.get("In-Reply-To", "")), str(message.get("References", ""))
+    )
+    row = session.get(Outbox, row_id) if row_id is not None else None
+    return (
+        row is not None
+        and row.kind == notifications.CHAT
+        and (row.recipient_id, row.game_id) == (seat.user_id, seat.game_id)
+    )
 
 
 def _answer(

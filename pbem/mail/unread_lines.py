@@ -1,23 +1,31 @@
 """Lines of a mail that are neither commands nor moves the game can read.
 
-Such a line after a readable first move is almost always a signature or a
-piece of the quote that no pattern caught. Playing the moves read could
-play half a turn; refusing the whole mail for a signature would be unfair.
-So the player is asked: the answer lists the moves read and the lines not
-understood, says whether those moves could be played now, and nothing is
-played or stored until the player sends the turn again without the extra
-lines. A first line the game cannot read is no such case: the mail goes in
-as before and is refused with the engine's reason.
+A line is a mistyped move only when it looks like one: it begins with a
+move's or a command's word in any of the three languages, or names a space
+of the board (what the game reads as a move looks like one too). Anything
+else before the first such line or after the last is prose, a greeting, a
+closing ("Bisous", "Good luck!", "Hodně štěstí"), a signature without its
+"-- " ("Lucie Martin", "Club de Java de Paris"): it is set aside, and the
+answer names it as not read. So are lines drawn across, and a greeting
+first or a closing or the sender's own name last even where one looks like
+a move (a name "Tour") but the game cannot read it.
 
-Some lines are plainly no move, though: a greeting first, a closing or the
-sender's own name after the moves, a line drawn across. Those are set aside
-before any of this, and the answer names them as not read; a line that
-might be a mistyped move is never set aside.
+What remains may still hold lines the game cannot read after a readable
+first move: prose between two moves (a piece of the quote that no pattern
+caught, with moves in it) or a mistyped move. Playing the moves read could
+play half a turn, and refusing the whole mail would be unfair, so the player
+is asked: the answer lists the moves read and the lines not understood,
+says whether those moves could be played now, and nothing is played or
+stored until the player sends the turn again. A first line that looks like
+a move but that the game cannot read goes in as before and is refused with
+the engine's reason.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from email.utils import parseaddr
 
 from flask_babel import gettext as _
@@ -25,6 +33,7 @@ from flask_babel import ngettext
 
 import engine
 from pbem.i18n import current_language
+from pbem.i18n.command_words import command_named
 from pbem.i18n.rules import describe_error
 from pbem.mail import reply_patterns as patterns
 from pbem.models import GameStatus, Seat
@@ -33,20 +42,39 @@ from pbem.services.submissions import preview
 
 LISTED_LINES = 20
 NAME_TRIMMINGS = " -—~.,!"  # "-- Ann", "Ann." sign as "Ann"
+FIRST_WORD = re.compile(r"[^\s,;:.!?]+")  # "Allez," begins with "Allez"
 
 
-def _reader(seat: Seat) -> Callable[[str], bool]:
-    """Whether the seat's game reads a line as a move (legal now or not)."""
-    state = engine_game(seat.game).state
+@dataclass(frozen=True)
+class _Judge:
+    """What the seat's game makes of a line, from its position now."""
 
-    def readable(line: str) -> bool:
+    state: engine.State
+    position: int
+
+    @classmethod
+    def of(cls, seat: Seat) -> _Judge:
+        return cls(engine_game(seat.game).state, seat.position)
+
+    def readable(self, line: str) -> bool:
+        """Whether the game reads the line as a move (legal now or not)."""
         try:
-            state.parse_syntax(seat.position, line)
+            self.state.parse_syntax(self.position, line)
         except engine.IllegalMove:
             return False
         return True
 
-    return readable
+    def looks_like_a_move(self, line: str) -> bool:
+        """A move, perhaps mistyped: its first word opens a move or names a
+        command, or it names a space of the board."""
+        first = FIRST_WORD.match(line.strip())
+        word = first.group() if first else ""
+        return (
+            self.state.opens_move(word)
+            or command_named(word) is not None
+            or patterns.names_a_place(line)
+            or self.readable(line)
+        )
 
 
 def sender_names(seat: Seat, from_header: str) -> set[str]:
@@ -58,24 +86,35 @@ def sender_names(seat: Seat, from_header: str) -> set[str]:
 
 
 def set_aside(seat: Seat, lines: list[str], names: Iterable[str]) -> tuple[list[str], list[str]]:
-    """The lines to read and those plainly no move: lines drawn across, a
-    greeting before anything else, closings and the sender's name after
-    everything else; only lines the game cannot read."""
+    """The lines to read and those plainly no move: lines drawn across, and
+    before the first line that looks like a move or after the last, prose, a
+    greeting first, closings and the sender's name last; only lines the game
+    cannot read."""
     if not lines or seat.game.status != GameStatus.ACTIVE:
         return list(lines), []
-    readable, names = _reader(seat), set(names)
-    aside = {i for i, line in enumerate(lines) if patterns.is_rule(line) and not readable(line)}
+    judge, names = _Judge.of(seat), set(names)
+
+    def signed(line: str) -> bool:
+        return line.strip(NAME_TRIMMINGS).casefold() in names or patterns.is_closing(line)
+
+    aside = {
+        i for i, line in enumerate(lines) if patterns.is_rule(line) and not judge.readable(line)
+    }
     rest = [i for i in range(len(lines)) if i not in aside]
-    if rest and patterns.is_greeting(lines[rest[0]]) and not readable(lines[rest[0]]):
+    while rest and _prose(judge, lines[rest[0]], patterns.is_greeting):
         aside.add(rest.pop(0))
-    for i in reversed(rest):
-        line = lines[i]
-        signed = line.strip(NAME_TRIMMINGS).casefold() in names or patterns.is_closing(line)
-        if not signed or readable(line):
-            break
-        aside.add(i)
+    while rest and _prose(judge, lines[rest[-1]], signed):
+        aside.add(rest.pop())
     kept = [line for i, line in enumerate(lines) if i not in aside]
     return kept, [lines[i] for i in sorted(aside)]
+
+
+def _prose(judge: _Judge, line: str, plainly_no_move: Callable[[str], bool]) -> bool:
+    """Whether a line around the moves is no move: it does not look like
+    one, or it is a greeting or a signature that the game cannot read."""
+    if not judge.looks_like_a_move(line):
+        return True
+    return plainly_no_move(line) and not judge.readable(line)
 
 
 def not_read(aside: list[str]) -> str:
@@ -86,10 +125,15 @@ def not_read(aside: list[str]) -> str:
 
 def unread_lines(seat: Seat, lines: list[str]) -> list[str]:
     """The lines after a readable first move that the game cannot read."""
-    readable = _reader(seat)
-    if not lines or not readable(lines[0]):
+    judge = _Judge.of(seat)
+    if not lines or not judge.readable(lines[0]):
         return []
-    return [line for line in lines[1:] if not readable(line)]
+    return [line for line in lines[1:] if not judge.readable(line)]
+
+
+def reads_a_move(seat: Seat, lines: list[str]) -> bool:
+    """Whether the seat's game reads any of the lines as a move."""
+    return any(map(_Judge.of(seat).readable, lines))
 
 
 def question(seat: Seat, lines: list[str], unread: list[str]) -> str:

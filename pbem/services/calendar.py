@@ -31,21 +31,19 @@ def weekends(zone: ZoneInfo, since: datetime) -> Iterator[Stop]:
 
 
 def merged(*sources: Iterable[Stop]) -> Iterator[Stop]:
-    """Stops from sorted sources, in order, overlapping ones joined."""
-    current: Stop | None = None
+    """Stops from sorted sources, in order, overlapping ones joined. A stop
+    that has not ended swallows everything after it, so the walk ends there:
+    a source may be endless (weekends), and a paused game's would otherwise
+    be read to the last date there is."""
+    current: tuple[datetime, datetime] | None = None
     for start, end in heapq.merge(*sources, key=lambda stop: stop[0]):
-        if current is None:
-            current = start, end
-            continue
-        current_start, current_end = current
-        if current_end is None or start <= current_end:
-            current = (
-                current_start,
-                (None if current_end is None or end is None else max(current_end, end)),
-            )
-            continue
-        yield current
-        current = start, end
+        if current is not None and start > current[1]:
+            yield current
+            current = None
+        if end is None:
+            yield (start if current is None else current[0]), None
+            return
+        current = (start, end) if current is None else (current[0], max(current[1], end))
     if current is not None:
         yield current
 

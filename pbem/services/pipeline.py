@@ -29,6 +29,7 @@ from pbem.models import Game, GameStatus, Move, Submission, SubmissionStatus, ut
 from pbem.services import notifications, snapshots
 from pbem.services.bot_thinking import ask_bots
 from pbem.services.deadlines import follow_to_act
+from pbem.services.events import record_announcements
 from pbem.services.ratings import rate_game
 from pbem.services.replay import engine_game, setup_of
 from pbem.services.results import keep_result
@@ -88,6 +89,7 @@ def _judge(session: Session, game: Game, submission: Submission) -> None:
         played = engine_game(game)
         waiting = played.state.to_act()
         first_new = len(played.log)
+        announced = len(played.state.announcements(played.seats))
         lines = submission_lines(submission.raw_text)
         if not lines:
             raise engine.IllegalMove.of("pbem.no_move")
@@ -106,6 +108,7 @@ def _judge(session: Session, game: Game, submission: Submission) -> None:
                 submission_id=submission.id,
             )
         )
+    record_announcements(session, game, played, since=announced)
     snapshots.keep(session, game.id, setup_of(game), played)
     goes_on = played.state.turn_goes_on(position)
     if partly is None:

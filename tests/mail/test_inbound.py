@@ -335,6 +335,37 @@ def test_commands_legal_board_history_help_and_chat(rig, session, game_of_two):
     assert kept == 1  # the page and the API show it too
 
 
+def test_a_reply_to_a_chat_mail_is_chat_unless_it_holds_a_move(rig, session, make_user):
+    """Issue 50: Ann's good wishes answered Petr's chat mail and were judged
+    as a move ("this line was not read", "not your turn")."""
+    petr, ann = make_user("Petr"), make_user("Ann")
+    game = start_game(rig.app, session, "taluva", [petr, ann])
+    turn = turn_mail(rig, game, petr)
+    leaving = reply(turn, petr.email, "chat Je pars demain en voiture pour Lyon.")
+    submit_by_smtp(rig, leaving, petr.email, str(turn["Reply-To"]))
+    told = mail_to(rig, ann, "message from Petr")
+    wishes = "Bonne route Petr, et fais attention sur la neige !"
+    row = submit_by_smtp(rig, reply(told, ann.email, wishes), ann.email, str(told["Reply-To"]))
+    assert row.outcome == "answered" and row.submission_id is None, row.detail
+    wished = mail_to(rig, petr, "message from Ann")
+    assert wishes in text_of(wished)
+    answer = text_of(mail_to(rig, ann, "answer"))
+    assert "Sent to 1 other player." in answer and "not read" not in answer
+    texts = session.scalars(
+        select(ChatMessage.text).where(ChatMessage.game_id == game.id).order_by(ChatMessage.id)
+    )
+    assert list(texts) == ["Je pars demain en voiture pour Lyon.", wishes]
+
+    # Petr answers the thread's latest mail, Ann's chat, with his move.
+    tile = listed_moves(turn)[0]
+    row = submit_by_smtp(
+        rig, reply(wished, petr.email, f"Merci !\n{tile}"), petr.email, str(wished["Reply-To"])
+    )
+    assert row.outcome == "submitted", row.detail
+    assert judged(rig.app, row.submission_id).status == "accepted"
+    assert moves_of(session, game) == [(1, 0, tile)]
+
+
 def test_chat_against_bots_says_plainly_that_bots_do_not_read_it(rig, session, make_user):
     ann = make_user("Ann")
     game = start_game(rig.app, session, "taluva", [ann, "bot"])
@@ -534,6 +565,32 @@ def test_the_sweep_forgets_raw_mail_older_than_the_kept_days(
 def test_the_beat_runs_the_sweep():
     schedule = beat_schedule({"PBEM_SWEEP_SECONDS": 60})
     assert schedule["forget-inbound-raw"] == {"task": FORGET_INBOUND_RAW, "schedule": 60.0}
+
+
+def test_a_refusal_after_moves_of_the_turn_asks_only_for_its_rest(rig, session, make_user):
+    """Issue 50: told to send the whole turn again after its draws, a player
+    got "at most 2 cards a turn"; the refusal names the moves that stand."""
+    ann = make_user("Ann")
+    game = java_ann_first(rig.app, session, ann)
+    mail = turn_mail(rig, game, ann)
+    for moves in ("double A3 B3 village=B3", "draw deck\ndraw deck"):
+        row = submit_by_smtp(rig, reply(mail, ann.email, moves), ann.email, str(mail["Reply-To"]))
+        assert judged(rig.app, row.submission_id).status == "accepted"
+        mail = mail_to(rig, ann, ": accepted")
+    row = submit_by_smtp(
+        rig, reply(mail, ann.email, "festival B3 P"), ann.email, str(mail["Reply-To"])
+    )
+    assert judged(rig.app, row.submission_id).status == "rejected"
+    refused = mail_to(rig, ann, "not accepted")
+    said = " ".join(text_of(refused).split())
+    assert (
+        "Nothing of it was applied, but the moves you played before it in this turn stand "
+        "(double A3 B3 village=B3, draw deck, draw deck): send only the rest of your turn."
+    ) in said
+    assert "whole turn again" not in said
+
+    row = submit_by_smtp(rig, reply(refused, ann.email, "end"), ann.email, str(refused["Reply-To"]))
+    assert judged(rig.app, row.submission_id).status == "accepted"  # the advice was right
 
 
 def test_a_draw_by_mail_stands_when_a_move_after_it_is_refused(rig, session, make_user):

@@ -135,6 +135,35 @@ PALACE_TURN = ("double A3 B3 village=B3", "village B4", "enter B4", "build B3 2"
 FESTIVAL_AFTER_A_DRAW = (*PALACE_TURN, "draw deck", "festival B3 P")
 
 
+# Java with seed "test-seed" and seats [Bob, Ann, Cid]: Cid builds a palace
+# on B3, Bob lays a tile elsewhere, Ann enters the palace's city; then Cid
+# holds a festival of two M cards (the face-up card is M) that Ann, holding
+# one, cannot match: the auction drops her without asking and ends at once,
+# Cid alone scoring 1. Bob is to move after it.
+TURNS_BEFORE_THE_FESTIVAL = (
+    (2, (*PALACE_TURN, "end")),
+    (0, ("rice G9", "end")),
+    (1, ("double A2 B2 village=B2", "enter B2", "end")),
+)
+FESTIVAL_TURN = ("triple A1 B0 B1 village=A1", "draw deck", "draw deck", "festival B3 M M")
+FESTIVAL_OUTCOMES = {
+    "en": "the festival at B3 went to Cid alone, scoring 1; Ann could not match the highest total",
+    "fr": "la fête en B3 revient sans partage à Cid, qui marque 1 ; "
+    "impossible d'égaler le total le plus haut pour Ann",
+    "cs": "slavnost na B3 bez dělení pro Cid, zisk 1; bez možnosti dorovnat nejvyšší součet: Ann",
+}
+
+
+def java_before_a_festival(app: Flask, session: Session, players: list[User]) -> Game:
+    """The game of TURNS_BEFORE_THE_FESTIVAL for Bob, Ann and Cid, played up to
+    Cid's festival turn."""
+    game = start_game(app, session, "java", players)
+    for position, moves in TURNS_BEFORE_THE_FESTIVAL:
+        turn = send(app, session, game, position, "\n".join(moves))
+        assert judged(app, turn.id).status == "accepted"
+    return game
+
+
 def java_ann_first(app: Flask, session: Session, ann: User) -> Game:
     game = start_game(app, session, "java", ["bot", ann])
     state = engine_game(game).state

@@ -7,15 +7,18 @@ level) agrees or raises. Playing cards to exactly reach the highest total
 proposes sharing, so it counts as agreeing. The auction ends when one seat is
 left (solo) or every seat still in has agreed (shared). A seat with no
 possible play is moved on automatically: below the total it drops out, level
-with it it agrees.
+with it it agrees. How an auction ended is kept (FestivalHeld), for the
+players who were not asked again to hear it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
+from engine.core.messages import Message
 from engine.games.java import cards
+from engine.games.java import messages as m  # noqa: F401  (the templates used here)
 
 # Festival points by palace value: (solo, each when shared).
 POINTS = {2: (1, 0), 4: (2, 1), 6: (3, 2), 8: (4, 2), 10: (5, 3)}
@@ -24,6 +27,35 @@ POINTS = {2: (1, 0), 4: (2, 1), 6: (3, 2), 8: (4, 2), 10: (5, 3)}
 def festival_points(palace_value: int, shared: bool) -> int:
     solo, each = POINTS[palace_value]
     return each if shared else solo
+
+
+@dataclass(frozen=True)
+class FestivalHeld:
+    """How an auction ended: who held the festival, the points each scored,
+    and the seats dropped because they could not match the highest total."""
+
+    palace: str
+    winners: tuple[int, ...]
+    points: int
+    unable: tuple[int, ...]
+
+    def told(self, seats: Sequence[str]) -> Message:
+        """The outcome, naming the seats."""
+        names = [seats[s] for s in self.winners]
+        if len(names) == 1:
+            said = Message(
+                "java.festival_alone",
+                {"space": self.palace, "winner": names[0], "points": self.points},
+            )
+        else:
+            said = Message(
+                "java.festival_shared",
+                {"space": self.palace, "winners": ", ".join(names), "points": self.points},
+            )
+        if not self.unable:
+            return said
+        unable = ", ".join(seats[s] for s in self.unable)
+        return Message("java.festival_unable", {"outcome": said, "seats": unable})
 
 
 @dataclass
@@ -37,6 +69,7 @@ class Auction:
     agreed: set[int] = field(default_factory=set)
     played: list[str] = field(default_factory=list)
     winners: list[int] | None = None
+    unable: list[int] = field(default_factory=list)  # dropped out automatically
 
     @property
     def highest(self) -> int:
@@ -87,6 +120,7 @@ class Auction:
                 self.agree(seat)
             else:
                 self.drop(seat)
+                self.unable.append(seat)
 
     def _next_after(self, seat: int) -> int:
         start = self.order.index(seat)

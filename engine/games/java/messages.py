@@ -79,6 +79,12 @@ define(
         "pass, end)",
         # the turn and its action points
         "java.no_auction": "there is no festival auction going on",
+        "java.auction_over": "the festival auction is over: %(outcome)s",
+        "java.festival_alone": "the festival at %(space)s went to %(winner)s alone, scoring "
+        "%(points)s",
+        "java.festival_shared": "the festival at %(space)s was shared by %(winners)s, scoring "
+        "%(points)s each",
+        "java.festival_unable": "%(outcome)s; %(seats)s could not match the highest total",
         "java.auction_on": "a festival auction is going on: play cards, agree or pass",
         "java.over_budget": "%(what)s costs %(cost)s AP and you have %(budget)s to spend",
         "java.over_budget_reserve": "%(what)s costs %(cost)s AP and you have %(budget)s to "

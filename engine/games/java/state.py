@@ -7,7 +7,7 @@ on, the turn's end after a festival, each player's final scoring).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.core.errors import IllegalMove
@@ -19,7 +19,7 @@ from engine.core.textboard import TextBoard
 from engine.games.java import cards, legal, notation, picture, view
 from engine.games.java import messages as m
 from engine.games.java.board import SPACES, edge_cost
-from engine.games.java.festival import Auction, festival_points
+from engine.games.java.festival import Auction, FestivalHeld, festival_points
 from engine.games.java.land import Land, Palace
 from engine.games.java.notation import (
     DECK,
@@ -73,6 +73,7 @@ class JavaState(State):
     # colour is free: allow each developer two of them (before and after tiles).
     max_turn_moves = (AP_PER_TURN + 1) + 1 + 1 + 2 * DEVELOPERS
     vocabularies = (notation.VERBS, notation.OTHER_WORDS, notation.CARD_WORDS)
+    opening_words = (notation.VERBS,)
 
     def __init__(self, players: int, seed: str, options: Mapping[str, Any]) -> None:
         super().__init__(players, seed, options)
@@ -101,6 +102,7 @@ class JavaState(State):
         self.cards_drawn = 0
         self.token_used = False
         self.auction: Auction | None = None
+        self.festivals: list[FestivalHeld] = []  # every auction's end, in order
         self.final_scored: list[int] = []
         self.events: list[str] = []
 
@@ -166,6 +168,27 @@ class JavaState(State):
 
     def apply(self, seat: int, move: Move) -> None:
         getattr(self, f"_apply_{type(move).__name__}")(seat, move)
+
+    def announcements(self, seats: Sequence[str]) -> list[Message]:
+        """Every festival auction's outcome: the seats it dropped automatically
+        were not asked again, and the others may have been away."""
+        return [held.told(seats) for held in self.festivals]
+
+    def explained(
+        self, error: IllegalMove, seat: int, text: str, seats: Sequence[str]
+    ) -> IllegalMove:
+        """An answer to an auction that has ended says how it ended: a seat
+        the auction dropped because it could not match was never asked again."""
+        if self.auction is not None or not self.festivals:
+            return error
+        try:
+            move = self.parse_syntax(seat, text)
+        except IllegalMove:
+            return error
+        if not isinstance(move, PlayCards | Agree | Pass):
+            return error
+        outcome = self.festivals[-1].told(seats)
+        return IllegalMove.of("java.auction_over", rule=m.FESTIVAL, outcome=outcome)
 
     def result(self) -> Result | None:
         if len(self.final_scored) < self.players:
@@ -504,6 +527,9 @@ class JavaState(State):
         for s in auction.winners:
             self.scores[s] += points
         palace.festival = True
+        self.festivals.append(
+            FestivalHeld(auction.palace, tuple(auction.winners), points, tuple(auction.unable))
+        )
         self.discards.extend(auction.played)
         how = "shared by seats" if shared else "held alone by seat"
         self.events.append(

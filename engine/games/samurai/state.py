@@ -63,6 +63,7 @@ class SamuraiState(State):
     max_players = 4
     max_turn_moves = HAND_SIZE + 1  # every tile in hand, then `end`
     vocabularies = (TYPE_WORDS, COMMANDS)
+    opening_words = (TYPE_WORDS, COMMANDS)  # "helmet4 N12", "end"
 
     def __init__(self, players: int, seed: str, options: dict[str, Any]) -> None:
         super().__init__(players, seed, options)

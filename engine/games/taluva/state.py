@@ -47,6 +47,7 @@ class TaluvaState(State):
     max_players = 4
     max_turn_moves = 2  # the tile, then one build
     vocabularies = (VERBS, TERRAIN_VOCABULARY)
+    opening_words = (VERBS,)
     option_spec = (
         Option("tiles", 24, "tiles used with 2 players (24 or 36)", choices=(24, 36)),
         Option("ranking", False, "ranking variant: play on to rank every player"),

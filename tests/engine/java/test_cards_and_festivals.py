@@ -101,3 +101,44 @@ def test_below_the_highest_total_a_seat_must_match_or_pass():
     refused(state, 1, "agree", "festival auction")
     play(state, 1, "pass")
     assert state.scores == [2, 0, 0] and sorted(state.discards) == ["M", "M"]
+
+
+NAMES = ("Ann", "Bob", "Cid")
+
+
+def test_an_auction_that_drops_a_seat_is_announced_and_a_late_answer_told_how_it_ended():
+    """Bob could not match Ann's two cards: the auction dropped him without
+    asking and ended at once, so he may well answer it afterwards."""
+    state = festival_position()
+    state.tile_placed = True
+    hand(state, 0, "M", "M")
+    hand(state, 1, "M")
+    assert state.announcements(NAMES) == []
+    play(state, 0, "festival E5 M M")
+    assert state.auction is None and state.scores == [2, 0, 0]
+    told = state.announcements(NAMES)
+    assert [said.text() for said in told] == [
+        "the festival at E5 went to Ann alone, scoring 2; Bob could not match the highest total"
+    ]
+    late = refused(state, 1, "pass", "festival")
+    explained = state.explained(late, 1, "pass", NAMES)
+    assert str(explained) == (
+        "the festival auction is over: the festival at E5 went to Ann alone, scoring 2; "
+        "Bob could not match the highest total [festival]"
+    )
+    out_of_turn = refused(state, 2, "pass", "turn order")
+    assert state.explained(out_of_turn, 2, "pass", NAMES).message == explained.message
+    other = refused(state, 2, "end", "turn order")
+    assert state.explained(other, 2, "end", NAMES) is other
+
+
+def test_a_shared_festival_is_announced_with_each_ones_points():
+    state = festival_position()
+    state.tile_placed = True
+    hand(state, 0, "M")
+    hand(state, 1, "M")
+    play(state, 0, "festival E5 M")
+    play(state, 1, "play M")  # level, and Ann has no card to raise with: she agrees
+    assert [said.text() for said in state.announcements(NAMES)] == [
+        "the festival at E5 was shared by Ann, Bob, scoring 1 each"
+    ]

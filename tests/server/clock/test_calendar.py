@@ -81,6 +81,15 @@ def test_merged_stop_that_has_not_ended_swallows_everything_after_it():
     assert list(merged([], [])) == []
 
 
+def test_merged_ends_at_a_stop_that_has_not_ended_even_before_endless_weekends():
+    """A paused game whose clock keeps weekends off: the pause swallows every
+    weekend after it, so the walk ends there instead of running to year 9999."""
+    paused = utc(2026, 3, 4, 15)
+    assert list(islice(merged([(paused, None)], weekends(PRAGUE, paused)), 2)) == [(paused, None)]
+    asked = paused - timedelta(hours=6)
+    assert advance(asked, 86400, merged([(paused, None)], weekends(PRAGUE, asked))) is None
+
+
 def test_advance_skips_stops_and_stops_at_one_that_has_not_ended():
     stops = [(utc(2026, 1, 2), utc(2026, 1, 4)), (utc(2026, 1, 10), None)]
     assert advance(utc(2026, 1, 1), 2 * 86400, stops) == utc(2026, 1, 5)

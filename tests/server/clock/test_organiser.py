@@ -4,7 +4,7 @@ the history and the mails that go out."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import time_machine
 from sqlalchemy import select
@@ -125,6 +125,34 @@ def test_a_paused_game_times_nobody_out_and_resuming_moves_the_deadline_on(
         assert swept(session, game) == ["pause", "resume"]
     with time_machine.travel(timeout + timedelta(days=3, minutes=1), tick=False):
         assert swept(session, game) == ["pause", "resume", "timeout"]
+
+
+def test_a_game_whose_clock_keeps_weekends_off_pauses_and_resumes(
+    app,
+    session,
+    make_user,
+    api,
+    token_for,
+):
+    """The usual club clock: the pause stops the clock over the weekend it
+    spans, and resuming gives back the running time that was left."""
+    org, ann, bob = make_user("Org"), make_user("Ann"), make_user("Bob")
+    thursday = datetime(2026, 3, 5, 9, tzinfo=UTC)
+    with time_machine.travel(thursday, tick=False):
+        game = organised_game(
+            app, session, org, [SeatSpec(user=ann), SeatSpec(user=bob)], weekends_off=True
+        )
+    assert game.seats[0].timeout_at == thursday + timedelta(days=1)
+    organiser = token_for(org)
+    with time_machine.travel(thursday + timedelta(hours=6), tick=False):
+        answer = api.call("pauseGame", organiser, game_id=game.public_id)
+    assert answer.status_code == 200, answer.get_json()
+    assert fresh(session, Seat, game.seats[0].id).timeout_at is None
+    with time_machine.travel(thursday + timedelta(days=5, hours=6), tick=False):  # Tuesday
+        answer = api.call("resumeGame", organiser, game_id=game.public_id)
+    assert answer.status_code == 200, answer.get_json()
+    # 18 of the day's hours were left: Tuesday 15:00 + 18 hours.
+    assert fresh(session, Seat, game.seats[0].id).timeout_at == thursday + timedelta(days=6)
 
 
 def test_a_seat_handed_to_a_bot_is_played_by_it(app, session, make_user, api, token_for):

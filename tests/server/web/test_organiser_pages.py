@@ -65,6 +65,21 @@ def test_pause_extend_and_resume_show_in_everyones_history(app, session, make_us
     assert told == [bob.id] * 3  # the organiser knows already
 
 
+def test_the_page_pauses_a_game_whose_clock_keeps_weekends_off(
+    app, session, make_user, signed_in_as
+):
+    org, bob = make_user("Org"), make_user("Bob")
+    game = organised_game(
+        app, session, org, [SeatSpec(user=bob), SeatSpec(user=org)], weekends_off=True
+    )
+    organiser = signed_in_as(org)
+    assert organiser.post(f"/games/{game.public_id}/organiser/pause").status_code == 302
+    assert 'id="paused"' in page(signed_in_as(bob), game)
+    assert fresh(session, Seat, game.seats[0].id).timeout_at is None
+    assert organiser.post(f"/games/{game.public_id}/organiser/resume").status_code == 302
+    assert fresh(session, Seat, game.seats[0].id).timeout_at is not None
+
+
 def test_handing_a_seat_to_a_bot_asks_first(app, session, make_user, signed_in_as):
     org, ann, bob = make_user("Org"), make_user("Ann"), make_user("Bob")
     game = organised_game(app, session, org, [SeatSpec(user=ann), SeatSpec(user=bob)])

@@ -261,6 +261,7 @@ def _game_mail(
         news = kind != SINCE_YOU_HEARD  # that mail lists the news itself
         _board(mail, picture, views.board(game, picture), news)
         mail.png_url = picture_url(config, seat, picture.ply)
+        mail.domain = config["PBEM_MAIL_DOMAIN"]
         mail.link(_("The board picture at full size"), mail.png_url)
     # No moves to send any more: the game is over, or the reader resigned.
     done = picture.result is not None or game.abandoned_at is not None or seat.resigned_at

@@ -9,7 +9,6 @@ from email.message import EmailMessage
 from email.utils import make_msgid
 
 import css_inline
-from flask import current_app
 from flask_babel import gettext as _
 
 STYLE = """
@@ -29,6 +28,9 @@ class Mail:
         # The board and its side panel, shown inline (pbem.render.render_board_and_panel).
         self.board: tuple[bytes, bytes] | None = None
         self.png_url = ""  # the whole picture at full size, on the site
+        # The pictures' Content-IDs are of the mail's own domain: the
+        # machine's name (often "localhost") says nothing of the sender.
+        self.domain = "localhost"
 
     def para(self, text: str) -> None:
         self.text.append(text)
@@ -61,11 +63,7 @@ class Mail:
             (board, "board.png", _("the board"), "max-width:600px;width:100%;height:auto"),
             (panel, "panel.png", _("the players, the score and the last turn"), "max-width:100%"),
         ):
-            # The mail's own domain: the machine's name (often "localhost")
-            # says nothing and may be refused by strict readers.
-            cid = make_msgid(
-                name.removesuffix(".png"), domain=current_app.config["PBEM_MAIL_DOMAIN"]
-            )
+            cid = make_msgid(name.removesuffix(".png"), domain=self.domain)
             tag = (
                 f"<p><a href='{link}'><img src='cid:{cid[1:-1]}'"
                 f" alt='{html.escape(alt, quote=True)}' style='{style}'></a></p>"

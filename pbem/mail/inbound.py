@@ -139,7 +139,9 @@ def process(session: Session, inbound_id: int, config: Mapping[str, Any]) -> Res
     door = row.channel
     session.commit()
     events.inbound_read(door, result.outcome)
-    log.info("inbound %s (%s): %s %s", row.id, row.message_id, result.outcome, result.detail)
+    # The outcome only: its detail may be the player's own words, which name
+    # people (the row keeps it, for the administrators' page).
+    log.info("inbound %s (%s): %s", row.id, row.message_id, result.outcome)
     return result
 
 

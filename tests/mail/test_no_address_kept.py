@@ -1,7 +1,8 @@
 """pbem's logs and its rate counters hold nobody's address: a deleted
 account's address stayed in the SMTP door's log lines (aiosmtpd logs every
 command it reads), in the refusal lines and for an hour in the Redis keys of
-the sign-in and refusal limits."""
+the sign-in and refusal limits; and a player's words, which name people,
+were logged as each reply was read."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import uuid
 import redis
 
 from tests.mail.conftest import DOMAIN
-from tests.mail.helpers import submit_by_http
+from tests.mail.helpers import reply, submit_by_http, submit_by_smtp, turn_mail
 from tests.mail.test_abuse import forged
 from tests.server.conftest import drain
 from tests.server.csrf_browser import Browser
@@ -41,3 +42,15 @@ def test_a_strangers_address_is_in_no_log_line_and_no_rate_counter(rig, caplog, 
     keys = [key.decode() for key in broker.scan_iter(match=f"*{prefix}*")]
     assert any("sign-in" in key for key in keys) and any("refusal" in key for key in keys)
     assert not [key for key in keys if stranger.split("@")[0] in key]
+
+
+def test_a_players_words_are_not_logged(rig, session, game_of_two, caplog):
+    """The reader logged the first 200 characters of each reply it read."""
+    caplog.set_level(logging.INFO)
+    game, ann, _bob = game_of_two
+    mail = turn_mail(rig, game, ann)
+    named = f"Delia-{uuid.uuid4().hex[:6]}"
+    raw = reply(mail, ann.email, f"chat Bonne route {named} !")
+    row = submit_by_smtp(rig, raw, ann.email, str(mail["Reply-To"]))
+    assert row.outcome == "answered" and named in row.detail  # kept for the administrators
+    assert named not in caplog.text

@@ -11,7 +11,6 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext, ngettext
 from flask_limiter.util import get_remote_address
-from flask_login import login_user
 
 import engine
 from engine.bots import DEFAULT_LEVEL
@@ -34,7 +33,7 @@ from pbem.services.links import (
 )
 from pbem.services.names import refuse_control_characters
 from pbem.web.clock_form import CLOCK_DEFAULTS, CLOCK_FIELDS, time_control_from_form
-from pbem.web.common import SignedIn, db, me, page_blueprint, signed_in
+from pbem.web.common import db, me, page_blueprint, sign_in_browser, signed_in
 
 bp = page_blueprint("lobby")
 TITLE_LENGTH = 200  # Game.title's column
@@ -319,7 +318,7 @@ def enter_as_invitee(
     signed in, unless they were already, and sees `page` (after the welcome,
     the first time)."""
     if user is None:
-        login_user(SignedIn(invitee), remember=True)
+        sign_in_browser(invitee)
     if first:
         return redirect(url_for("auth.welcome", next=page))
     return redirect(page)

@@ -16,10 +16,11 @@ from flask_login import UserMixin, current_user, login_user, logout_user
 from sqlalchemy.orm import Session
 from werkzeug.exceptions import HTTPException
 
-from pbem.accounts.browsers import end_browser_session, start_browser_session
-from pbem.db import request_session
+from pbem.accounts.browsers import SUSPENDED, end_browser_session, start_browser_session
+from pbem.db import lock_user, request_session
 from pbem.models import User
 from pbem.services.errors import BadForm, Conflict, Forbidden, Invalid, NotFound, ServiceError
+from pbem.services.links import BadLink
 
 STATUS_FOR = {BadForm: 400, Forbidden: 403, NotFound: 404, Conflict: 409, Invalid: 422}
 # The HTTP errors the pages show, titled and (unless the error says more
@@ -59,6 +60,16 @@ def sign_in_browser(user: User) -> None:
     secret = start_browser_session(db(), user.id, sign_in_lifetime())
     db().commit()
     login_user(SignedIn(user, secret), remember=True)
+
+
+def open_account(user: User) -> User:
+    """The account a mailed link signs in or seats, locked until the request
+    commits, as a suspension locks it, so none starts in between; BadLink
+    while it is suspended: a link mailed before signs in and seats nobody."""
+    user = lock_user(db(), user.id)
+    if user.locked_out:
+        raise BadLink(str(SUSPENDED))
+    return user
 
 
 def sign_out_browser() -> None:

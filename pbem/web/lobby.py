@@ -33,7 +33,7 @@ from pbem.services.links import (
 )
 from pbem.services.names import refuse_control_characters
 from pbem.web.clock_form import CLOCK_DEFAULTS, CLOCK_FIELDS, time_control_from_form
-from pbem.web.common import db, me, page_blueprint, sign_in_browser, signed_in
+from pbem.web.common import db, me, open_account, page_blueprint, sign_in_browser, signed_in
 
 bp = page_blueprint("lobby")
 TITLE_LENGTH = 200  # Game.title's column
@@ -280,7 +280,7 @@ def _invited_seat(token: str) -> tuple[Seat, User]:
     invitee = accounts.user_by_email(db(), email)
     if seat is None or invitee is None or seat.invited_email != email or not seat.is_open:
         raise BadLink(_("this invitation has been used or withdrawn"))
-    return seat, invitee
+    return seat, open_account(invitee)
 
 
 @bp.route("/join/<token>", methods=["GET", "POST"])
@@ -331,7 +331,7 @@ def _taken_over_seat(token: str) -> tuple[Seat, User]:
     invitee = accounts.user_by_email(db(), email)
     if seat is None or invitee is None or seat.invited_email != email or seat.user != invitee:
         raise BadLink(_("this invitation has been used or withdrawn"))
-    return seat, invitee
+    return seat, open_account(invitee)
 
 
 @bp.route("/take-over/<token>", methods=["GET", "POST"])

@@ -4,19 +4,20 @@ suspension and a deletion end them all too. API tokens are apart."""
 
 from __future__ import annotations
 
-import threading
+from sqlalchemy import func, select
 
-import pytest
-from sqlalchemy import func, select, text
-
-from pbem.accounts.suspension import suspend
 from pbem.cli import main
-from pbem.models import BrowserSession, User
+from pbem.models import BrowserSession
 from pbem.services.links import sign_in_token
-from tests.server.conftest import wait_for
 from tests.server.csrf_browser import Browser
-from tests.server.postgres_locks import blocked_by
 from tests.server.signed_in import by_link, copy_of, is_signed_in
+from tests.server.suspending import post_while_suspending
+
+SIGN_OUT_EVERYWHERE = {  # the settings' button, and the page after it
+    "en": ("Sign out everywhere", "Signed out everywhere"),
+    "fr": ("Se déconnecter partout", "Déconnecté partout"),
+    "cs": ("Odhlásit se všude", "Odhlášeno všude"),
+}
 
 
 def test_a_cookie_jar_copied_before_sign_out_is_refused_after_it(app, session, make_user):
@@ -49,24 +50,14 @@ def test_signing_out_everywhere_ends_every_browsers_session_and_remember_cookie(
     assert by_link(app, session, ann) is not None  # and she signs in again as ever
 
 
-@pytest.mark.parametrize(
-    ("language", "button", "done"),
-    [
-        ("en", "Sign out everywhere", "Signed out everywhere"),
-        ("fr", "Se déconnecter partout", "Déconnecté partout"),
-        ("cs", "Odhlásit se všude", "Odhlášeno všude"),
-    ],
-)
-def test_sign_out_everywhere_speaks_the_readers_language(
-    app, session, make_user, language, button, done
-):
+def test_sign_out_everywhere_speaks_the_readers_language(app, session, make_user):
     ann = make_user("Ann")
-    ann.language = language
-    session.commit()
-    browser = by_link(app, session, ann)
-    assert button in browser.get("/settings").get_data(as_text=True)
-    answer = browser.post("/settings/sign-out-everywhere")
-    assert done in answer.get_data(as_text=True)
+    for language, (button, done) in SIGN_OUT_EVERYWHERE.items():
+        ann.language = language
+        session.commit()
+        browser = by_link(app, session, ann)
+        assert button in browser.get("/settings").get_data(as_text=True), language
+        assert done in browser.post("/settings/sign-out-everywhere").get_data(as_text=True)
 
 
 def test_a_suspension_ends_every_sign_in_and_a_restore_brings_none_back(app, session, make_user):
@@ -104,16 +95,6 @@ def test_a_sign_in_that_waits_on_a_suspension_is_refused_for_good(postgres_only,
         path = f"/sign-in/{sign_in_token(ann.id, ann.signed_in_at)}"
     browser = Browser(app.test_client())
     browser.get(path)  # the confirmation page, before the suspension
-    database = app.extensions["pbem.db"]
-    answers = []
-    with app.app_context(), database.session() as admin:
-        suspend(admin, admin.get(User, ann.id))
-        holder = admin.scalar(text("SELECT pg_backend_pid()"))
-        following = threading.Thread(target=lambda: answers.append(browser.post(path)))
-        following.start()
-        wait_for(lambda: blocked_by(database.engine, holder), 30, "the sign-in to wait")
-        admin.commit()
-    following.join(30)
-    assert answers[0].status_code == 403
+    assert post_while_suspending(app, browser, path, ann.id).status_code == 403
     assert app.test_cli_runner().invoke(main, ["user", "restore", ann.email]).exit_code == 0
     assert not is_signed_in(browser)

@@ -70,6 +70,7 @@ from pbem.models import (
 from pbem.render.colours import SEAT_COLOURS
 from pbem.services import accounts
 from tests.server.conftest import scratch_database
+from tests.server.signed_in import sign_in
 
 OTHER_PLAYERS = 200
 LEAGUE_ENTRANTS = 12
@@ -408,10 +409,7 @@ class StatementCounter:
 
 
 def measure(app: Flask, ann: int, token: str, repeats: int) -> None:
-    web = app.test_client()
-    with web.session_transaction() as flask_session:
-        flask_session["_user_id"] = str(ann)
-        flask_session["_fresh"] = True
+    web = sign_in(app, app.test_client(), ann)
     api = app.test_client()
     bearer = {"Authorization": f"Bearer {token}"}
     requests = [

@@ -21,6 +21,7 @@ import engine
 from benchmarks.pictures import cut, sqlite_app, stored_game
 from engine.core.selfplay import play_bot_game
 from pbem.models import User
+from tests.server.signed_in import sign_in
 
 SEED = "bench-pages"
 BOARD = re.compile(r'<div class="board-frame".*?</svg>', re.S)
@@ -57,9 +58,7 @@ def main() -> None:
                 session.add(game)
                 session.commit()
                 public_id, user_id = game.public_id, user.id
-            client = app.test_client()
-            with client.session_transaction() as flask_session:
-                flask_session["_user_id"] = str(user_id)
+            client = sign_in(app, app.test_client(), user_id)
             page = client.get(f"/games/{public_id}").get_data(as_text=True)
             watch = client.get(f"/games/{public_id}/watch").get_data(as_text=True)
             png = client.get(f"/games/{public_id}/board.png?seat=0").get_data()

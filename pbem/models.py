@@ -164,6 +164,22 @@ class ApiToken(Base):
     user: Mapped[User] = relationship()
 
 
+class BrowserSession(Base):
+    """One browser's sign-in: the id Flask-Login keeps in its session and
+    remember cookies is the secret whose SHA-256 is kept here. Signing out
+    deletes the row, so a copy of that browser's cookies signs in nobody;
+    signing out everywhere, a suspension and a deletion delete them all."""
+
+    __tablename__ = "browser_sessions"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    secret_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    user: Mapped[User] = relationship()
+
+
 class Game(Base):
     __tablename__ = "games"
     # A round of a season is made once, however many finishing games race to make it.

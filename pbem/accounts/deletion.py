@@ -23,6 +23,7 @@ from pbem.leagues.leagues import active_entrant
 from pbem.leagues.withdrawal import leave_league
 from pbem.models import (
     ApiToken,
+    BrowserSession,
     ChatMessage,
     ClockStop,
     Entrant,
@@ -135,11 +136,18 @@ def _erase_mail(session: Session, user: User, email: str) -> None:
 
 
 def _erase_own_rows(session: Session, user: User) -> None:
-    """Tokens, vacations, notice choices, webhooks (their deliveries with
+    """Tokens, sign-ins, vacations, notice choices, webhooks (their deliveries with
     them), browser subscriptions and chat lines: nobody else needs them. A
     chat line stays in its place, shown as removed, so the talk around it
     still reads."""
-    for model in (ApiToken, ClockStop, NoticeChoice, PushNotice, PushSubscription):
+    for model in (
+        ApiToken,
+        BrowserSession,
+        ClockStop,
+        NoticeChoice,
+        PushNotice,
+        PushSubscription,
+    ):
         session.execute(delete(model).where(model.user_id == user.id))
     hooks = select(Webhook.id).where(Webhook.user_id == user.id)
     session.execute(delete(WebhookDelivery).where(WebhookDelivery.webhook_id.in_(hooks)))

@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 
 from pbem.models import (
     ApiToken,
+    BrowserSession,
     ChatMessage,
     ClockStop,
     Entrant,
@@ -70,6 +71,14 @@ def export_account(session: Session, user: User) -> dict[str, Any]:
             }
             for token in session.scalars(
                 select(ApiToken).where(ApiToken.user_id == user.id).order_by(ApiToken.id)
+            )
+        ],
+        "sign_ins": [
+            {"signed_in_at": _when(sign_in.created_at)}
+            for sign_in in session.scalars(
+                select(BrowserSession)
+                .where(BrowserSession.user_id == user.id)
+                .order_by(BrowserSession.id)
             )
         ],
         "vacations": [

@@ -8,6 +8,7 @@ from flask_babel import gettext as _
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from pbem.accounts.browsers import end_every_browser_session
 from pbem.db import lock_game, lock_user
 from pbem.models import Game, GameStatus, Seat, User, utcnow
 from pbem.services import notifications
@@ -24,6 +25,9 @@ def suspend(session: Session, user: User) -> None:
     if user.suspended_at is not None:
         raise Conflict(_("this account is suspended already"))
     user.suspended_at = utcnow()
+    # Not only refused while it lasts: the sign-ins made before do not come
+    # back with a restore.
+    end_every_browser_session(session, user.id)
     for seat in _seats_in_play(session, user):
         game = lock_game(session, seat.game_id)
         seat = next(s for s in game.seats if s.id == seat.id)

@@ -25,6 +25,9 @@ class AccountExportSchema(ma.Schema):
     account = ma.fields.Dict()
     settings = ma.fields.Dict()
     api_tokens = ma.fields.List(ma.fields.Dict(), metadata={"description": "labels, never tokens"})
+    sign_ins = ma.fields.List(
+        ma.fields.Dict(), metadata={"description": "the browsers signed in: when, never secrets"}
+    )
     vacations = ma.fields.List(ma.fields.Dict())
     games = ma.fields.List(ma.fields.Dict(), metadata={"description": "your seats, moves, chat"})
     games_organised = ma.fields.List(ma.fields.String())

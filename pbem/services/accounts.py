@@ -273,14 +273,14 @@ def claim_sign_in(session: Session, user_id: int, last_sign_in: datetime | None)
     return rows_changed(changed) == 1
 
 
-def _hash(token: str) -> str:
+def secret_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
 def issue_api_token(session: Session, user: User, label: str = "") -> str:
     """A new bearer token for `user`; only its hash is stored, so show it now."""
     token = TOKEN_PREFIX + secrets.token_urlsafe(32)
-    session.add(ApiToken(user_id=user.id, token_hash=_hash(token), label=label))
+    session.add(ApiToken(user_id=user.id, token_hash=secret_hash(token), label=label))
     session.flush()
     return token
 
@@ -291,7 +291,7 @@ def user_for_token(session: Session, token: str) -> User | None:
     row = session.scalar(
         select(ApiToken)
         .options(joinedload(ApiToken.user))
-        .where(ApiToken.token_hash == _hash(token))
+        .where(ApiToken.token_hash == secret_hash(token))
     )
     if row is None or row.user.locked_out:
         return None

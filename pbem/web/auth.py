@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from babel.dates import get_day_names
@@ -14,8 +14,9 @@ from flask import Flask, current_app, redirect, render_template, request, url_fo
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext
-from flask_login import LoginManager, login_user, logout_user
+from flask_login import LoginManager, logout_user
 
+from pbem.accounts.browsers import SUSPENDED, browser_session_user, end_every_browser_session
 from pbem.i18n import LANGUAGE_NAMES, current_language
 from pbem.models import MovedMail, User
 from pbem.ratelimit import Rate, address_key, limited
@@ -28,13 +29,22 @@ from pbem.services.links import (
     read_sign_in_token,
     sign_in_token,
 )
-from pbem.web.common import SignedIn, db, me, page_blueprint, signed_in
+from pbem.web.common import (
+    SignedIn,
+    db,
+    me,
+    page_blueprint,
+    sign_in_browser,
+    sign_in_lifetime,
+    sign_out_browser,
+    signed_in,
+    signed_in_user,
+)
 from pbem.web.notices import settings_page
 
 log = logging.getLogger(__name__)
 bp = page_blueprint("auth")
 login_manager = LoginManager()
-SUSPENDED = lazy_gettext("this account is suspended: ask the server's administrator")
 MOVED_CHOICES = {
     MovedMail.EACH: lazy_gettext("after every turn of another player"),
     MovedMail.NEVER: lazy_gettext("never: only when it is my turn and when the game ends"),
@@ -44,12 +54,15 @@ MOVED_CHOICES = {
 def init_app(app: Flask) -> None:
     login_manager.init_app(app)
     login_manager.login_view = "auth.sign_in"
+    app.config.setdefault("REMEMBER_COOKIE_DURATION", timedelta(days=365))  # Flask-Login's
 
 
 @login_manager.user_loader
-def _load_user(user_id: str) -> SignedIn | None:
-    user = db().get(User, int(user_id))
-    return SignedIn(user) if user is not None and not user.locked_out else None
+def _load_user(secret: str) -> SignedIn | None:
+    """The session or remember cookie's id is a browser's sign-in secret:
+    nobody, once that sign-in has ended."""
+    user = browser_session_user(db(), secret, sign_in_lifetime())
+    return SignedIn(user, secret) if user is not None else None
 
 
 def safe_next(target: str | None) -> str:
@@ -130,8 +143,7 @@ def follow_link(token: str) -> ResponseReturnValue:
         db().rollback()
         message = _("this sign-in link was used already")
         return render_template("bad_link.html", message=message), 400
-    db().commit()
-    login_user(SignedIn(user), remember=True)
+    sign_in_browser(user)
     if first:
         return redirect(url_for("auth.welcome", next=next_page))
     return redirect(next_page)
@@ -254,5 +266,17 @@ def new_calendar_address() -> ResponseReturnValue:
 
 @bp.route("/sign-out", methods=["POST"])
 def sign_out() -> ResponseReturnValue:
-    logout_user()
+    sign_out_browser()
     return redirect(url_for("auth.sign_in"))
+
+
+@bp.route("/settings/sign-out-everywhere", methods=["POST"])
+@signed_in
+def sign_out_everywhere() -> ResponseReturnValue:
+    """For a lost phone or a shared computer: every browser's sign-in ends,
+    this one's too, and every copy of their cookies with them."""
+    end_every_browser_session(db(), signed_in_user().id)
+    db().commit()
+    page = render_template("signed_out_everywhere.html")  # still in the reader's language
+    logout_user()
+    return page

@@ -4,20 +4,23 @@ turning a service's refusal into a page."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import timedelta
 from functools import wraps
 from typing import Any
 
-from flask import Blueprint, redirect, render_template, request, url_for
+from flask import Blueprint, current_app, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext
-from flask_login import UserMixin, current_user
+from flask_login import UserMixin, current_user, login_user, logout_user
 from sqlalchemy.orm import Session
 from werkzeug.exceptions import HTTPException
 
-from pbem.db import request_session
+from pbem.accounts.browsers import SUSPENDED, end_browser_session, start_browser_session
+from pbem.db import lock_user, request_session
 from pbem.models import User
 from pbem.services.errors import BadForm, Conflict, Forbidden, Invalid, NotFound, ServiceError
+from pbem.services.links import BadLink
 
 STATUS_FOR = {BadForm: 400, Forbidden: 403, NotFound: 404, Conflict: 409, Invalid: 422}
 # The HTTP errors the pages show, titled and (unless the error says more
@@ -35,11 +38,47 @@ HTTP_ERRORS = {
 
 
 class SignedIn(UserMixin):  # type: ignore[misc]  # flask-login has no types: UserMixin is Any
-    """Flask-Login's idea of a user, wrapping ours for the current request."""
+    """Flask-Login's idea of a user, wrapping ours for the current request.
+    Its id, which the session and remember cookies keep, is this browser's
+    sign-in secret (pbem.accounts.browsers), never the user's id: a cookie
+    then signs in only while that sign-in lasts."""
 
-    def __init__(self, user: User) -> None:
+    def __init__(self, user: User, secret: str) -> None:
         self.user = user
-        self.id = user.id
+        self.id = secret
+
+
+def sign_in_lifetime() -> timedelta:
+    """As long as the remember cookie: no sign-in outlives its cookie."""
+    lifetime: timedelta = current_app.config["REMEMBER_COOKIE_DURATION"]
+    return lifetime
+
+
+def sign_in_browser(user: User) -> None:
+    """Sign this browser in as `user`, with a sign-in of its own; commits.
+    Forbidden if the account is suspended or deleted."""
+    secret = start_browser_session(db(), user.id, sign_in_lifetime())
+    db().commit()
+    login_user(SignedIn(user, secret), remember=True)
+
+
+def open_account(user: User) -> User:
+    """The account a mailed link signs in or seats, locked until the request
+    commits, as a suspension locks it, so none starts in between; BadLink
+    while it is suspended: a link mailed before signs in and seats nobody."""
+    user = lock_user(db(), user.id)
+    if user.locked_out:
+        raise BadLink(str(SUSPENDED))
+    return user
+
+
+def sign_out_browser() -> None:
+    """This browser's sign-in ends for good: a copy of its cookies made
+    before signs in nobody. The account's other browsers stay signed in."""
+    if current_user.is_authenticated:
+        end_browser_session(db(), current_user.get_id())
+        db().commit()
+    logout_user()
 
 
 # The templates and the style sheet, shared by the page blueprints.

@@ -43,7 +43,7 @@ from pbem.services import accounts
 from pbem.services.errors import Conflict, Forbidden, Invalid, NotFound, ServiceError
 from pbem.services.links import BadLink, read_league_invite_token, take_over_url
 from pbem.web.clock_form import CLOCK_DEFAULTS, CLOCK_FIELDS, time_control_from_form
-from pbem.web.common import db, me, page_blueprint, signed_in
+from pbem.web.common import db, me, open_account, page_blueprint, signed_in
 from pbem.web.league_form import LeagueForm, season_settings
 from pbem.web.lobby import enter_as_invitee, newest_rulesets, titles
 
@@ -203,7 +203,7 @@ def _invited_place(token: str) -> tuple[League, User]:
     )
     if league is None or not kept or invitee is None:
         raise BadLink(_("this invitation has been used or withdrawn"))
-    return league, invitee
+    return league, open_account(invitee)
 
 
 @bp.route("/leagues/<league_id>/leave", methods=["GET", "POST"])

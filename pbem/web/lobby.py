@@ -11,7 +11,6 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext, ngettext
 from flask_limiter.util import get_remote_address
-from flask_login import login_user
 
 import engine
 from engine.bots import DEFAULT_LEVEL
@@ -34,7 +33,7 @@ from pbem.services.links import (
 )
 from pbem.services.names import refuse_control_characters
 from pbem.web.clock_form import CLOCK_DEFAULTS, CLOCK_FIELDS, time_control_from_form
-from pbem.web.common import SignedIn, db, me, page_blueprint, signed_in
+from pbem.web.common import db, me, open_account, page_blueprint, sign_in_browser, signed_in
 
 bp = page_blueprint("lobby")
 TITLE_LENGTH = 200  # Game.title's column
@@ -281,7 +280,7 @@ def _invited_seat(token: str) -> tuple[Seat, User]:
     invitee = accounts.user_by_email(db(), email)
     if seat is None or invitee is None or seat.invited_email != email or not seat.is_open:
         raise BadLink(_("this invitation has been used or withdrawn"))
-    return seat, invitee
+    return seat, open_account(invitee)
 
 
 @bp.route("/join/<token>", methods=["GET", "POST"])
@@ -319,7 +318,7 @@ def enter_as_invitee(
     signed in, unless they were already, and sees `page` (after the welcome,
     the first time)."""
     if user is None:
-        login_user(SignedIn(invitee), remember=True)
+        sign_in_browser(invitee)
     if first:
         return redirect(url_for("auth.welcome", next=page))
     return redirect(page)
@@ -332,7 +331,7 @@ def _taken_over_seat(token: str) -> tuple[Seat, User]:
     invitee = accounts.user_by_email(db(), email)
     if seat is None or invitee is None or seat.invited_email != email or seat.user != invitee:
         raise BadLink(_("this invitation has been used or withdrawn"))
-    return seat, invitee
+    return seat, open_account(invitee)
 
 
 @bp.route("/take-over/<token>", methods=["GET", "POST"])

@@ -11,6 +11,7 @@ from pbem.services import notifications
 from tests.mail.helpers import text_of
 from tests.server.conftest import drain, wait_for
 from tests.server.csrf_browser import Browser
+from tests.server.signed_in import sign_in
 
 pytestmark = pytest.mark.parametrize("rig", ["sqlite"], indirect=True)
 
@@ -36,11 +37,7 @@ def test_the_deletion_link_comes_in_the_readers_language(
 
 
 def signed_in(app, user) -> Browser:
-    client = app.test_client()
-    with client.session_transaction() as flask_session:
-        flask_session["_user_id"] = str(user.id)
-        flask_session["_fresh"] = True
-    return Browser(client)
+    return Browser(sign_in(app, app.test_client(), user.id))
 
 
 def test_an_administrators_resend_sends_a_failed_mail_once(rig, session, make_user):

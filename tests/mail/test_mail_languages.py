@@ -20,6 +20,7 @@ from tests.mail.helpers import mail_to, reply, submit_by_smtp, text_of, turn_mai
 from tests.server.clock.helpers import clocked_game, outbox_rows, player
 from tests.server.csrf_browser import Browser
 from tests.server.pipeline_helpers import start_game
+from tests.server.signed_in import sign_in
 
 pytestmark = pytest.mark.parametrize("rig", ["sqlite"], indirect=True)
 
@@ -170,11 +171,7 @@ def test_a_chosen_language_wins_over_the_page_and_none_means_english(rig, sessio
 
 def signed_in(rig, user: User) -> Browser:
     """A browser of the mail rig's web app, signed in as `user`."""
-    client = rig.app.test_client()
-    with client.session_transaction() as flask_session:
-        flask_session["_user_id"] = str(user.id)
-        flask_session["_fresh"] = True
-    return Browser(client)
+    return Browser(sign_in(rig.app, rig.app.test_client(), user.id))
 
 
 def test_an_invitation_sent_from_a_french_page_comes_in_french(rig, session, make_user):

@@ -32,6 +32,7 @@ from pbem.services import accounts
 from tests.mail.servers import free_port
 from tests.server.csrf_browser import Browser
 from tests.server.openapi_client import OpenApiClient
+from tests.server.signed_in import sign_in as signed_in_client
 from tests.services import POSTGRES_URL, REDIS_URL
 from worker.embedded import worker_threads
 
@@ -329,11 +330,7 @@ def signed_in_as(app: Flask) -> Callable[[User], Browser]:
     itself is tested in web/test_sign_in.py)."""
 
     def sign_in(user: User) -> Browser:
-        client = app.test_client()
-        with client.session_transaction() as flask_session:
-            flask_session["_user_id"] = str(user.id)
-            flask_session["_fresh"] = True
-        return Browser(client)
+        return Browser(signed_in_client(app, app.test_client(), user.id))
 
     return sign_in
 

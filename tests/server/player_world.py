@@ -5,7 +5,9 @@ season), and the kinds of data an account's export holds."""
 from __future__ import annotations
 
 import uuid
+from datetime import timedelta
 
+from pbem.accounts.browsers import start_browser_session
 from pbem.leagues.leagues import create_league, invite_entrant, join_league
 from pbem.leagues.seasons import start_season
 from pbem.mail import inbound
@@ -18,6 +20,7 @@ KINDS = (
     "account",
     "settings",
     "api_tokens",
+    "sign_ins",
     "vacations",
     "games",
     "games_organised",
@@ -60,7 +63,7 @@ def hears_elsewhere(session, user: User, game) -> None:
 
 
 def a_players_world(session, make_user):
-    """Ann and Bob: a finished game and one going on, chat, tokens, mail in,
+    """Ann and Bob: a finished game and one going on, chat, tokens, sign-ins, mail in,
     and a league season Ann plays against Cem."""
     ann, bob, cem = make_user(unique("Ann")), make_user(unique("Bob")), make_user(unique("Cem"))
     done, going_on = rivals(session, ann, bob)
@@ -70,6 +73,8 @@ def a_players_world(session, make_user):
         chat.post(session, seat, f"{line} {writer.name}", "web", 500)
     accounts.issue_api_token(session, ann, "ann-laptop")
     accounts.issue_api_token(session, bob, "bob-phone")
+    for player in (ann, bob):
+        start_browser_session(session, player.id, timedelta(days=365))
     for player in (ann, bob):
         hears_elsewhere(session, player, going_on)
     session.commit()

@@ -46,6 +46,7 @@ def test_an_export_holds_every_kind_and_nothing_of_another_user(
     assert {g["game"] for g in export["games"]} >= {done.public_id, going_on.public_id}
     assert export["games_organised"] == [done.public_id]
     assert {t["label"] for t in export["api_tokens"]} == {"ann-laptop", "tests"}
+    assert [list(sign_in) for sign_in in export["sign_ins"]] == [["signed_in_at"]]
     chats = [line["text"] for g in export["games"] for line in g["chat"]]
     assert sorted(chats) == sorted([f"ann-line {ann.name}", f"ann-too {ann.name}"])
     assert all(m["text"] == "pick 3" for g in export["games"][:1] for m in g["moves"])

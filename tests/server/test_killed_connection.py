@@ -12,6 +12,7 @@ from sqlalchemy import create_engine, event, text
 from sqlalchemy.exc import DBAPIError
 
 from pbem.services import accounts
+from tests.server.signed_in import sign_in
 
 
 @pytest.fixture
@@ -77,8 +78,7 @@ def test_a_read_whose_connection_dies_mid_request_is_answered(postgres_only, ann
     assert killed
     assert answer.status_code == 200
     assert answer.get_json()["email"] == ann.email
-    with client.session_transaction() as signed_in:
-        signed_in["_user_id"] = str(ann.id)
+    sign_in(app, client, ann.id)
     with killed_at_its_next_statement(app) as killed:
         page = client.get("/")
     assert killed

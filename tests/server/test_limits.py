@@ -23,6 +23,7 @@ from pbem.leagues.leagues import create_league
 from pbem.models import Game, InboundMessage, Outbox, User
 from pbem.services import accounts
 from tests.server.conftest import app_of_its_own
+from tests.server.signed_in import sign_in
 
 INBOUND_TOKEN = "door-secret"
 SMALL_LIMITS = {
@@ -115,11 +116,7 @@ def test_sign_in_links_from_one_client_are_limited_by_its_forwarded_address(limi
 
 
 def signed_in_client(app: Flask, someone: User) -> FlaskClient:
-    client = app.test_client()
-    with client.session_transaction() as flask_session:
-        flask_session["_user_id"] = str(someone.id)
-        flask_session["_fresh"] = True
-    return client
+    return sign_in(app, app.test_client(), someone.id)
 
 
 def test_invitations_are_limited_per_inviter_and_a_refused_game_is_not_made(limited):

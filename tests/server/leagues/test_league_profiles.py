@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pbem.leagues.seasons import start_season
 from tests.server.leagues.season_play import league_of, play_out
+from tests.server.signed_in import sign_in
 
 
 def test_the_profile_shows_leagues_places_and_league_games(app, session, make_user, api, token_for):
@@ -29,9 +30,7 @@ def test_the_profile_shows_leagues_places_and_league_games(app, session, make_us
     ann_first = api.call("getPlayer", token_for(cem), user_id=ann.id).get_json()
     assert [entry["place"] for entry in ann_first["leagues"]] == ["1"]
 
-    client = app.test_client()
-    with client.session_transaction() as cookie:
-        cookie["_user_id"] = str(cem.id)
+    client = sign_in(app, app.test_client(), cem.id)
     page = client.get(f"/players/{bob.id}").get_data(as_text=True)
     season_page = f'href="/leagues/{league.public_id}/seasons/1"'
     assert ann_vs_bob.title in page and page.count(season_page) >= 2  # the game and the league

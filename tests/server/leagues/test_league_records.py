@@ -6,6 +6,7 @@ from __future__ import annotations
 import engine
 from pbem.leagues.seasons import start_season
 from tests.server.leagues.season_play import league_of, play_out
+from tests.server.signed_in import sign_in
 
 
 def test_a_league_games_record_replays_to_its_stored_result(app, session, make_user):
@@ -16,9 +17,7 @@ def test_a_league_games_record_replays_to_its_stored_result(app, session, make_u
     play_out(session, game, bob.id)
     assert game.result is not None
 
-    client = app.test_client()
-    with client.session_transaction() as cookie:
-        cookie["_user_id"] = str(ann.id)
+    client = sign_in(app, app.test_client(), ann.id)
     download = client.get(f"/games/{game.public_id}/record.json")
     assert download.status_code == 200
     record = engine.Record.from_json(download.get_json())

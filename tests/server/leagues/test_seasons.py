@@ -16,6 +16,7 @@ from pbem.leagues.tables import division_table
 from pbem.leagues.withdrawal import replace, withdraw
 from pbem.models import GameStatus, Outbox, OutboxStatus
 from tests.server.leagues.season_play import league_of, play_out
+from tests.server.signed_in import sign_in
 
 pytestmark = pytest.mark.also_sqlite  # the embedded default's database too
 
@@ -91,9 +92,7 @@ def test_the_season_page_shows_the_table_with_links_to_games(app, session, make_
     _, league, players = league_of(session, make_user, ["Ann", "Bob"])
     season = start_season(session, league)
     session.commit()
-    client = app.test_client()
-    with client.session_transaction() as cookie:
-        cookie["_user_id"] = str(players[0].id)
+    client = sign_in(app, app.test_client(), players[0].id)
     page = client.get(f"/leagues/{league.public_id}/seasons/1").get_data(as_text=True)
     assert "Ann" in page and "Bob" in page
     assert f"/games/{season.games[0].public_id}" in page

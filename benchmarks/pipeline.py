@@ -28,7 +28,7 @@ What it does, as an administrator would run the site (docs/deployment.md):
     process, so a turn notifies by mail, push and webhook; `--hostile N,M`:
     the first player also has N webhooks to a receiver that answers a byte
     every 2 s, and presses "test" on each of them every 10 s, and M browser
-    devices whose push service never answers, both on 127.0.0.2): Java 4p past
+    devices whose push service never answers, on 127.0.0.2 and .3): Java 4p past
     move 400, Taluva 3p, Samurai 3p, Java 2p fresh, round robin; `--light`
     is the first two. The Java 4p game is brought past move 400 before the
     clock starts: random legal moves chosen by the engine's bot on the full
@@ -136,7 +136,8 @@ from tests.server.server_processes import answers, app_for, pbem
 from tests.services import REDIS_URL
 
 API = "/api/v1"
-HOSTILE_HOST = "127.0.0.2"  # a host of its own, so backing it off spares the friendly receiver
+# Hosts of their own, so backing one off spares the friendly receiver and the other.
+DRIPPING_HOST, SILENT_HOST = "127.0.0.2", "127.0.0.3"
 WATCH_SECONDS = 0.05  # how often the judged submissions are looked up
 CLAIM_KEY = "pbem-benchmark"  # marks the Redis database this run took
 SEED_ATTEMPTS = 10
@@ -883,8 +884,8 @@ def run(options: argparse.Namespace) -> Report:
         hostile = None
         if options.hostile is not None:
             hooks, devices = options.hostile
-            dribbler = stack.enter_context(dripping(2.0, HOSTILE_HOST))
-            silent = stack.enter_context(dripping(3600.0, HOSTILE_HOST))
+            dribbler = stack.enter_context(dripping(2.0, DRIPPING_HOST))
+            silent = stack.enter_context(dripping(3600.0, SILENT_HOST))
             hostile = Hostile(hooks, devices, dribbler, silent)
             allowed += [dribbler.allowed, silent.allowed]
         if allowed:

@@ -486,19 +486,19 @@ def new_players(
                 session.add(
                     Webhook(user_id=user.id, url=receiver.url, format="json", secret=new_secret())
                 )
-                _private, device = new_keys()  # any P-256 point does for a subscription
-                session.add(
-                    PushSubscription(
-                        user_id=user.id,
-                        endpoint=f"{receiver.url}/push/{number}",
-                        p256dh=device,
-                        auth="c2l4dGVlbiBieXRlcyBhdXRo",
-                    )
-                )
+                session.add(device(user, f"{receiver.url}/push/{number}"))
             if hostile is not None and number == 0:
                 point_at_hostile(session, user, hostile)
         session.commit()
     return tokens
+
+
+def device(user: User, endpoint: str) -> PushSubscription:
+    """A browser's subscription: any P-256 point does for its key."""
+    _private, point = new_keys()
+    return PushSubscription(
+        user_id=user.id, endpoint=endpoint, p256dh=point, auth="c2l4dGVlbiBieXRlcyBhdXRo"
+    )
 
 
 def point_at_hostile(session: DbSession, user: User, hostile: Hostile) -> None:
@@ -507,16 +507,7 @@ def point_at_hostile(session: DbSession, user: User, hostile: Hostile) -> None:
         for n in range(hostile.hooks)
     ]
     session.add_all(hooks)
-    for n in range(hostile.devices):
-        _private, device = new_keys()
-        session.add(
-            PushSubscription(
-                user_id=user.id,
-                endpoint=f"{hostile.silent.url}/push/{n}",
-                p256dh=device,
-                auth="c2l4dGVlbiBieXRlcyBhdXRo",
-            )
-        )
+    session.add_all(device(user, f"{hostile.silent.url}/push/{n}") for n in range(hostile.devices))
     session.flush()
     hostile.hook_ids.extend(hook.id for hook in hooks)
 

@@ -130,6 +130,8 @@ def test_install_twice_changes_nothing_and_an_upgrade_migrates_then_restarts(tmp
             PBEM_DATABASE_URL=url,
             PBEM_BROKER_URL=REDIS_URL,
             PBEM_TASK_QUEUE=queue,
+            PBEM_BOT_QUEUE=f"{queue}-bots",
+            PBEM_NOTICE_QUEUE=f"{queue}-notices",
             PBEM_BASE_URL="https://games.example.org",
             PBEM_WORKER_INSTANCES="1 2",
             PBEM_SYSTEMCTL=str(systemctl),
@@ -162,7 +164,8 @@ def test_install_twice_changes_nothing_and_an_upgrade_migrates_then_restarts(tmp
             upgrade_to_a_new_release(place, env, calls, tmp_path)
         finally:
             drop_database(place.user)
-            forget_queue(queue)
+            for name in ("", "-bots", "-notices"):
+                forget_queue(queue + name)
 
 
 def installed(place: Layout, url: str, queue: str) -> None:
@@ -171,6 +174,7 @@ def installed(place: Layout, url: str, queue: str) -> None:
     settings = environment_file(place.env_file)
     assert len(settings["PBEM_SECRET_KEY"]) >= 40
     assert settings["PBEM_DATABASE_URL"] == url and settings["PBEM_TASK_QUEUE"] == queue
+    assert settings["PBEM_NOTICE_QUEUE"] == f"{queue}-notices"
     assert settings["PBEM_INSTANCE_PATH"] == str(place.state_dir)
     assert settings["PBEM_ENV"] == "production"
     mode = place.env_file.stat()

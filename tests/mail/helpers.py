@@ -175,3 +175,14 @@ def all_sent(session, game: Game) -> None:
         return bool(rows) and all(r.status == OutboxStatus.SENT for r in rows)
 
     wait_for(sent, timeout=30, what="the game's mail to go out")
+
+
+def forged(sender: str, to: str) -> bytes:
+    """A stranger's mail in `sender`'s name, holding a move."""
+    message = EmailMessage()
+    message["From"] = sender
+    message["To"] = to
+    message["Subject"] = "hello"
+    message["Message-ID"] = make_msgid(domain="spam.test")
+    message.set_content("tile 0,0 0,-1 1,-1")
+    return message.as_bytes()

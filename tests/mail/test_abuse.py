@@ -6,13 +6,12 @@ than one turn is refused with the cap, and nothing is played."""
 from __future__ import annotations
 
 import uuid
-from email.message import EmailMessage
-from email.utils import make_msgid
 
 from pbem.models import InboundMessage, Outbox, Submission
 from tests.mail.conftest import DOMAIN
 from tests.mail.helpers import (
     count,
+    forged,
     mail_to,
     reply,
     submit_by_http,
@@ -22,16 +21,6 @@ from tests.mail.helpers import (
 )
 from tests.server.conftest import drain
 from tests.server.pipeline_helpers import moves_of, start_game
-
-
-def forged(victim: str, to: str) -> bytes:
-    message = EmailMessage()
-    message["From"] = victim
-    message["To"] = to
-    message["Subject"] = "hello"
-    message["Message-ID"] = make_msgid(domain="spam.test")
-    message.set_content("tile 0,0 0,-1 1,-1")
-    return message.as_bytes()
 
 
 def test_a_flood_in_a_forged_name_is_answered_once(rig, session):

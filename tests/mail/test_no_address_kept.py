@@ -13,8 +13,7 @@ import uuid
 import redis
 
 from tests.mail.conftest import DOMAIN
-from tests.mail.helpers import reply, submit_by_http, submit_by_smtp, turn_mail
-from tests.mail.test_abuse import forged
+from tests.mail.helpers import forged, reply, submit_by_http, submit_by_smtp, turn_mail
 from tests.server.conftest import drain
 from tests.server.csrf_browser import Browser
 from tests.services import REDIS_URL

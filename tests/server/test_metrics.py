@@ -244,7 +244,7 @@ def taluva_games(env: dict[str, str], count: int) -> tuple[str, list[tuple]]:
             "SECRET_KEY": env["PBEM_SECRET_KEY"],
             "PBEM_DATABASE_URL": env["PBEM_DATABASE_URL"],
             "PBEM_BROKER_URL": env["PBEM_BROKER_URL"],
-            "PBEM_TASK_QUEUE": env["PBEM_TASK_QUEUE"],
+            **{name: env[name] for name in QUEUE_SETTINGS},
         }
     )
     database = app.extensions["pbem.db"]

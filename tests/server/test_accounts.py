@@ -5,9 +5,11 @@ games, leagues and ratings it was part of stay whole."""
 from __future__ import annotations
 
 import json
+import logging
 from pathlib import Path
 
 import pytest
+import redis
 from sqlalchemy import select
 from sqlalchemy.engine import make_url
 
@@ -26,6 +28,7 @@ from pbem.services import chat
 from pbem.services.names import former_player
 from pbem.services.picture_store import PictureKey, store_for
 from tests import toy_game  # noqa: F401  (registers the toy ruleset)
+from tests.server.csrf_browser import Browser
 from tests.server.leagues.season_play import play_out
 from tests.server.pipeline_helpers import rivals
 from tests.server.player_world import KINDS, a_players_world, mail_from, unique
@@ -123,10 +126,17 @@ def test_after_deletion_no_table_holds_the_address_or_name_and_the_games_go_on(
     assert runner.invoke(main, ["user", "delete", email, "--yes"]).exit_code == 1
 
 
-def test_deletion_forgets_what_others_wrote_of_her_and_her_games_pictures(session, make_user, app):
+def test_deletion_forgets_what_others_wrote_of_her_and_her_games_pictures(
+    session, make_user, app, caplog, monkeypatch
+):
     """Another player's chat line, a league she made, what the reader noted of
-    someone else's mail, and a board picture drawn with her name stayed."""
+    someone else's mail, a board picture drawn with her name, the logs and the
+    rate counters of her sign-in: searched all after her deletion. (Not the
+    embedded default's console, which shows a sign-in link and whose it is.)"""
+    caplog.set_level(logging.INFO)
+    monkeypatch.setitem(app.config, "PBEM_ENV", "production")
     delia, petr = make_user(unique("Delia")), make_user(unique("Petr"))
+    Browser(app.test_client()).post("/sign-in", {"email": delia.email})
     done, going_on = rivals(session, delia, petr)
     petrs = next(seat for seat in going_on.seats if seat.user_id == petr.id)
     chat.post(session, petrs, f"Bonne route {delia.name}, et fais attention !", "web", 500)
@@ -154,6 +164,15 @@ def test_deletion_forgets_what_others_wrote_of_her_and_her_games_pictures(sessio
     texts = session.scalars(select(ChatMessage.text).where(ChatMessage.game_id == going_on.id))
     assert f"Bonne route {label}, et fais attention !" in list(texts)
     assert store_for(session).get(picture) is None
+    # Not the mail folder's lines: with no mail server, each mail written
+    # there is shown on the console, as `pbem serve` promises.
+    logged = "\n".join(
+        r.getMessage().lower() for r in caplog.records if r.name != "pbem.mail.transport"
+    )
+    assert email not in logged and name.lower() not in logged
+    if app.config["PBEM_BROKER_URL"].startswith("redis://"):  # the limits' storage
+        keys = redis.Redis.from_url(app.config["PBEM_BROKER_URL"]).scan_iter(match="*sign-in*")
+        assert not [key for key in keys if name.lower().encode() in key.lower()]
 
 
 def test_the_command_deletes_only_when_told_yes(session, make_user, app):

@@ -347,7 +347,8 @@ def _clocks_switched_off(session: Session) -> list[str]:
 
 def _events_twice(session: Session) -> list[str]:
     """No hand-over or abandonment twice for the same seat and ply, and no
-    'your turn' mailed twice for the same seat and ply."""
+    'your turn' mailed twice for the same seat and ply but after a
+    replacement there (which tells its newcomer, though they held it before)."""
     repeated = session.execute(
         select(GameEvent.game_id, GameEvent.kind, GameEvent.seat_position, GameEvent.ply)
         .where(GameEvent.kind.in_(ONCE))
@@ -362,7 +363,20 @@ def _events_twice(session: Session) -> list[str]:
         (row.recipient_id, row.game_id, row.payload.get("seat"), row.payload.get("ply"))
         for row in session.scalars(select(Outbox).where(Outbox.kind == "your_turn"))
     )
-    found += [f"'your turn' mailed twice: {key}" for key, count in turns.items() if count > 1]
+    # A player given the seat back by a replacement at the same ply is told
+    # again that it is their turn: each replacement tells its newcomer.
+    replaced = set(
+        session.execute(
+            select(GameEvent.game_id, GameEvent.seat_position, GameEvent.ply).where(
+                GameEvent.kind == "replace"
+            )
+        ).tuples()
+    )
+    found += [
+        f"'your turn' mailed twice: {key}"
+        for key, count in turns.items()
+        if count > 1 and key[1:] not in replaced
+    ]
     return found
 
 

@@ -365,13 +365,14 @@ def _events_twice(session: Session) -> list[str]:
     )
     # A player given the seat back by a replacement at the same ply is told
     # again that it is their turn: each replacement tells its newcomer.
-    replaced = set(
-        session.execute(
+    replaced = {
+        tuple(row)
+        for row in session.execute(
             select(GameEvent.game_id, GameEvent.seat_position, GameEvent.ply).where(
                 GameEvent.kind == "replace"
             )
-        ).tuples()
-    )
+        )
+    }
     found += [
         f"'your turn' mailed twice: {key}"
         for key, count in turns.items()

@@ -132,6 +132,8 @@ def mail_settings(instance: Path) -> dict[str, Any]:
         "PBEM_MAIL_FOLDER": _env("MAIL_FOLDER") or str(instance / "mail"),
         "PBEM_MAIL_MAX_BYTES": _int_env("MAIL_MAX_BYTES", 5_000_000),
         "PBEM_MAIL_RETRY_SECONDS": _int_env("MAIL_RETRY_SECONDS", 300),
+        # A 'moved' mail waits this long for the 'your turn' that would tell it too.
+        "PBEM_MOVED_MAIL_WAIT_SECONDS": moved_mail_wait_setting(),
         "PBEM_MAIL_MAX_ATTEMPTS": _int_env("MAIL_MAX_ATTEMPTS", 300),
         "PBEM_IMAP_URL": _env("IMAP_URL"),
         "PBEM_IMAP_POLL_SECONDS": _int_env("IMAP_POLL_SECONDS", 60),
@@ -281,6 +283,11 @@ def _choice(name: str, choices: tuple[str, ...]) -> str:
     if value not in choices:
         raise ConfigError(f"{ENV_PREFIX}{name} must be one of {', '.join(choices)}, not {value!r}")
     return value
+
+
+def moved_mail_wait_setting() -> int:
+    """PBEM_MOVED_MAIL_WAIT_SECONDS as the environment sets it (300 when unset)."""
+    return _int_env("MOVED_MAIL_WAIT_SECONDS", 300)
 
 
 def stand_in_setting() -> str:

@@ -23,9 +23,12 @@ from sqlalchemy.orm import Session
 
 from pbem import signals
 from pbem.models import Seat, Submission, SubmissionStatus, utcnow
-from pbem.task_names import PROCESS_SUBMISSION, THINK_BOT
+from pbem.task_names import PROCESS_SUBMISSION, SEND_MAILS, THINK_BOT
 
 log = logging.getLogger(__name__)
+# Tasks that take a list of rows, and how many at most: a batch of mail
+# replays each of its games once and sends through one SMTP connection.
+BATCHES = {SEND_MAILS: 50}
 
 
 def send_tasks(celery: Any, task: str, row_ids: Iterable[int]) -> bool:
@@ -58,7 +61,11 @@ def init_app(_app: Flask) -> None:
 
 
 def _hand_on_rows(app: Flask, task: str, ids: list[int], **_about: object) -> None:
-    send_tasks(app.extensions["celery"], task, ids)
+    size = BATCHES.get(task)
+    if size is None:
+        send_tasks(app.extensions["celery"], task, ids)
+    else:  # a game's rows together
+        send_batches(app.extensions["celery"], task, sorted(ids), size)
 
 
 def _hand_on_stored(app: Flask, submission_id: int, **_about: object) -> None:

@@ -339,6 +339,9 @@ class Submission(Base):
     # The refusal's message id, parameters and rule (pbem.i18n.rules), so it
     # is shown in each reader's language; `reason` keeps the English text.
     refusal: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    # Lines of a mailed turn read as no move (a greeting, a signature), named
+    # in the answer to the turn once it is judged, then forgotten.
+    aside: Mapped[list[str] | None] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     processed_at: Mapped[datetime | None]
 

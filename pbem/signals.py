@@ -65,6 +65,17 @@ def announce(session: Session, signal: NamedSignal, **data: Any) -> None:
     session.info.setdefault(SESSION_KEY, []).append((signal, data))
 
 
+def announce_rows(session: Session, task: str, ids: list[int]) -> None:
+    """Rows for `task`'s worker, gathered into one announcement per
+    transaction, so what one commit stored is handed on together (in
+    batches, for a task that takes them: pbem.dispatch)."""
+    for signal, data in session.info.get(SESSION_KEY, []):
+        if signal is stored_for_worker and data["task"] == task:
+            data["ids"].extend(ids)
+            return
+    announce(session, stored_for_worker, task=task, ids=list(ids))
+
+
 def record(app: Flask, signal: NamedSignal, recorder: Recorder) -> None:
     """Call `recorder(app, session, **data)` for each announcement of `signal`,
     in the announcing transaction just before it commits; what it fails at

@@ -8,6 +8,9 @@ import tests.toy_game  # noqa: F401  (registers the toy ruleset for core tests)
 
 pytest_plugins = ["pytester", "tests.wall_clock", "tests.leftovers"]
 QUICK_STAND_IN = "random"
+# A 'moved' mail goes at once in tests, as it did before it waited for the
+# 'your turn' that tells it too; tests/mail/test_fewer_mails.py sets a wait.
+os.environ.setdefault("PBEM_MOVED_MAIL_WAIT_SECONDS", "0")
 # Fixtures that start a process: Chromium (Playwright) and the mail rig's
 # private Dovecot. A test using one is a `system` test wherever it lives.
 SYSTEM_FIXTURES = frozenset({"chromium", "imap_server"})

@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 import engine
 from pbem.db import lock_league
+from pbem.i18n import current_language
 from pbem.leagues import notices
 from pbem.leagues.standings import points_table
 from pbem.models import Entrant, Game, GameStatus, League, LeagueOrganiser, Season, User, utcnow
@@ -135,7 +136,8 @@ def invite_entrant(
     entrant.division = entrant.division or league.divisions
     session.add(entrant)
     session.flush()
-    notices.invitation(session, league, user_for_sign_in(session, address), organiser, link)
+    invitee = user_for_sign_in(session, address)
+    notices.invitation(session, league, invitee, organiser, link, current_language())
     return entrant
 
 

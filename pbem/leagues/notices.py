@@ -9,16 +9,26 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from pbem.models import League, Outbox, OutboxStatus, Season, User
+from pbem.services.notifications import (
+    LEAGUE_DIGEST,
+    LEAGUE_INVITE,
+    SEASON_OVER,
+    SEASON_START,
+    queue_notice,
+)
 
-LEAGUE_INVITE = "league_invite"
-SEASON_START = "season_start"
-SEASON_OVER = "season_over"
-LEAGUE_DIGEST = "league_digest"
 
-
-def invitation(session: Session, league: League, invitee: User, organiser: User, link: str) -> None:
+def invitation(
+    session: Session,
+    league: League,
+    invitee: User,
+    organiser: User,
+    link: str,
+    language: str | None,
+) -> None:
+    """`language`: the organiser's page's, for an invitee who never signed in."""
     payload = {"league": league.public_id, "from": organiser.name, "link": link}
-    session.add(Outbox(recipient_id=invitee.id, kind=LEAGUE_INVITE, payload=payload))
+    queue_notice(session, LEAGUE_INVITE, payload, recipient=invitee, language=language)
 
 
 def season_started(session: Session, season: Season) -> None:
@@ -37,12 +47,12 @@ def season_over(session: Session, season: Season) -> None:
 
 def _queue(session: Session, user_id: int, kind: str, season: Season, division: int) -> None:
     payload = {"league": season.league.public_id, "season": season.number, "division": division}
-    session.add(Outbox(recipient_id=user_id, kind=kind, payload=payload))
+    queue_notice(session, kind, payload, recipient=session.get_one(User, user_id))
 
 
 def weekly_digest(session: Session, user_id: int) -> None:
     """Written when sent, from the user's seasons under way then."""
-    session.add(Outbox(recipient_id=user_id, kind=LEAGUE_DIGEST, payload={}))
+    queue_notice(session, LEAGUE_DIGEST, {}, recipient=session.get_one(User, user_id))
 
 
 def forget_unsent(session: Session, user_id: int, season: Season) -> None:

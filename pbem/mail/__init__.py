@@ -12,13 +12,7 @@ from __future__ import annotations
 from flask import Flask
 
 from pbem.mail.http import blp
-from pbem.mail.page_language import remember_page_language
-from pbem.mail.quiet_hours import hold_in_quiet_hours
-from pbem.mail.send import send_outbox_after_commit
 
 
 def init_app(app: Flask) -> None:
     app.register_blueprint(blp)
-    hold_in_quiet_hours(app)
-    remember_page_language(app)
-    send_outbox_after_commit(app)

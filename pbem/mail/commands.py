@@ -29,7 +29,7 @@ from pbem.i18n.times import local_time
 from pbem.mail.command_help import command_word, help_text
 from pbem.mail.game_text import history_lines
 from pbem.mail.unread_lines import not_read, question, sender_names, set_aside, unread_lines
-from pbem.models import GameStatus, Seat, utcnow
+from pbem.models import GameStatus, Seat, Submission, utcnow
 from pbem.services import chat, vacation
 from pbem.services.errors import ServiceError
 from pbem.services.events import events_by_ply, events_of
@@ -105,7 +105,10 @@ def carry_out(
         answer.paragraphs.append(_("Your mail held no move and no command."))
         answer.paragraphs.append(help_text(base_url(config)))
         answer.outcome = "empty"
-    if aside:
+    if aside and answer.submission_id is not None:
+        # Named in the answer to the turn, once judged: one mail, not two.
+        session.get_one(Submission, answer.submission_id).aside = aside
+    elif aside:
         answer.paragraphs.append(not_read(aside))
     return answer
 

@@ -4,7 +4,7 @@ threading headers and the seat's secret Reply-To."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from email.message import EmailMessage
 from email.utils import formatdate
@@ -27,33 +27,27 @@ from pbem.mail.clock_text import clock_text
 from pbem.mail.command_help import command_word, commands_line, short_help
 from pbem.mail.game_text import SeatPicture, result_text, seed_text
 from pbem.mail.game_views import GameViews
-from pbem.mail.league_text import LEAGUE_KINDS, league_mail
+from pbem.mail.league_text import LEAGUE_WRITERS
 from pbem.mail.message import Mail
-from pbem.mail.page_language import INVITER_PAGE
-from pbem.mail.quiet_hours import SINCE, SINCE_YOU_HEARD, kind_now
+from pbem.mail.quiet_hours import SINCE, kind_now
+from pbem.mail.unread_lines import not_read
 from pbem.models import Game, Outbox, Seat, User
 from pbem.services import notifications
 from pbem.services.bots import level_words
 from pbem.services.game_lists import seats_to_act
 from pbem.services.links import picture_url
+from pbem.services.notifications import KINDS, Reader, Speaks
 from pbem.services.time_control import TIMEOUT_WORDS, time_control_words
 
-BOARD_KINDS = {"your_turn", "game_over", "submission_rejected", SINCE_YOU_HEARD}
-# Mails about the account rather than a seat: an invitation names a game that
-# has not started, so it cannot be written from the game's board.
-ACCOUNT_KINDS = {
-    notifications.SIGN_IN,
-    notifications.DELETE_ACCOUNT,
-    notifications.INVITE,
-    notifications.ORGANISER_TIMEOUT,
-    notifications.ORGANISER_NOTICE,
-    notifications.DIGEST,
-    notifications.WEBHOOK_OFF,
-    "refusal",
-}
-# Short mails: no board picture (a PNG of up to half a megabyte after every move
-# would not be short) and one line of help instead of the whole list.
-SHORT_KINDS = {notifications.MOVED}
+Payload = Mapping[str, Any]
+# One writer per kind of notice (pbem.services.notifications.KINDS), of the
+# shape its reader needs; each fills in a Mail and returns the subject.
+# A seat's: (mail, payload, the game as the seat sees it, the seat) -> the
+# subject's phrase, around which _game_mail adds the clock, the board, the
+# help and the thread.
+SeatWriter = Callable[[Mail, Payload, SeatPicture, Seat], str]
+# Anyone else's, from the row alone: (session, mail, row, settings) -> subject.
+RowWriter = Callable[[Session, Mail, Outbox, Mapping[str, Any]], str]
 ABANDONED = lazy_gettext("This game was abandoned by its organiser: it ended without a result.")
 # The subjects of answers, as the mail pipeline and the services store them.
 ANSWER_SUBJECTS = {"answer": lazy_gettext("answer"), "new address": lazy_gettext("new address")}
@@ -79,7 +73,7 @@ def recipient_language(row: Outbox) -> str | None:
     if recipient is not None and recipient.language:
         return recipient.language
     known = recipient is not None and recipient.signed_in_at is not None
-    if known and row.kind in INVITER_PAGE:
+    if known and KINDS[row.kind].speaks is Speaks.INVITER:
         return None
     return row.payload.get("language")
 
@@ -87,13 +81,11 @@ def recipient_language(row: Outbox) -> str | None:
 def _composed(
     session: Session, row: Outbox, config: Mapping[str, Any], views: GameViews | None
 ) -> EmailMessage:
-    if row.kind in LEAGUE_KINDS:
-        league = Mail()
-        message = league.message(league_mail(session, league, row, config))
-    elif row.kind in ACCOUNT_KINDS:
-        message = _account_mail(session, row, config)
-    else:
+    if KINDS[row.kind].reader is Reader.SEAT:
         message = _game_mail(session, row, config, views or GameViews())
+    else:
+        mail = Mail()
+        message = mail.message(ROW_WRITERS[row.kind](session, mail, row, config))
     domain = config["PBEM_MAIL_DOMAIN"]
     message["From"] = config["PBEM_MAIL_FROM"]
     message["To"] = (
@@ -103,38 +95,40 @@ def _composed(
     )
     message["Date"] = formatdate(localtime=False)
     # RFC 3834: automatic mail; well-behaved responders do not answer it.
-    message["Auto-Submitted"] = "auto-replied" if row.kind == "refusal" else "auto-generated"
+    refusal = row.kind == notifications.REFUSAL
+    message["Auto-Submitted"] = "auto-replied" if refusal else "auto-generated"
     if "Message-ID" not in message:
         message["Message-ID"] = f"<pbem.mail.{row.id}@{domain}>"
-    if row.kind == "refusal" and row.payload.get("in_reply_to"):
+    if refusal and row.payload.get("in_reply_to"):
         message["In-Reply-To"] = row.payload["in_reply_to"]
     return message
 
 
-def _account_mail(session: Session, row: Outbox, config: Mapping[str, Any]) -> EmailMessage:
-    mail = Mail()
-    payload = row.payload
-    if row.kind == notifications.DIGEST:
-        assert row.recipient is not None  # a digest is queued for a player
-        return _digest(session, mail, row.recipient, config)
-    if row.kind == notifications.SIGN_IN:
-        mail.para(_("Use this link to sign in to pbem. It works once and expires soon."))
-        mail.link(_("Sign in"), payload["link"])
-        mail.para(_("If you did not ask to sign in, ignore this mail."))
-        return mail.message(_("Sign in to pbem"))
-    if row.kind == notifications.DELETE_ACCOUNT:
-        mail.para(
-            _(
-                "You asked to delete your pbem account. Your address, name, settings, tokens,"
-                " chat lines and mail will be erased; games under way go on with a bot in your"
-                " seat, and finished games keep their records under the name of a former player."
-                " This cannot be undone."
-            )
+def _sign_in(_session: Session, mail: Mail, row: Outbox, _config: Mapping[str, Any]) -> str:
+    mail.para(_("Use this link to sign in to pbem. It works once and expires soon."))
+    mail.link(_("Sign in"), row.payload["link"])
+    mail.para(_("If you did not ask to sign in, ignore this mail."))
+    return _("Sign in to pbem")
+
+
+def _delete_account(_session: Session, mail: Mail, row: Outbox, _config: Mapping[str, Any]) -> str:
+    mail.para(
+        _(
+            "You asked to delete your pbem account. Your address, name, settings, tokens,"
+            " chat lines and mail will be erased; games under way go on with a bot in your"
+            " seat, and finished games keep their records under the name of a former player."
+            " This cannot be undone."
         )
-        mail.link(_("Delete my account"), payload["link"])
-        mail.para(_("If you did not ask for this, ignore this mail: nothing changes."))
-        return mail.message(_("Delete your pbem account?"))
-    if row.kind == notifications.INVITE and payload.get("replaces"):
+    )
+    mail.link(_("Delete my account"), row.payload["link"])
+    mail.para(_("If you did not ask for this, ignore this mail: nothing changes."))
+    return _("Delete your pbem account?")
+
+
+def _invite(session: Session, mail: Mail, row: Outbox, _config: Mapping[str, Any]) -> str:
+    """To an open seat, or (`replaces`) to take over a seat of a game under way."""
+    payload = row.payload
+    if payload.get("replaces"):
         mail.para(
             _(
                 "%(name)s invites you to take over the seat of %(player)s in a %(game)s game "
@@ -146,54 +140,61 @@ def _account_mail(session: Session, row: Outbox, config: Mapping[str, Any]) -> E
             )
         )
         mail.link(_("Take over the seat"), payload["link"])
-        return mail.message(_("%(name)s invites you to take over a seat", name=payload["from"]))
-    if row.kind == notifications.INVITE:
-        mail.para(_("%(name)s invites you to a game on pbem.", name=payload["from"]))
-        if row.game_id is not None:  # the clock the invitee would play with
-            game = session.get_one(Game, row.game_id)
-            mail.para(_("Time control: %(control)s.", control=time_control_words(game)))
-        mail.link(_("Join the game"), payload["link"])
-        return mail.message(_("%(name)s invites you to a game", name=payload["from"]))
-    if row.kind == notifications.ORGANISER_TIMEOUT:
-        mail.para(
-            _(
-                "%(name)s ran out of time in your %(title)s game %(game)s. The game waits for "
-                "you: extend the deadline, hand the seat to a bot, give it to another player, "
-                "or abandon the game.",
-                name=payload["name"],
-                title=game_title(payload["ruleset"]),
-                game=_game_named(session, row),
-            )
+        return _("%(name)s invites you to take over a seat", name=payload["from"])
+    mail.para(_("%(name)s invites you to a game on pbem.", name=payload["from"]))
+    if row.game_id is not None:  # the clock the invitee would play with
+        game = session.get_one(Game, row.game_id)
+        mail.para(_("Time control: %(control)s.", control=time_control_words(game)))
+    mail.link(_("Join the game"), payload["link"])
+    return _("%(name)s invites you to a game", name=payload["from"])
+
+
+def _organiser_timeout(session: Session, mail: Mail, row: Outbox, config: Mapping[str, Any]) -> str:
+    payload = row.payload
+    mail.para(
+        _(
+            "%(name)s ran out of time in your %(title)s game %(game)s. The game waits for "
+            "you: extend the deadline, hand the seat to a bot, give it to another player, "
+            "or abandon the game.",
+            name=payload["name"],
+            title=game_title(payload["ruleset"]),
+            game=_game_named(session, row),
         )
-        mail.link(_("Game page"), f"{base_url(config)}/games/{payload['game']}")
-        return mail.message(_("Timeout in %(game)s: you decide", game=_game_named(session, row)))
-    if row.kind == notifications.ORGANISER_NOTICE:
-        mail.para(written(payload["text"]))
-        return mail.message(f"{_game_named(session, row)}: {written(payload['headline'])}")
-    if row.kind == notifications.WEBHOOK_OFF:
-        mail.para(
-            _(
-                "Your webhook to %(url)s failed %(count)d times in a row, so pbem stopped"
-                " sending to it. The last answer: %(error)s",
-                url=payload["url"],
-                count=payload["failures"],
-                error=payload["error"],
-            )
+    )
+    mail.link(_("Game page"), f"{base_url(config)}/games/{payload['game']}")
+    return _("Timeout in %(game)s: you decide", game=_game_named(session, row))
+
+
+def _organiser_notice(session: Session, mail: Mail, row: Outbox, _config: Mapping[str, Any]) -> str:
+    mail.para(written(row.payload["text"]))
+    return f"{_game_named(session, row)}: {written(row.payload['headline'])}"
+
+
+def _webhook_off(_session: Session, mail: Mail, row: Outbox, config: Mapping[str, Any]) -> str:
+    mail.para(
+        _(
+            "Your webhook to %(url)s failed %(count)d times in a row, so pbem stopped"
+            " sending to it. The last answer: %(error)s",
+            url=row.payload["url"],
+            count=row.payload["failures"],
+            error=row.payload["error"],
         )
-        mail.para(_("Once its receiver works again, send it a test from your settings page."))
-        mail.link(_("Settings"), f"{base_url(config)}/settings")
-        return mail.message(_("Your webhook is switched off"))
-    if row.kind == "refusal":
-        mail.para(
-            _(
-                "We could not accept your message. Nothing was done. If you play a game "
-                "here, reply to the latest mail about it from the address you play with."
-            )
+    )
+    mail.para(_("Once its receiver works again, send it a test from your settings page."))
+    mail.link(_("Settings"), f"{base_url(config)}/settings")
+    return _("Your webhook is switched off")
+
+
+def _refusal_mail(_session: Session, mail: Mail, row: Outbox, _config: Mapping[str, Any]) -> str:
+    mail.para(
+        _(
+            "We could not accept your message. Nothing was done. If you play a game "
+            "here, reply to the latest mail about it from the address you play with."
         )
-        if payload.get("reason"):
-            mail.para(payload["reason"])
-        return mail.message(_("Your message was not accepted"))
-    raise ValueError(f"no mail for outbox kind {row.kind!r}")
+    )
+    if row.payload.get("reason"):
+        mail.para(row.payload["reason"])
+    return _("Your message was not accepted")
 
 
 def _game_named(session: Session, row: Outbox) -> str:
@@ -203,9 +204,11 @@ def _game_named(session: Session, row: Outbox) -> str:
     return named(session.get_one(Game, row.game_id))
 
 
-def _digest(session: Session, mail: Mail, user: User, config: Mapping[str, Any]) -> EmailMessage:
+def _digest(session: Session, mail: Mail, row: Outbox, config: Mapping[str, Any]) -> str:
     """Every game waiting for the user as it stands when the mail is written,
     the soonest deadline first, each with a link to its page."""
+    user = row.recipient
+    assert user is not None  # a digest is queued for a player
     seats = seats_to_act(session, user)
     for seat in seats:
         game = seat.game
@@ -219,9 +222,7 @@ def _digest(session: Session, mail: Mail, user: User, config: Mapping[str, Any])
         )
     )
     mail.link(_("Change your settings"), f"{base_url(config)}/settings")
-    return mail.message(
-        ngettext("Your move in %(num)d game", "Your move in %(num)d games", len(seats))
-    )
+    return ngettext("Your move in %(num)d game", "Your move in %(num)d games", len(seats))
 
 
 def _due(seat: Seat, user: User) -> str:
@@ -249,7 +250,8 @@ def _game_mail(
         if row.kind != notifications.ORGANISER_EVENT:  # that one says so itself
             mail.para(str(ABANDONED))
     kind = kind_now(row, picture)
-    phrase = _write_kind(mail, kind, row.payload, picture, seat)
+    entry = KINDS[kind]
+    phrase = SEAT_WRITERS[kind](mail, row.payload, picture, seat)
     zone = row.recipient.time_zone if row.recipient is not None else "UTC"
     clock = clock_text(seat, zone, deadline=kind != notifications.REMINDER)
     if clock:
@@ -257,15 +259,15 @@ def _game_mail(
     bots = bots_at_table(game)
     if bots:
         mail.para(bots)
-    if kind in BOARD_KINDS or row.payload.get("board"):
-        news = kind != SINCE_YOU_HEARD  # that mail lists the news itself
+    if entry.board or row.payload.get("board"):
+        news = kind != notifications.SINCE_YOU_HEARD  # that mail lists the news itself
         _board(mail, picture, views.board(game, picture), news)
         mail.png_url = picture_url(config, seat, picture.ply)
         mail.domain = config["PBEM_MAIL_DOMAIN"]
         mail.link(_("The board picture at full size"), mail.png_url)
     # No moves to send any more: the game is over, or the reader resigned.
     done = picture.result is not None or game.abandoned_at is not None or seat.resigned_at
-    mail.para(short_help() if kind in SHORT_KINDS or done else commands_line(base_url(config)))
+    mail.para(short_help() if entry.short or done else commands_line(base_url(config)))
     mail.link(_("Game page"), _game_url(config, game))
     notation = notation_path(game.ruleset, current_language())
     if notation is not None:
@@ -290,65 +292,79 @@ def bots_at_table(game: Game) -> str | None:
     return _("Played by bots: %(seats)s.", seats=", ".join(seats)) if seats else None
 
 
-def _write_kind(
-    mail: Mail, kind: str, payload: Mapping[str, Any], picture: SeatPicture, seat: Seat
-) -> str:
-    """The kind's own opening paragraphs; returns the subject's phrase."""
-    if kind == "your_turn":
-        if picture.my_turn:
-            return _("your turn")
-        if picture.to_act and picture.result is None:
-            return _("waiting for %(players)s", players=picture.waiting_for())
-        return _("game over")  # while the mail waited: nobody is left to wait for
-    if kind == SINCE_YOU_HEARD:
-        return _since_you_heard(mail, payload[SINCE], picture)
-    if kind == "game_over":  # the board part says who won and shows the seed
-        return _("game over")
-    if kind == "submission_rejected" and payload.get("played"):
+def _your_turn(_mail: Mail, _payload: Payload, picture: SeatPicture, _seat: Seat) -> str:
+    if picture.my_turn:
+        return _("your turn")
+    if picture.to_act and picture.result is None:
+        return _("waiting for %(players)s", players=picture.waiting_for())
+    return _("game over")  # while the mail waited: nobody is left to wait for
+
+
+def _game_over(_mail: Mail, _payload: Payload, _picture: SeatPicture, _seat: Seat) -> str:
+    return _("game over")  # the board part says who won and shows the seed
+
+
+def _rejected(mail: Mail, payload: Payload, picture: SeatPicture, _seat: Seat) -> str:
+    if payload.get("played"):
         mail.para(_("Your turn was accepted in part: %(reason)s.", reason=_refusal(payload)))
         mail.para(_("The moves played stand; send the rest of your turn again if you like."))
-        return _("accepted in part")
-    if kind == "submission_rejected":
+        subject = _("accepted in part")
+    else:
         mail.para(_("Your turn was not accepted: %(reason)s", reason=_refusal(payload)))
         mail.para(picture.what_to_send())
-        return _("not accepted")
-    if kind == "submission_accepted":
-        accepted = [picture.say(move) for move in payload["moves"]]
-        mail.listing(_("Accepted and played:"), [*accepted, *picture.told_of_last_turn()])
-        return _("accepted")
-    if kind == "mail_answer":
-        # Answers the mail pipeline wrote are in the language already; a text
-        # the services stored in English is read through the catalogue.
-        mail.pre(written(payload["text"]))
-        subject = payload.get("subject") or "answer"
-        return str(ANSWER_SUBJECTS.get(subject, subject))
-    if kind == notifications.CHAT:
-        mail.para(_("%(name)s writes:", name=payload["from"]))
-        mail.pre(payload["text"])
-        return _("message from %(name)s", name=payload["from"])
-    if kind == notifications.MOVED:
-        return _moved(mail, payload, picture)
-    if kind == notifications.REMINDER:
-        return _reminder(mail, payload, seat)
-    if kind == notifications.TIMEOUT:
-        late = picture.seats[payload["late"]]
-        outcome = written(payload["outcome"])  # pbem.clock.timeouts.OUTCOMES
-        if payload["late"] == picture.position:
-            mail.para(_("Timeout: You ran out of time. %(outcome)s", outcome=outcome))
-            if payload.get("moves"):
-                mail.listing(_("The bot played:"), [picture.say(m) for m in payload["moves"]])
-        else:
-            mail.para(
-                _("Timeout: %(name)s ran out of time. %(outcome)s", name=late, outcome=outcome)
-            )
-        return _("timeout of %(name)s", name=late)
-    if kind == notifications.ORGANISER_EVENT:
-        mail.para(written(payload["text"]))
-        return written(payload["headline"])
-    if kind == notifications.SEAT_RESIGNED:
-        mail.para(_("%(name)s resigned. A bot plays their seat to the end.", name=payload["name"]))
-        return _("%(name)s resigned", name=payload["name"])
-    raise ValueError(f"no mail for outbox kind {kind!r}")
+        subject = _("not accepted")
+    _set_aside(mail, payload)
+    return subject
+
+
+def _accepted(mail: Mail, payload: Payload, picture: SeatPicture, _seat: Seat) -> str:
+    accepted = [picture.say(move) for move in payload["moves"]]
+    mail.listing(_("Accepted and played:"), [*accepted, *picture.told_of_last_turn()])
+    _set_aside(mail, payload)
+    return _("accepted")
+
+
+def _set_aside(mail: Mail, payload: Payload) -> None:
+    """The lines of the player's mail that were not read as moves (a greeting,
+    a signature): said in the answer to the turn, not in a mail of their own."""
+    if payload.get("aside"):
+        mail.para(not_read(payload["aside"]))
+
+
+def _mail_answer(mail: Mail, payload: Payload, _picture: SeatPicture, _seat: Seat) -> str:
+    # Answers the mail pipeline wrote are in the language already; a text
+    # the services stored in English is read through the catalogue.
+    mail.pre(written(payload["text"]))
+    subject = payload.get("subject") or "answer"
+    return str(ANSWER_SUBJECTS.get(subject, subject))
+
+
+def _chat(mail: Mail, payload: Payload, _picture: SeatPicture, _seat: Seat) -> str:
+    mail.para(_("%(name)s writes:", name=payload["from"]))
+    mail.pre(payload["text"])
+    return _("message from %(name)s", name=payload["from"])
+
+
+def _timeout(mail: Mail, payload: Payload, picture: SeatPicture, _seat: Seat) -> str:
+    late = picture.seats[payload["late"]]
+    outcome = written(payload["outcome"])  # pbem.clock.timeouts.OUTCOMES
+    if payload["late"] == picture.position:
+        mail.para(_("Timeout: You ran out of time. %(outcome)s", outcome=outcome))
+        if payload.get("moves"):
+            mail.listing(_("The bot played:"), [picture.say(m) for m in payload["moves"]])
+    else:
+        mail.para(_("Timeout: %(name)s ran out of time. %(outcome)s", name=late, outcome=outcome))
+    return _("timeout of %(name)s", name=late)
+
+
+def _organiser_event(mail: Mail, payload: Payload, _picture: SeatPicture, _seat: Seat) -> str:
+    mail.para(written(payload["text"]))
+    return written(payload["headline"])
+
+
+def _seat_resigned(mail: Mail, payload: Payload, _picture: SeatPicture, _seat: Seat) -> str:
+    mail.para(_("%(name)s resigned. A bot plays their seat to the end.", name=payload["name"]))
+    return _("%(name)s resigned", name=payload["name"])
 
 
 def _refusal(payload: Mapping[str, Any]) -> str:
@@ -356,7 +372,7 @@ def _refusal(payload: Mapping[str, Any]) -> str:
     return describe_refusal(payload.get("refusal"), payload["reason"], current_language())
 
 
-def _reminder(mail: Mail, payload: Mapping[str, Any], seat: Seat) -> str:
+def _reminder(mail: Mail, payload: Payload, _picture: SeatPicture, seat: Seat) -> str:
     zone = seat.user.time_zone if seat.user else "UTC"
     due = local_time(datetime.fromisoformat(payload["timeout_at"]), zone)
     mail.para(_("Reminder: your move is due by %(time)s.", time=due))
@@ -366,7 +382,7 @@ def _reminder(mail: Mail, payload: Mapping[str, Any], seat: Seat) -> str:
     return _("reminder")
 
 
-def _moved(mail: Mail, payload: Mapping[str, Any], picture: SeatPicture) -> str:
+def _moved(mail: Mail, payload: Payload, picture: SeatPicture, _seat: Seat) -> str:
     """Who moved and what, as the recipient may see it (secret moves stay hidden),
     and who must act now."""
     mover = picture.seats[payload["mover"]]
@@ -384,9 +400,10 @@ def _moved(mail: Mail, payload: Mapping[str, Any], picture: SeatPicture) -> str:
     return _("%(name)s moved", name=mover)
 
 
-def _since_you_heard(mail: Mail, first_ply: int, picture: SeatPicture) -> str:
+def _since_you_heard(mail: Mail, payload: Payload, picture: SeatPicture, _seat: Seat) -> str:
     """The others' moves played while the reader's mail was held, as they may
     see them, in one mail; the board and who must act follow."""
+    first_ply = payload[SINCE]
     played = enumerate(picture.view["history"][first_ply - 1 :], start=first_ply)
     moves = picture.with_told(
         (ply, f"{ply}. {picture.seats[entry['seat']]}: {picture.say(entry['move'])}")
@@ -448,3 +465,30 @@ def _thread_headers(
     )
     message["X-Pbem-Game"] = game.public_id
     message["X-Pbem-Move"] = str(ply + 1)
+
+
+SEAT_WRITERS: dict[str, SeatWriter] = {
+    notifications.YOUR_TURN: _your_turn,
+    notifications.GAME_OVER: _game_over,
+    notifications.REJECTED: _rejected,
+    notifications.ACCEPTED: _accepted,
+    notifications.MAIL_ANSWER: _mail_answer,
+    notifications.CHAT: _chat,
+    notifications.TIMEOUT: _timeout,
+    notifications.ORGANISER_EVENT: _organiser_event,
+    notifications.SEAT_RESIGNED: _seat_resigned,
+    notifications.REMINDER: _reminder,
+    notifications.MOVED: _moved,
+    notifications.SINCE_YOU_HEARD: _since_you_heard,
+}
+ROW_WRITERS: dict[str, RowWriter] = {
+    notifications.SIGN_IN: _sign_in,
+    notifications.DELETE_ACCOUNT: _delete_account,
+    notifications.INVITE: _invite,
+    notifications.ORGANISER_TIMEOUT: _organiser_timeout,
+    notifications.ORGANISER_NOTICE: _organiser_notice,
+    notifications.WEBHOOK_OFF: _webhook_off,
+    notifications.REFUSAL: _refusal_mail,
+    notifications.DIGEST: _digest,
+    **LEAGUE_WRITERS,
+}

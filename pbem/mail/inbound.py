@@ -44,6 +44,7 @@ from pbem.ratelimit import address_key, allow_refusal_answer
 from pbem.services import notifications
 from pbem.services.accounts import normalise_email, user_by_email
 from pbem.services.errors import Invalid
+from pbem.services.notifications import queue_notice
 from pbem.task_names import PROCESS_INBOUND
 
 log = logging.getLogger(__name__)
@@ -245,20 +246,17 @@ def _answers_chat(session: Session, seat: Seat, message: EmailMessage) -> bool:
 def _answer(
     session: Session, seat: Seat, row: InboundMessage, paragraphs: list[str], board: bool
 ) -> None:
-    session.add(
-        Outbox(
-            recipient_id=seat.user_id,
-            game_id=seat.game_id,
-            kind="mail_answer",
-            payload={
-                "game": seat.game.public_id,
-                "seat": seat.position,
-                "text": "\n\n".join(paragraphs),
-                "board": board,
-                "in_reply_to": row.message_id,
-                "subject": "answer",
-            },
-        )
+    assert seat.user is not None  # the seat's player wrote the mail
+    payload = {
+        "game": seat.game.public_id,
+        "seat": seat.position,
+        "text": "\n\n".join(paragraphs),
+        "board": board,
+        "in_reply_to": row.message_id,
+        "subject": "answer",
+    }
+    queue_notice(
+        session, notifications.MAIL_ANSWER, payload, recipient=seat.user, game_id=seat.game_id
     )
 
 
@@ -320,9 +318,7 @@ def _refuse(
     with in_language(language):
         said = str(reason) % params if reason is not None else ""
     payload = {"reason": said, "in_reply_to": str(message.get("Message-ID", ""))}
-    if language:
-        payload["language"] = language
-    session.add(Outbox(to_address=address, kind="refusal", payload=payload))
+    queue_notice(session, notifications.REFUSAL, payload, to_address=address, language=language)
 
 
 def received_since(session: Session, older_than: Any) -> list[int]:

@@ -15,7 +15,6 @@ from sqlalchemy.orm import Session
 from pbem.config import base_url
 from pbem.i18n.games import game_title
 from pbem.i18n.times import local_time
-from pbem.leagues import notices
 from pbem.leagues.balance import division_balance
 from pbem.leagues.digest import playing_now
 from pbem.leagues.leagues import find_league, league_time_control
@@ -24,15 +23,10 @@ from pbem.leagues.seasons import division_rounds, rounds_in, shown_title
 from pbem.leagues.tables import PER_GAME, TableRow, division_table, ranks_per_game
 from pbem.mail.message import Mail
 from pbem.models import Game, GameStatus, League, Outbox, Season, SeasonEntrant, Seat, User
+from pbem.services import notifications
 from pbem.services.errors import NotFound
 from pbem.services.names import player_name
 
-LEAGUE_KINDS = {
-    notices.LEAGUE_INVITE,
-    notices.SEASON_START,
-    notices.SEASON_OVER,
-    notices.LEAGUE_DIGEST,
-}
 FRACTIONS = {
     Fraction(1, 4): "¼",
     Fraction(1, 3): "⅓",
@@ -42,23 +36,37 @@ FRACTIONS = {
 }
 
 
-def league_mail(session: Session, mail: Mail, row: Outbox, config: Mapping[str, Any]) -> str:
-    """Write the row's mail into `mail`; returns its subject."""
-    user = row.recipient
-    if user is None:
+def _reader(row: Outbox) -> User:
+    if row.recipient is None:
         raise ValueError(f"a {row.kind} mail goes to a player, not to an address")
-    if row.kind == notices.LEAGUE_DIGEST:
-        return _digest(session, mail, user, config)
+    return row.recipient
+
+
+def _invitation_mail(session: Session, mail: Mail, row: Outbox, _config: Mapping[str, Any]) -> str:
+    return _invitation(mail, find_league(session, row.payload["league"]), row.payload)
+
+
+def _season_start_mail(session: Session, mail: Mail, row: Outbox, config: Mapping[str, Any]) -> str:
+    season, place = _season_place(session, row)
+    return _season_start(mail, season, place, config)
+
+
+def _season_over_mail(session: Session, mail: Mail, row: Outbox, _config: Mapping[str, Any]) -> str:
+    season, place = _season_place(session, row)
+    return _season_over(session, mail, season, place)
+
+
+def _digest_mail(session: Session, mail: Mail, row: Outbox, config: Mapping[str, Any]) -> str:
+    return _digest(session, mail, _reader(row), config)
+
+
+def _season_place(session: Session, row: Outbox) -> tuple[Season, SeasonEntrant]:
+    """The season a row is about, and the reader's place in it."""
     league = find_league(session, row.payload["league"])
-    if row.kind == notices.LEAGUE_INVITE:
-        return _invitation(mail, league, row.payload)
     season = next((s for s in league.seasons if s.number == row.payload["season"]), None)
     if season is None:
         raise NotFound(f"league {league.public_id} has no season {row.payload['season']}")
-    place = _place(season, user, row.payload["division"])
-    if row.kind == notices.SEASON_START:
-        return _season_start(mail, season, place, config)
-    return _season_over(session, mail, season, place)
+    return season, _place(season, _reader(row), row.payload["division"])
 
 
 def points_text(value: Fraction) -> str:
@@ -262,3 +270,12 @@ def _turn_line(game: Game, user: User, config: Mapping[str, Any]) -> str:
         _("waiting for %(players)s", players=", ".join(waiting)) if waiting else _("no one to move")
     )
     return f"{shown_title(game)}: {turn}: {base_url(config)}/games/{game.public_id}"
+
+
+# The writers of the league's kinds (pbem.mail.compose has the others').
+LEAGUE_WRITERS = {
+    notifications.LEAGUE_INVITE: _invitation_mail,
+    notifications.SEASON_START: _season_start_mail,
+    notifications.SEASON_OVER: _season_over_mail,
+    notifications.LEAGUE_DIGEST: _digest_mail,
+}

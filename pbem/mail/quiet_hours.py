@@ -1,17 +1,16 @@
-"""No game mail in a player's quiet hours: a row queued inside them gets
-`not_before` = their end, whatever part of the app queued it. The sender
-leaves it until then and the beat's outbox sweep hands it on once due.
+"""What waits for a reader's quiet hours to end, and what it says then.
 
-Answers to what the recipient is doing right now (a sign-in link, the answer
-to their mail or to their turn) are sent at once: they are awake. So is an
-invitation: the one who invited is waiting, and the invitee's time zone is
-not known before they sign in.
+A row a kind of notice does not send at once (pbem.services.notifications:
+the registry, and queue_notice, which sets when each row may go) waits until
+its recipient's quiet hours are over; the sender leaves it until then and
+the beat's outbox sweep hands it on once due.
 
 At their end the reader gets one mail per game about where it stands, not
-every copy held: the rows about the board (ABOUT_THE_BOARD) held for one
-reader and game fold into the last of them, which is written as the game
-stands when it goes (`kind_now`): the board at its end, their turn, or what
-was played since they last heard; nothing if none of that is news."""
+every copy held: the rows of kinds `about_the_board` held for one reader
+and game fold into the last of them, which is written as the game stands
+when it goes (`kind_now`): the board at its end, their turn, or what was
+played since they last heard; nothing if none of that is news. A lone
+'moved' that only waited for a quick answer is sent as it is."""
 
 from __future__ import annotations
 
@@ -19,68 +18,23 @@ from collections import defaultdict
 from datetime import datetime
 from typing import Any
 
-from flask import Flask
-from sqlalchemy import event, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from pbem.leagues import notices
 from pbem.mail.game_text import SeatPicture
-from pbem.models import Outbox, OutboxStatus, User, utcnow
+from pbem.models import Outbox, OutboxStatus
 from pbem.services import notifications
-from pbem.services.deadlines import out_of_quiet_hours
+from pbem.services.notifications import KINDS
 
-AT_ONCE = {
-    notifications.SIGN_IN,
-    notifications.INVITE,
-    notices.LEAGUE_INVITE,
-    notifications.MAIL_ANSWER,
-    notifications.ACCEPTED,
-    notifications.REJECTED,
-}
-# Mails that only say where a game stands: one held for a reader tells all the others did.
-ABOUT_THE_BOARD = (
-    notifications.YOUR_TURN,
-    notifications.MOVED,
-    notifications.GAME_OVER,
-    notifications.REMINDER,
-)
+ABOUT_THE_BOARD = tuple(kind.name for kind in KINDS.values() if kind.about_the_board)
 # A digest reader hears of turns and moves in the digest, not in mails of their own.
-NOT_FOR_DIGEST = (notifications.YOUR_TURN, notifications.MOVED)
+NOT_FOR_DIGEST = tuple(kind.name for kind in KINDS.values() if kind.in_digest)
 HELD = "held"  # payload key: the row waited, and is written as the game stands when it goes
 SINCE = "since"  # payload key: the first ply the reader has not heard of
-SINCE_YOU_HEARD = "since_you_heard"  # how a folded row is written when it is not their turn
 
 
 class Stale(Exception):
     """A held mail with nothing left to say when it may go: it is dropped."""
-
-
-def held_until(session: Session, row: Outbox, now: datetime) -> datetime | None:
-    """When the row may go out, if not now: the end of its recipient's quiet hours."""
-    if row.recipient_id is None or row.kind in AT_ONCE:
-        return None
-    with session.no_autoflush:
-        user = session.get(User, row.recipient_id)
-    if user is None:
-        return None
-    end = out_of_quiet_hours(now, user)
-    return end if end > now else None
-
-
-def is_held(row: Outbox, now: datetime) -> bool:
-    return row.not_before is not None and row.not_before > now
-
-
-def hold_in_quiet_hours(app: Flask) -> None:
-    """Every outbox row any session of the app adds is checked before it is written."""
-    sessions = app.extensions["pbem.db"].sessionmaker
-
-    @event.listens_for(sessions, "before_flush")
-    def _hold(session: Session, _context: object, _instances: object) -> None:
-        now = utcnow()
-        for row in session.new:
-            if isinstance(row, Outbox) and row.not_before is None:
-                row.not_before = held_until(session, row, now)
 
 
 def fold_released(session: Session, now: datetime) -> None:
@@ -113,7 +67,7 @@ def _fold(rows: list[Outbox]) -> None:
             if row.kind in NOT_FOR_DIGEST:
                 _drop(row, "the reader chose the daily digest")
         rows = [row for row in rows if row.kind not in NOT_FOR_DIGEST]
-    if not rows:
+    if not rows or [row.kind for row in rows] == [notifications.MOVED]:
         return
     *older, kept = rows
     firsts = [first for first in map(_first_unheard, rows) if first is not None]
@@ -142,5 +96,5 @@ def kind_now(row: Outbox, picture: SeatPicture) -> str:
     if picture.my_turn:
         return notifications.YOUR_TURN
     if row.payload.get(SINCE) is not None:
-        return SINCE_YOU_HEARD
+        return notifications.SINCE_YOU_HEARD
     raise Stale("held until the end of quiet hours, and no longer news")

@@ -1,8 +1,9 @@
 """Sending the outbox: one Celery task per batch of rows (those one commit
-queued, or up to BATCH_SIZE the sweep hands on), handed on once the rows are
-committed. A batch replays each of its games once, draws each distinct board
-once and sends through one SMTP connection; everything below holds for each
-row of it on its own.
+queued, or up to pbem.dispatch.BATCHES the sweep hands on), handed on once the
+rows are committed (pbem.services.notifications.queue_notice). A batch
+replays each of its games once, draws each distinct board once and sends
+through one SMTP connection; everything below holds for each row of it on
+its own.
 
 A row is marked "sending" with a lease before it is handed to SMTP, so two
 workers never send it at once; a server that is down makes the task retry
@@ -33,18 +34,17 @@ from email.message import EmailMessage
 from typing import Any
 
 from celery import Celery
-from flask import Flask
 from sqlalchemy import and_, or_, select, update
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.elements import ColumnElement
 
 from pbem.db import rows_changed
-from pbem.dispatch import send_batches
+from pbem.dispatch import BATCHES, send_batches
 from pbem.logs import bind, log_context
 from pbem.mail.compose import compose
 from pbem.mail.game_views import GameViews
-from pbem.mail.quiet_hours import Stale, fold_released, is_held
+from pbem.mail.quiet_hours import Stale, fold_released
 from pbem.mail.transport import Outgoing, PermanentFailure, ServerDown
 from pbem.metrics import events
 from pbem.models import Outbox, OutboxStatus, utcnow
@@ -52,9 +52,7 @@ from pbem.task_names import SEND_MAILS
 
 log = logging.getLogger(__name__)
 
-BATCH_SIZE = 50
 LEASE_SECONDS = 120
-SESSION_KEY = "pbem.new_outbox"
 
 
 class Transient(Exception):
@@ -258,34 +256,4 @@ def due_rows(session: Session, older_than_seconds: int, max_attempts: int) -> li
 
 
 def enqueue(celery: Celery, outbox_ids: Sequence[int]) -> None:
-    send_batches(celery, SEND_MAILS, outbox_ids, BATCH_SIZE)
-
-
-def send_outbox_after_commit(app: Flask) -> None:
-    """Every outbox row any part of the app adds is handed to a worker, in one
-    batch with the others of its transaction, once that commits (never before:
-    the worker would not see it). SQLAlchemy signals savepoints' ends with the
-    same events; those are not the commit."""
-    from sqlalchemy import event
-
-    sessions = app.extensions["pbem.db"].sessionmaker
-    celery = app.extensions["celery"]
-
-    @event.listens_for(sessions, "after_flush")
-    def _collect(session: Session, _context: object) -> None:
-        now = utcnow()
-        new = [obj.id for obj in session.new if isinstance(obj, Outbox) and not is_held(obj, now)]
-        if new:
-            session.info.setdefault(SESSION_KEY, []).extend(new)
-
-    @event.listens_for(sessions, "after_commit")
-    def _send(session: Session) -> None:
-        if session.in_nested_transaction():
-            return  # a savepoint released: the rows are not committed yet
-        enqueue(celery, sorted(session.info.pop(SESSION_KEY, [])))  # a game's rows together
-
-    @event.listens_for(sessions, "after_rollback")
-    def _forget(session: Session) -> None:
-        if session.in_nested_transaction():
-            return  # a savepoint rolled back: the rows flushed before it still commit
-        session.info.pop(SESSION_KEY, None)
+    send_batches(celery, SEND_MAILS, outbox_ids, BATCHES[SEND_MAILS])

@@ -1,46 +1,180 @@
-"""Queueing notifications in the outbox; the mail sender delivers them later,
-only once the transaction that queued them has committed."""
+"""Notices to people, one registry of their kinds: each kind is one entry
+saying whom it is written for, whether quiet hours and the daily digest hold
+it, whether the player's choices for a game apply, whether it carries the
+board and which language it speaks; `queue_notice` is the one writer of
+outbox rows, in the change's own transaction. It decides when a row may go
+and in which language, and hands the rows due now to the notices' worker
+once the transaction commits (pbem.signals), never before. How each kind
+reads is pbem.mail.compose's (one writer per kind)."""
 
 from __future__ import annotations
 
+import dataclasses
+import enum
 from collections.abc import Iterable, Sequence
+from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 import engine
+from pbem import signals
 from pbem.i18n.phrases import Phrase, phrase
 from pbem.models import Game, MovedMail, Outbox, OutboxStatus, Seat, Submission, User, utcnow
 from pbem.services.deadlines import out_of_quiet_hours
 from pbem.services.game_organisers import organiser_ids
 from pbem.services.notice_choices import tells
 from pbem.services.seat_address import NEW_ADDRESS
-
-YOUR_TURN = "your_turn"
-GAME_OVER = "game_over"
-REJECTED = "submission_rejected"
-SIGN_IN = "sign_in"
-DELETE_ACCOUNT = "delete_account"
-INVITE = "invite"
-ACCEPTED = "submission_accepted"
-MOVED = "moved"
-MAIL_ANSWER = "mail_answer"
-CHAT = "chat"
-REMINDER = "reminder"
-TIMEOUT = "timeout"
-ORGANISER_TIMEOUT = "organiser_timeout"
-ORGANISER_EVENT = "organiser_event"
-ORGANISER_NOTICE = "organiser_notice"
-SEAT_RESIGNED = "seat_resigned"
-DIGEST = "digest"
-WEBHOOK_OFF = "webhook_off"
-# Notices of a game's turns: sent by mail only if the player's choice for
-# the game (pbem.services.notice_choices) keeps mail and the game is not muted.
-CHOSEN = frozenset({YOUR_TURN, MOVED, REMINDER})
+from pbem.task_names import SEND_MAILS
 
 
-def _queue(session: Session, seat: Seat, kind: str, payload: dict[str, Any]) -> None:
+class Reader(enum.StrEnum):
+    """Whom a kind is written for, which decides how it is written."""
+
+    SEAT = "seat"  # a player, about their seat: the game's mail, in its thread
+    ACCOUNT = "account"  # a user, about their account or a game without a seat of theirs
+    LEAGUE = "league"  # a league's player, about the league
+    STRANGER = "stranger"  # an address that wrote in, with no account behind it
+
+
+class Speaks(enum.StrEnum):
+    """The language of a recipient who chose none (a chosen one always wins)."""
+
+    ENGLISH = "english"
+    PAGE = "page"  # the page the mail was asked from: the reader asked for it there
+    INVITER = "inviter"  # the inviter's page, for an invitee who never signed in
+    SENDER = "sender"  # the language of the account the answered mail came from
+
+
+@dataclasses.dataclass(frozen=True)
+class NoticeKind:
+    name: str
+    reader: Reader
+    # Sent in quiet hours too: it answers what the reader is doing right now.
+    at_once: bool = False
+    # Only says where a game stands: held copies fold into one (pbem.mail.quiet_hours).
+    about_the_board: bool = False
+    # The player's choice of channels for the game applies, and its mute.
+    chosen: bool = False
+    # A reader of the daily digest hears of it there instead.
+    in_digest: bool = False
+    # Waits briefly, so the 'your turn' or the game's end that soon follows tells it instead.
+    waits: bool = False
+    # Carries the board picture; `short`: one line of help, no picture.
+    board: bool = False
+    short: bool = False
+    speaks: Speaks = Speaks.ENGLISH
+
+
+KINDS: dict[str, NoticeKind] = {}
+
+
+def _kind(name: str, reader: Reader, **policy: Any) -> str:
+    KINDS[name] = NoticeKind(name, reader, **policy)
+    return name
+
+
+_TURNS = {"about_the_board": True, "chosen": True, "in_digest": True}
+YOUR_TURN = _kind("your_turn", Reader.SEAT, board=True, **_TURNS)
+MOVED = _kind("moved", Reader.SEAT, short=True, waits=True, **_TURNS)
+REMINDER = _kind("reminder", Reader.SEAT, about_the_board=True, chosen=True)
+GAME_OVER = _kind("game_over", Reader.SEAT, about_the_board=True, board=True)
+# How a folded held row is written when it is not the reader's turn (pbem.mail.quiet_hours).
+SINCE_YOU_HEARD = _kind("since_you_heard", Reader.SEAT, board=True)
+ACCEPTED = _kind("submission_accepted", Reader.SEAT, at_once=True)
+REJECTED = _kind("submission_rejected", Reader.SEAT, at_once=True, board=True)
+MAIL_ANSWER = _kind("mail_answer", Reader.SEAT, at_once=True)
+CHAT = _kind("chat", Reader.SEAT)
+TIMEOUT = _kind("timeout", Reader.SEAT)
+ORGANISER_EVENT = _kind("organiser_event", Reader.SEAT)
+SEAT_RESIGNED = _kind("seat_resigned", Reader.SEAT)
+SIGN_IN = _kind("sign_in", Reader.ACCOUNT, at_once=True, speaks=Speaks.PAGE)
+DELETE_ACCOUNT = _kind("delete_account", Reader.ACCOUNT, at_once=True, speaks=Speaks.PAGE)
+# The one who invited is waiting, and the invitee's time zone is not known before they sign in.
+INVITE = _kind("invite", Reader.ACCOUNT, at_once=True, speaks=Speaks.INVITER)
+ORGANISER_TIMEOUT = _kind("organiser_timeout", Reader.ACCOUNT)
+ORGANISER_NOTICE = _kind("organiser_notice", Reader.ACCOUNT)
+DIGEST = _kind("digest", Reader.ACCOUNT)
+WEBHOOK_OFF = _kind("webhook_off", Reader.ACCOUNT)
+REFUSAL = _kind("refusal", Reader.STRANGER, at_once=True, speaks=Speaks.SENDER)
+LEAGUE_INVITE = _kind("league_invite", Reader.LEAGUE, at_once=True, speaks=Speaks.INVITER)
+SEASON_START = _kind("season_start", Reader.LEAGUE)
+SEASON_OVER = _kind("season_over", Reader.LEAGUE)
+LEAGUE_DIGEST = _kind("league_digest", Reader.LEAGUE)
+# Mails that tell a reader what their waiting 'moved' mails would have: those go unsent.
+TELLS_THE_MOVES = frozenset({YOUR_TURN, GAME_OVER})
+
+
+def queue_notice(
+    session: Session,
+    kind: str,
+    payload: dict[str, Any],
+    *,
+    recipient: User | None = None,
+    to_address: str | None = None,
+    game_id: int | None = None,
+    language: str | None = None,
+    wait: timedelta = timedelta(0),
+) -> Outbox:
+    """The one way a notice enters the outbox. `language`: the page's or the
+    sender's, kept for a recipient who chose none (as the kind `speaks`);
+    `wait`: how long a kind that `waits` waits at least. The row goes at the
+    end of the recipient's quiet hours unless the kind is `at_once`; a row due
+    now is handed to the notices' worker once the transaction commits."""
+    entry = KINDS[kind]
+    now = utcnow()
+    if language is not None and entry.speaks is not Speaks.ENGLISH:
+        payload = {"language": language, **payload}
+    row = Outbox(
+        recipient_id=recipient.id if recipient is not None else None,
+        to_address=to_address,
+        game_id=game_id,
+        kind=kind,
+        payload=payload,
+        not_before=held_until(kind, recipient, now, wait),
+    )
+    session.add(row)
+    if row.not_before is None:
+        if recipient is not None and game_id is not None and kind in TELLS_THE_MOVES:
+            _fold_waiting_moves(session, recipient.id, game_id, now)
+        session.flush()
+        signals.announce_rows(session, SEND_MAILS, [row.id])
+    return row
+
+
+def held_until(
+    kind: str, recipient: User | None, now: datetime, wait: timedelta = timedelta(0)
+) -> datetime | None:
+    """When a notice of `kind` queued `now` may go, if not now: the end of its
+    recipient's quiet hours, after the kind's wait."""
+    entry = KINDS[kind]
+    if entry.at_once or recipient is None:
+        return None
+    start = now + wait if entry.waits else now
+    end = out_of_quiet_hours(start, recipient)
+    return end if end > now else None
+
+
+def _fold_waiting_moves(session: Session, user_id: int, game_id: int, now: datetime) -> None:
+    """The reader's 'moved' mails of the game still waiting go unsent: the mail
+    going now shows the board with what was played since their last turn.
+    (Mail held by quiet hours folds when they end: pbem.mail.quiet_hours.)"""
+    session.execute(
+        update(Outbox)
+        .where(
+            Outbox.recipient_id == user_id,
+            Outbox.game_id == game_id,
+            Outbox.kind == MOVED,
+            Outbox.status == OutboxStatus.PENDING,
+            Outbox.not_before > now,
+        )
+        .values(status=OutboxStatus.DROPPED, last_error="told in a later mail of the game")
+        .execution_options(synchronize_session=False)
+    )
+
+
+def _queue(session: Session, seat: Seat, kind: str, payload: dict[str, Any], **how: Any) -> None:
     """To the seat's player, unless they left it or their account is
     suspended (the stand-in bot plays for them meanwhile)."""
     user = seat.user
@@ -51,10 +185,10 @@ def _queue(session: Session, seat: Seat, kind: str, payload: dict[str, Any]) -> 
         or user.suspended_at is not None
     ):
         return
-    if kind in CHOSEN and not tells(session, seat.user_id, seat.game_id, "mail"):
+    if KINDS[kind].chosen and not tells(session, seat.user_id, seat.game_id, "mail"):
         return
     payload = {"game": seat.game.public_id, "seat": seat.position, **payload}
-    session.add(Outbox(recipient_id=seat.user_id, game_id=seat.game_id, kind=kind, payload=payload))
+    queue_notice(session, kind, payload, recipient=user, game_id=seat.game_id, **how)
 
 
 def notify_turn(session: Session, game: Game, positions: Iterable[int], ply: int) -> None:
@@ -82,6 +216,7 @@ def notify_rejected(session: Session, submission: Submission, played: Sequence[s
             "reason": submission.reason,
             "refusal": submission.refusal,
             "played": list(played),
+            "aside": _told_aside(submission),
         },
     )
 
@@ -97,14 +232,30 @@ def notify_accepted(
             session,
             submission.seat,
             ACCEPTED,
-            {"submission": submission.id, "moves": moves, "board": goes_on},
+            {
+                "submission": submission.id,
+                "moves": moves,
+                "board": goes_on,
+                "aside": _told_aside(submission),
+            },
         )
 
 
-def notify_moved(session: Session, mover: Seat, plies: range, told_to_act: Iterable[int]) -> None:
+def _told_aside(submission: Submission) -> list[str]:
+    """The lines of the mail set aside, for its answer; the submission keeps
+    none of them after (a signature may hold a telephone number)."""
+    aside, submission.aside = submission.aside or [], None
+    return aside
+
+
+def notify_moved(
+    session: Session, mover: Seat, plies: range, told_to_act: Iterable[int], wait: timedelta
+) -> None:
     """A short 'X moved' to each other player who asked for one, except the
     seats just told it is their turn (that mail has the news already) and
-    players who chose the daily digest instead of mails per move."""
+    players who chose the daily digest instead of mails per move. It waits
+    `wait` first: a 'your turn' or the game's end queued meanwhile tells it
+    instead (a bot's answer, the next player's quick move)."""
     skip = {mover.position, *told_to_act}
     for seat in mover.game.seats:
         user = seat.user
@@ -115,6 +266,7 @@ def notify_moved(session: Session, mover: Seat, plies: range, told_to_act: Itera
                 seat,
                 MOVED,
                 {"mover": mover.position, "first_ply": plies.start, "last_ply": plies.stop - 1},
+                wait=wait,
             )
 
 
@@ -130,18 +282,18 @@ def notify_new_address(session: Session, seat: Seat) -> None:
 
 def notify_chat(session: Session, sender: Seat, readers: list[Seat], text: str) -> None:
     for reader in readers:
-        session.add(
-            Outbox(
-                recipient_id=reader.user_id,
-                game_id=sender.game_id,
-                kind=CHAT,
-                payload={
-                    "game": sender.game.public_id,
-                    "seat": reader.position,
-                    "from": sender.name,
-                    "text": text,
-                },
-            )
+        assert reader.user is not None  # chat is read by the players of a game
+        queue_notice(
+            session,
+            CHAT,
+            {
+                "game": sender.game.public_id,
+                "seat": reader.position,
+                "from": sender.name,
+                "text": text,
+            },
+            recipient=reader.user,
+            game_id=sender.game_id,
         )
 
 
@@ -152,13 +304,14 @@ def notify_resigned(session: Session, game: Game, leaver: Seat) -> None:
             _queue(session, seat, SEAT_RESIGNED, {"name": leaver.name})
 
 
-def notify_sign_in(session: Session, user: User, link: str) -> None:
-    session.add(Outbox(recipient_id=user.id, kind=SIGN_IN, payload={"link": link}))
+def notify_sign_in(session: Session, user: User, link: str, language: str | None) -> None:
+    """`language`: the page's the link was asked from."""
+    queue_notice(session, SIGN_IN, {"link": link}, recipient=user, language=language)
 
 
-def notify_delete_account(session: Session, user: User, link: str) -> None:
+def notify_delete_account(session: Session, user: User, link: str, language: str | None) -> None:
     """The link that confirms the player asked to delete their account."""
-    session.add(Outbox(recipient_id=user.id, kind=DELETE_ACCOUNT, payload={"link": link}))
+    queue_notice(session, DELETE_ACCOUNT, {"link": link}, recipient=user, language=language)
 
 
 def notify_invite(
@@ -167,10 +320,12 @@ def notify_invite(
     invitee: User,
     link: str,
     inviter: str,
+    language: str | None,
     replaces: str | None = None,
 ) -> None:
     """An invitation to an open seat, or (`replaces`: the name of the player
-    who had it) to take over a seat of a game under way."""
+    who had it) to take over a seat of a game under way; `language`: the
+    inviter's page's, for an invitee who never signed in."""
     payload = {
         "link": link,
         "game": seat.game.public_id,
@@ -180,13 +335,8 @@ def notify_invite(
     }
     if replaces is not None:
         payload["replaces"] = replaces
-    session.add(
-        Outbox(
-            recipient_id=invitee.id,
-            game_id=seat.game_id,
-            kind=INVITE,
-            payload=payload,
-        )
+    queue_notice(
+        session, INVITE, payload, recipient=invitee, game_id=seat.game_id, language=language
     )
 
 
@@ -219,13 +369,12 @@ def notify_organiser_timeout(session: Session, game: Game, late: Seat) -> None:
     """A game whose timeouts wait for the organiser: its creator (or its
     league's organisers) decides."""
     for organiser_id in sorted(organiser_ids(game)):
-        session.add(
-            Outbox(
-                recipient_id=organiser_id,
-                game_id=game.id,
-                kind=ORGANISER_TIMEOUT,
-                payload={"game": game.public_id, "name": late.name, "ruleset": game.ruleset},
-            )
+        queue_notice(
+            session,
+            ORGANISER_TIMEOUT,
+            {"game": game.public_id, "name": late.name, "ruleset": game.ruleset},
+            recipient=session.get_one(User, organiser_id),
+            game_id=game.id,
         )
 
 
@@ -261,24 +410,23 @@ def notify_organiser_notice(
 ) -> None:
     """What the organiser did, to someone without a seat to write from: the
     player who lost theirs, or the players of a game that never started."""
-    session.add(
-        Outbox(
-            recipient_id=recipient_id,
-            game_id=game.id,
-            kind=ORGANISER_NOTICE,
-            payload={
-                "game": game.public_id,
-                "ruleset": game.ruleset,
-                "text": text.to_json(),
-                "headline": headline.to_json(),
-            },
-        )
+    queue_notice(
+        session,
+        ORGANISER_NOTICE,
+        {
+            "game": game.public_id,
+            "ruleset": game.ruleset,
+            "text": text.to_json(),
+            "headline": headline.to_json(),
+        },
+        recipient=session.get_one(User, recipient_id),
+        game_id=game.id,
     )
 
 
 def notify_digest(session: Session, user: User) -> None:
     """The daily list of the user's games waiting for them, written when it is sent."""
-    session.add(Outbox(recipient_id=user.id, kind=DIGEST, payload={}))
+    queue_notice(session, DIGEST, {}, recipient=user)
 
 
 def retime_held(session: Session, user: User) -> None:
@@ -299,4 +447,4 @@ def retime_held(session: Session, user: User) -> None:
 def notify_webhook_off(session: Session, user_id: int, url: str, failures: int, error: str) -> None:
     """The owner of a hook switched off after failing `failures` times in a row."""
     payload = {"url": url, "failures": failures, "error": error}
-    session.add(Outbox(recipient_id=user_id, kind=WEBHOOK_OFF, payload=payload))
+    queue_notice(session, WEBHOOK_OFF, payload, recipient=session.get_one(User, user_id))

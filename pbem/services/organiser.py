@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session
 
 from pbem import signals
 from pbem.db import lock_game
+from pbem.i18n import current_language
 from pbem.i18n.phrases import Phrase, phrase
 from pbem.models import ClockStop, Game, GameEvent, GameStatus, Seat, User, utcnow
 from pbem.services import notifications
@@ -238,7 +239,9 @@ def replace(
     headline = phrase("new player")
     event = _announce(session, game, organiser, "replace", text, headline, seat, [seat])
     link = invitation_link(seat, newcomer.email)
-    notifications.notify_invite(session, seat, newcomer, link, organiser.name, replaces=old_name)
+    notifications.notify_invite(
+        session, seat, newcomer, link, organiser.name, current_language(), replaces=old_name
+    )
     return Done(event)
 
 

@@ -15,12 +15,15 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass
+from datetime import timedelta
 
+from flask import current_app, has_app_context
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 import engine
 from pbem import signals
+from pbem.config import moved_mail_wait_setting
 from pbem.db import lock_game
 from pbem.i18n.rules import refusal_of
 from pbem.logs import bind, log_context
@@ -139,7 +142,15 @@ def _judge(session: Session, game: Game, submission: Submission) -> None:
             submission.seat,
             plies=range(turn_start(played.log, position) + 1, len(played.log) + 1),
             told_to_act=newly_to_act(played, already_waiting),
+            wait=_moved_mail_wait(),
         )
+
+
+def _moved_mail_wait() -> timedelta:
+    """The app's setting; the environment's where no app runs (a script replaying games)."""
+    if has_app_context():
+        return timedelta(seconds=current_app.config["PBEM_MOVED_MAIL_WAIT_SECONDS"])
+    return timedelta(seconds=moved_mail_wait_setting())
 
 
 def _refused(

@@ -13,6 +13,7 @@ from flask_login import logout_user
 from pbem.accounts.deletion import delete_account
 from pbem.accounts.export import export_account
 from pbem.db import get_db
+from pbem.i18n import current_language
 from pbem.models import User
 from pbem.services import notifications
 from pbem.services.links import BadLink, delete_account_url, read_delete_account_token
@@ -42,7 +43,7 @@ def ask_deletion() -> str:
     whoever reads that mail can confirm."""
     user = me()
     assert user is not None
-    notifications.notify_delete_account(db(), user, delete_account_url(user))
+    notifications.notify_delete_account(db(), user, delete_account_url(user), current_language())
     db().commit()
     return render_template("account_deletion_sent.html", email=user.email)
 

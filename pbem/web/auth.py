@@ -104,7 +104,7 @@ def sign_in() -> ResponseReturnValue:
     link = absolute_url(
         "auth.follow_link", token=sign_in_token(user.id, user.signed_in_at), next=next_page
     )
-    notifications.notify_sign_in(db(), user, link)
+    notifications.notify_sign_in(db(), user, link, current_language())
     db().commit()
     if current_app.config["PBEM_ENV"] == "embedded":
         # No mail may be set up on one machine: the console shows the link.

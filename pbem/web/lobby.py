@@ -15,6 +15,7 @@ from flask_limiter.util import get_remote_address
 import engine
 from engine.bots import DEFAULT_LEVEL
 from engine.core.options import Option
+from pbem.i18n import current_language
 from pbem.i18n.games import game_title
 from pbem.i18n.times import local_time
 from pbem.models import Game, GameStatus, Seat, User
@@ -270,7 +271,7 @@ def _send_invitations(game: Game) -> None:
         if seat.invited_email:
             invitee = accounts.user_for_sign_in(db(), seat.invited_email)
             link = absolute_url("lobby.invitation", token=invite_token(seat.id, invitee.email))
-            notifications.notify_invite(db(), seat, invitee, link, inviter.name)
+            notifications.notify_invite(db(), seat, invitee, link, inviter.name, current_language())
 
 
 def _invited_seat(token: str) -> tuple[Seat, User]:

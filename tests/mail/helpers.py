@@ -17,7 +17,8 @@ from sqlalchemy import func, insert, select
 from sqlalchemy.orm import Session
 
 from pbem.mail import send
-from pbem.models import Game, InboundMessage, InboundStatus, Outbox, OutboxStatus
+from pbem.models import Game, InboundMessage, InboundStatus, Outbox, OutboxStatus, User, utcnow
+from pbem.services.notifications import SIGN_IN, queue_notice
 from tests.mail.servers import ImapServer
 from tests.server.conftest import wait_for
 
@@ -167,12 +168,18 @@ def unsent_row(session, **values) -> Outbox:
 
 
 def all_sent(session, game: Game) -> None:
-    """Wait until every mail of the game has gone out."""
+    """Wait until every mail of the game due now has gone out (or was
+    dropped, told by a later one)."""
 
     def sent() -> bool:
         session.expire_all()
         rows = session.scalars(select(Outbox).where(Outbox.game_id == game.id)).all()
-        return bool(rows) and all(r.status == OutboxStatus.SENT for r in rows)
+        now = utcnow()
+        return bool(rows) and all(
+            r.status in (OutboxStatus.SENT, OutboxStatus.DROPPED)
+            or (r.status == OutboxStatus.PENDING and r.not_before and r.not_before > now)
+            for r in rows
+        )
 
     wait_for(sent, timeout=30, what="the game's mail to go out")
 
@@ -186,3 +193,9 @@ def forged(sender: str, to: str) -> bytes:
     message["Message-ID"] = make_msgid(domain="spam.test")
     message.set_content("tile 0,0 0,-1 1,-1")
     return message.as_bytes()
+
+
+def queue_sign_in(session: Session, user: User, link: str) -> Outbox:
+    """A sign-in link's mail, queued as the app queues it: handed to the
+    worker once the session commits."""
+    return queue_notice(session, SIGN_IN, {"link": link}, recipient=user)

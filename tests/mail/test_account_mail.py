@@ -29,7 +29,7 @@ def test_the_deletion_link_comes_in_the_readers_language(
 ):
     ann = make_user("Ann")
     ann.language = language
-    notifications.notify_delete_account(session, ann, "http://pbem.test/account/delete/x")
+    notifications.notify_delete_account(session, ann, "http://pbem.test/account/delete/x", None)
     session.commit()
     mail = rig.capture.take(lambda m: m["To"].addresses[0].addr_spec == ann.email)
     assert str(mail["Subject"]) == subject

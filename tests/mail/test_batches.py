@@ -18,7 +18,7 @@ from pbem.mail import game_views, send
 from pbem.models import Game, Outbox, OutboxStatus, User
 from pbem.services.replay import engine_game
 from pbem.task_names import SEND_MAIL, SEND_MAILS
-from tests.mail.helpers import all_sent, text_of, unsent_row
+from tests.mail.helpers import all_sent, queue_sign_in, text_of, unsent_row
 from tests.mail.servers import (
     GREYLISTED_DOMAIN,
     OneMessagePerConnection,
@@ -90,10 +90,7 @@ def test_a_server_down_in_mid_batch_leaves_the_rest_for_the_retry_and_sends_none
     rig.outgoing.stop()
     try:
         with going_down(rig.outgoing_port, accepts=1) as server:
-            rows = [
-                Outbox(recipient_id=u.id, kind="sign_in", payload={"link": f"http://x/{u.id}"})
-                for u in users
-            ]
+            rows = [queue_sign_in(session, u, f"http://x/{u.id}") for u in users]
             session.add_all(rows)
             session.commit()  # one batch of three
             first, second, third = sorted(rows, key=lambda row: row.id)
@@ -134,10 +131,7 @@ def test_a_connection_the_server_closed_between_mails_is_opened_again(rig, sessi
     try:
         handler = OneMessagePerConnection()
         with serving(handler, rig.outgoing_port):
-            rows = [
-                Outbox(recipient_id=u.id, kind="sign_in", payload={"link": f"http://x/{u.id}"})
-                for u in users
-            ]
+            rows = [queue_sign_in(session, u, f"http://x/{u.id}") for u in users]
             session.add_all(rows)
             session.commit()  # one batch of three
 
@@ -162,8 +156,8 @@ def test_a_mail_the_server_defers_is_retried_alone_while_the_batch_goes_on(rig, 
     ann, gil = make_user("Ann"), make_user("Gil")
     session.execute(update(User).where(User.id == gil.id).values(email=f"gil@{GREYLISTED_DOMAIN}"))
     session.commit()
-    deferred = Outbox(recipient_id=gil.id, kind="sign_in", payload={"link": f"http://x/{gil.id}"})
-    fine = Outbox(recipient_id=ann.id, kind="sign_in", payload={"link": f"http://x/{ann.id}"})
+    deferred = queue_sign_in(session, gil, f"http://x/{gil.id}")
+    fine = queue_sign_in(session, ann, f"http://x/{ann.id}")
     rows = [deferred, fine]
     session.add_all(rows)
     session.commit()  # one batch, the deferred mail first

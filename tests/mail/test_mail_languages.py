@@ -126,8 +126,8 @@ def test_the_help_answers_in_the_readers_language(
 @pytest.mark.parametrize(
     ("language", "turn", "subject", "greeting", "title"),
     [
-        ("fr", "à vous de jouer", "réponse", "Bonjour à tous,", "Ces lignes n'ont pas été lues :"),
-        ("cs", "jste na tahu", "odpověď", "Ahoj všichni,", "Tyto řádky nebyly přečteny:"),
+        ("fr", "à vous de jouer", "accepté", "Bonjour à tous,", "Ces lignes n'ont pas été lues :"),
+        ("cs", "jste na tahu", "přijato", "Ahoj všichni,", "Tyto řádky nebyly přečteny:"),
     ],
 )
 def test_lines_set_aside_are_named_in_the_readers_language(

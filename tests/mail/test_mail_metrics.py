@@ -11,9 +11,9 @@ from sqlalchemy import update
 
 from pbem.mail import send
 from pbem.mail.addresses import reply_address
-from pbem.models import Outbox, OutboxStatus, User
+from pbem.models import OutboxStatus, User
 from tests.mail.conftest import DOMAIN
-from tests.mail.helpers import processed, send_smtp, text_of, unsent_row
+from tests.mail.helpers import processed, queue_sign_in, send_smtp, text_of, unsent_row
 from tests.mail.servers import REFUSED_DOMAIN, capture_controller
 from tests.server.conftest import wait_for
 
@@ -38,9 +38,9 @@ def test_mail_that_fails_for_good_is_counted_by_reason(rig, session, make_user):
     before, sent_before = failures(), count("pbem_mail_sent_total", kind="sign_in")
     session.add_all(
         [
-            Outbox(recipient_id=eve.id, kind="sign_in", payload={"link": "http://x/eve"}),
-            Outbox(recipient_id=max_.id, kind="sign_in", payload={"link": "http://x/max"}),
-            Outbox(recipient_id=ann.id, kind="sign_in", payload={"link": "http://x/ann"}),
+            queue_sign_in(session, eve, "http://x/eve"),
+            queue_sign_in(session, max_, "http://x/max"),
+            queue_sign_in(session, ann, "http://x/ann"),
         ]
     )
     session.commit()
@@ -77,7 +77,7 @@ def test_a_down_server_is_counted_each_time_it_is_found_down(rig, session, make_
     before = failures()
     rig.outgoing.stop()
     try:
-        session.add(Outbox(recipient_id=ann.id, kind="sign_in", payload={"link": "http://x/down"}))
+        queue_sign_in(session, ann, "http://x/down")
         session.commit()
         wait_for(
             lambda: failures()["server_down"] >= before["server_down"] + 2,

@@ -34,6 +34,7 @@ from tests.mail.helpers import (
     board_png,
     listed_moves,
     mail_pictures,
+    queue_sign_in,
     sent_now,
     text_of,
     turn_mail,
@@ -148,7 +149,7 @@ def test_embedded_default_writes_eml_files_and_logs_them(tmp_path, caplog):
         migrate.upgrade(get_db().engine)
         user = accounts.create_user(session, "cy@players.test", "Cy")
         rows = [
-            Outbox(recipient_id=user.id, kind="sign_in", payload={"link": "http://x/sign-in/abc"}),
+            queue_sign_in(session, user, "http://x/sign-in/abc"),
             Outbox(
                 recipient_id=user.id,
                 kind="invite",
@@ -233,10 +234,10 @@ def test_a_mail_that_cannot_be_written_or_is_refused_fails_with_its_reason_and_b
         update(User).where(User.id == max_.id).values(email=f"max@{REFUSED_DOMAIN}")
     )  # an address the server has no mailbox for
     session.commit()
-    broken = Outbox(recipient_id=eve.id, kind="sign_in", payload={"link": "http://x/eve"})
-    refused = Outbox(recipient_id=max_.id, kind="sign_in", payload={"link": "http://x/max"})
-    fine = Outbox(recipient_id=ann.id, kind="sign_in", payload={"link": "http://x/ann"})
-    session.add_all([broken, refused, fine])
+    broken = queue_sign_in(session, eve, "http://x/eve")
+    refused = queue_sign_in(session, max_, "http://x/max")
+    queue_sign_in(session, ann, "http://x/ann")
+
     session.commit()  # one batch, the good mail last
     rig.capture.take(lambda m: "http://x/ann" in text_of(m))
 
@@ -292,7 +293,7 @@ def test_a_mail_queued_before_a_savepoint_goes_out_after_the_real_commit(rig, se
     ratings and submissions use them): handed on then, the worker would look
     for a row not committed yet, and the mail would wait for the sweep."""
     ann = make_user("Ann")
-    session.add(Outbox(recipient_id=ann.id, kind="sign_in", payload={"link": "http://x/later"}))
+    queue_sign_in(session, ann, "http://x/later")
     session.flush()
     with session.begin_nested():
         session.execute(update(User).where(User.id == ann.id).values(name="Ann"))
@@ -305,7 +306,7 @@ def test_a_mail_queued_before_a_savepoint_goes_out_after_the_real_commit(rig, se
 def test_a_mail_queued_before_a_failed_savepoint_still_goes_out(rig, session, make_user):
     """A savepoint rolled back (a refused duplicate) leaves the rows flushed before it."""
     ann = make_user("Ann")
-    session.add(Outbox(recipient_id=ann.id, kind="sign_in", payload={"link": "http://x/kept"}))
+    queue_sign_in(session, ann, "http://x/kept")
     session.flush()
     with pytest.raises(IntegrityError), session.begin_nested():
         session.add(User(email=ann.email, name="Ann again"))

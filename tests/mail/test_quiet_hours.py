@@ -40,7 +40,7 @@ def test_game_mail_in_quiet_hours_waits_for_their_end_across_the_clock_change(
     with time_machine.travel(LATE, tick=True):
         game = start_game(rig.app, session, "taluva", [ann, bob])  # Ann's turn
         chat.post(session, game.seats[0], "Good luck!", "web", 500)
-        notifications.notify_sign_in(session, ann, "http://pbem.test/sign-in/abc")
+        notifications.notify_sign_in(session, ann, "http://pbem.test/sign-in/abc", None)
         session.commit()
         assert "Good luck!" in text_of(rig.capture.take(to(bob)))  # Bob has no quiet hours
         assert "sign-in/abc" in text_of(rig.capture.take(to(ann, "Sign in to pbem")))
@@ -118,13 +118,13 @@ def test_a_turn_mail_written_after_the_game_ended_names_no_empty_wait(rig, sessi
         play_a_turn(rig.app, session, game, 0)  # Ann's turn now, told while her mail is held
         organiser.abandon(session, bob, game.public_id)
         session.commit()
-        late_turn = Outbox(
-            recipient_id=bob.id,
+        late_turn = notifications.queue_notice(
+            session,
+            notifications.YOUR_TURN,
+            {"game": game.public_id, "seat": 0, "ply": 2},
+            recipient=bob,
             game_id=game.id,
-            kind=notifications.YOUR_TURN,
-            payload={"game": game.public_id, "seat": 0, "ply": 2},
         )
-        session.add(late_turn)
         session.commit()
         ending = f".{late_turn.id}@{DOMAIN}>"
         late = rig.capture.take(lambda m: str(m["Message-ID"]).endswith(ending))

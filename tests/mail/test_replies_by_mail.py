@@ -61,8 +61,14 @@ def played(rig, notification, user, body: str, **headers: str) -> None:
     assert judged(rig.app, row.submission_id).status == "accepted"
 
 
-def answer_text(rig, user) -> str:
-    return text_of(mail_to(rig, user, "answer")).replace("\r\n", "\n")
+def answer_text(rig, user, subject: str = "answer") -> str:
+    return text_of(mail_to(rig, user, subject)).replace("\r\n", "\n")
+
+
+def accepted_text(rig, user, subject: str = "accepted") -> str:
+    """The answer to a turn played: the lines set aside are named there, in
+    the one mail the turn earns, not in an answer of their own."""
+    return answer_text(rig, user, f": {subject}")  # not "not accepted"
 
 
 def test_replies_from_french_and_czech_clients_are_played(rig, session, taluva_of_two):
@@ -84,8 +90,9 @@ def test_moves_followed_by_a_plain_signature_are_played_and_the_signature_named(
     mail = turn_mail(rig, game, ann)
     tile = listed_moves(mail)[0]
     played(rig, mail, ann, f"{tile}\nAnn Player\nGames club of Leeds\n")
-    answer = answer_text(rig, ann)
+    answer = accepted_text(rig, ann)
     assert "These lines were not read:\n  Ann Player\n  Games club of Leeds\n" in answer
+    assert not [m for m in rig.capture.messages if "answer" in str(m["Subject"])]
     assert moves_of(session, game) == [(1, 0, tile)]
 
 
@@ -133,7 +140,7 @@ def test_prose_first_is_set_aside_and_a_first_line_that_looks_like_a_move_refuse
     assert moves_of(session, game) == []
 
     played(rig, mail, ann, f"My move:\n{tile}\n")
-    assert "This line was not read:\n  My move:\n" in answer_text(rig, ann)
+    assert "This line was not read:\n  My move:\n" in accepted_text(rig, ann)
     assert moves_of(session, game) == [(1, 0, tile)]
 
 
@@ -145,9 +152,10 @@ def test_a_greeting_and_a_signed_name_around_the_moves_are_set_aside_and_named(
     tile = listed_moves(mail)[0]
     body = f"Hi all,\n\n{tile}\n\nAnn\n\n{french_bottom_posted(mail, '')}"
     played(rig, mail, ann, body)
-    assert "These lines were not read:\n  Hi all,\n  Ann\n" in answer_text(rig, ann)
-
     accepted = mail_to(rig, ann, "accepted")
+    assert "These lines were not read:\n  Hi all,\n  Ann\n" in text_of(accepted).replace(
+        "\r\n", "\n"
+    )
     build = listed_moves(accepted)[0]
     body = f"Bonjour,\n----------\n{build}\nMerci,\n— Annie\n"
     played(rig, accepted, ann, body, From=f"Annie Player <{ann.email}>")
@@ -186,7 +194,7 @@ def test_a_clubs_closings_and_signatures_leave_the_turn_to_be_played(rig, sessio
     body = f"{around[0]}\n\n{tile}\n\n" + "\n".join(around[1:]) + "\n\n" + "\n".join(signature)
     played(rig, mail, ann, body)
     listed = "".join(f"  {line}\n" for line in [*around, *signature])
-    assert f"These lines were not read:\n{listed}" in answer_text(rig, ann)
+    assert f"These lines were not read:\n{listed}" in accepted_text(rig, ann)
     assert moves_of(session, game) == [(1, 0, tile)]
 
 
@@ -207,7 +215,7 @@ def test_a_french_java_turn_between_a_cheer_and_kisses_is_played(rig, session, m
     assert row.outcome == "submitted", row.detail
     assert judged(rig.app, row.submission_id).status == "accepted"
     listed = "".join(f"  {line}\n" for line in around)
-    answer = text_of(mail_to(rig, player, "réponse")).replace("\r\n", "\n")
+    answer = accepted_text(rig, player, "accepté")
     assert f"Ces lignes n'ont pas été lues :\n{listed}" in answer
 
 
@@ -220,7 +228,7 @@ def test_a_czech_turn_wished_good_luck_is_played(rig, session, make_user):
     row = answered(rig, mail, jana, f"{tile}\n\nHodně štěstí\nNa shledanou\nJana\n")
     assert row.outcome == "submitted", row.detail
     assert judged(rig.app, row.submission_id).status == "accepted"
-    answer = text_of(mail_to(rig, jana, "odpověď")).replace("\r\n", "\n")
+    answer = accepted_text(rig, jana, "přijato")
     assert "Tyto řádky nebyly přečteny:\n  Hodně štěstí\n  Na shledanou\n  Jana\n" in answer
 
 

@@ -8,9 +8,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from pbem.mail.quiet_hours import held_until
-from pbem.models import Outbox
 from pbem.services import notifications
+from pbem.services.notifications import held_until
 
 # 23:30 in Prague (UTC+1) on a Tuesday: Ann's quiet hours end at 08:00, 07:00 UTC.
 NIGHT = datetime(2026, 12, 1, 22, 30, tzinfo=UTC)
@@ -37,16 +36,13 @@ MORNING = datetime(2026, 12, 2, 7, 0, tzinfo=UTC)
 def test_game_mail_waits_and_answers_do_not(session, make_user, kind, held):
     ann = make_user("Ann", quiet_hours="22:00-08:00")
     ann.time_zone = "Europe/Prague"
-    row = Outbox(recipient_id=ann.id, kind=kind, payload={})
-    assert held_until(session, row, NIGHT) == (MORNING if held else None)
+    assert held_until(kind, ann, NIGHT) == (MORNING if held else None)
 
 
 def test_nothing_waits_outside_quiet_hours_or_without_them(session, make_user):
     ann = make_user("Ann", quiet_hours="22:00-08:00")
     ann.time_zone = "Europe/Prague"
-    turn = Outbox(recipient_id=ann.id, kind=notifications.YOUR_TURN, payload={})
-    assert held_until(session, turn, MORNING) is None
+    assert held_until(notifications.YOUR_TURN, ann, MORNING) is None
     ann.quiet_start = ann.quiet_end = None
-    assert held_until(session, turn, NIGHT) is None
-    stranger = Outbox(to_address="someone@example.org", kind="refusal", payload={})
-    assert held_until(session, stranger, NIGHT) is None
+    assert held_until(notifications.YOUR_TURN, ann, NIGHT) is None
+    assert held_until(notifications.REFUSAL, None, NIGHT) is None

@@ -12,11 +12,11 @@ import time_machine
 from sqlalchemy import select
 
 from pbem.clock.sweep import sweep
-from pbem.leagues import notices
 from pbem.leagues.digest import send_league_digests
 from pbem.leagues.seasons import start_season
 from pbem.leagues.withdrawal import withdraw
 from pbem.models import Outbox, User
+from pbem.services import notifications
 from tests.server.leagues.season_play import league_of
 
 PRAGUE, LOS_ANGELES = "Europe/Prague", "America/Los_Angeles"
@@ -30,7 +30,7 @@ MINUTE = timedelta(minutes=1)
 def digests(session, user: User) -> list[Outbox]:
     session.expire_all()
     query = select(Outbox).where(
-        Outbox.recipient_id == user.id, Outbox.kind == notices.LEAGUE_DIGEST
+        Outbox.recipient_id == user.id, Outbox.kind == notifications.LEAGUE_DIGEST
     )
     return list(session.scalars(query))
 

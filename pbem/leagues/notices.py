@@ -1,6 +1,7 @@
 """League mail queued in the outbox: an invitation, a season's start (each
-player's games), a division's final table, and the weekly league digest
-(pbem.leagues.digest decides when). The mail itself is written when sent,
+player's games), a place given to another player (to each of the two), a
+division's final table, and the weekly league digest (pbem.leagues.digest
+decides when). The mail itself is written when sent,
 from the league as it is then (pbem.mail.league_text)."""
 
 from __future__ import annotations
@@ -8,16 +9,28 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from pbem.models import League, Outbox, OutboxStatus, Season, User
+from pbem.models import League, Outbox, OutboxStatus, Season, SeasonEntrant, User
 
 LEAGUE_INVITE = "league_invite"
 SEASON_START = "season_start"
 SEASON_OVER = "season_over"
+SEASON_TAKE_OVER = "season_take_over"
+SEASON_REPLACED = "season_replaced"
 LEAGUE_DIGEST = "league_digest"
 
 
-def invitation(session: Session, league: League, invitee: User, organiser: User, link: str) -> None:
+def invitation(
+    session: Session,
+    league: League,
+    invitee: User,
+    organiser: User,
+    link: str,
+    language: str | None = None,
+) -> None:
+    """`language`: the one the organiser chose for it, else their page's."""
     payload = {"league": league.public_id, "from": organiser.name, "link": link}
+    if language is not None:
+        payload["language"] = language
     session.add(Outbox(recipient_id=invitee.id, kind=LEAGUE_INVITE, payload=payload))
 
 
@@ -26,6 +39,25 @@ def season_started(session: Session, season: Season) -> None:
     for entrant in season.entrants:
         if entrant.user_id is not None and entrant.withdrawn_at is None:
             _queue(session, entrant.user_id, SEASON_START, season, entrant.division)
+
+
+def replaced(
+    session: Session,
+    place: SeasonEntrant,
+    organiser: User,
+    old_user_id: int | None,
+    old_name: str,
+) -> None:
+    """The place's new player hears once of it and of its games, however many
+    are under way (the mail lists them, each with its link), and the player
+    replaced once that it is no longer theirs: not a mail per game."""
+    season = place.season
+    about = {"league": season.league.public_id, "season": season.number, "from": organiser.name}
+    taken = {**about, "division": place.division, "replaces": old_name}
+    session.add(Outbox(recipient_id=place.user_id, kind=SEASON_TAKE_OVER, payload=taken))
+    if old_user_id is not None:
+        given = {**about, "new": place.name}
+        session.add(Outbox(recipient_id=old_user_id, kind=SEASON_REPLACED, payload=given))
 
 
 def season_over(session: Session, season: Season) -> None:
@@ -51,7 +83,7 @@ def forget_unsent(session: Session, user_id: int, season: Season) -> None:
     unsent = session.scalars(
         select(Outbox).where(
             Outbox.recipient_id == user_id,
-            Outbox.kind.in_((SEASON_START, SEASON_OVER)),
+            Outbox.kind.in_((SEASON_START, SEASON_TAKE_OVER, SEASON_OVER)),
             Outbox.status == OutboxStatus.PENDING,
         )
     )

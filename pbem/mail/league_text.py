@@ -1,6 +1,7 @@
 """League mail, written when it is sent from the league as it is then: an
-invitation, a season's start (the player's games), a division's final table
-and the weekly league digest. None of them is about one game, so none has a
+invitation, a season's start (the player's games), a place given to another
+player (to the newcomer, with its games, and to the player replaced), a
+division's final table and the weekly league digest. None of them is about one game, so none has a
 board or a seat's Reply-To; each links to the league's pages."""
 
 from __future__ import annotations
@@ -25,12 +26,15 @@ from pbem.leagues.tables import PER_GAME, TableRow, division_table, ranks_per_ga
 from pbem.mail.message import Mail
 from pbem.models import Game, GameStatus, League, Outbox, Season, SeasonEntrant, Seat, User
 from pbem.services.errors import NotFound
+from pbem.services.links import take_over_url
 from pbem.services.names import player_name
 
 LEAGUE_KINDS = {
     notices.LEAGUE_INVITE,
     notices.SEASON_START,
     notices.SEASON_OVER,
+    notices.SEASON_TAKE_OVER,
+    notices.SEASON_REPLACED,
     notices.LEAGUE_DIGEST,
 }
 FRACTIONS = {
@@ -55,7 +59,11 @@ def league_mail(session: Session, mail: Mail, row: Outbox, config: Mapping[str, 
     season = next((s for s in league.seasons if s.number == row.payload["season"]), None)
     if season is None:
         raise NotFound(f"league {league.public_id} has no season {row.payload['season']}")
+    if row.kind == notices.SEASON_REPLACED:  # the reader has no place left in it
+        return _season_replaced(mail, season, row.payload)
     place = _place(season, user, row.payload["division"])
+    if row.kind == notices.SEASON_TAKE_OVER:
+        return _season_take_over(mail, season, place, row.payload, config)
     if row.kind == notices.SEASON_START:
         return _season_start(mail, season, place, config)
     return _season_over(session, mail, season, place)
@@ -71,7 +79,6 @@ def points_text(value: Fraction) -> str:
 
 
 def _invitation(mail: Mail, league: League, payload: Mapping[str, Any]) -> str:
-    control = league_time_control(league)
     mail.para(
         _(
             "%(name)s invites you to the league %(league)s on pbem.",
@@ -86,12 +93,17 @@ def _invitation(mail: Mail, league: League, payload: Mapping[str, Any]) -> str:
             players=league.players_per_game,
         )
         + "\n"
-        + _("Time control: %(control)s.", control=control.describe() if control else _("no clock"))
+        + _time_control(league)
     )
     mail.link(_("Join the league"), payload["link"])
     return _(
         "%(name)s invites you to the league %(league)s", name=payload["from"], league=league.name
     )
+
+
+def _time_control(league: League) -> str:
+    control = league_time_control(league)
+    return _("Time control: %(control)s.", control=control.describe() if control else _("no clock"))
 
 
 def _place(season: Season, user: User, division: int) -> SeasonEntrant:
@@ -108,7 +120,8 @@ def _season_start(
     mail.para(_("%(season)s has started.", season=name))
     mine = [g for g in season.games if _seat_of(g, place) is not None]
     if mine:
-        mail.listing(_("Your games now:"), [_game_line(g, place, config) for g in mine])
+        lines = [_game_line(g, place, _game_url(config, g)) for g in mine]
+        mail.listing(_("Your games now:"), lines)
     later = _later_rounds(season, place)
     if later:
         mail.listing(_("Your games in later rounds:"), later)
@@ -116,6 +129,88 @@ def _season_start(
     mail.para(division_balance(season, place.division).describe())
     mail.link(_("The season's tables"), season_link(season))
     return _("%(season)s has started", season=name)
+
+
+def _season_take_over(
+    mail: Mail,
+    season: Season,
+    place: SeasonEntrant,
+    payload: Mapping[str, Any],
+    config: Mapping[str, Any],
+) -> str:
+    """The one mail to an entrant's replacement: the place, its games under
+    way (each link takes its seat, signing the newcomer in the first time),
+    those waiting for their move, the rounds to come and the clock."""
+    name = _season_name(season)
+    mail.para(
+        _(
+            "%(organiser)s (organiser) gave you the place of %(player)s in %(season)s: its"
+            " points so far and its games under way are yours now.",
+            organiser=payload["from"],
+            player=payload["replaces"],
+            season=name,
+        )
+    )
+    held = [
+        seat
+        for game in season.games
+        if game.status == GameStatus.ACTIVE
+        and (seat := _seat_of(game, place)) is not None
+        and seat.user_id == place.user_id
+    ]
+    if held:
+        lines = [_game_line(s.game, place, _take_over_link(s, config)) for s in held]
+        mail.listing(_("Your games now:"), lines)
+    waiting = [_due_line(s) for s in held if s.position in s.game.to_act]
+    if waiting:
+        mail.listing(_("Waiting for your move:"), waiting)
+    later = _later_rounds(season, place)
+    if later:
+        mail.listing(_("Your games in later rounds:"), later)
+    mail.para(_time_control(season.league))
+    mail.link(_("The season's tables"), season_link(season))
+    return _(
+        "%(season)s: you take over the place of %(player)s", season=name, player=payload["replaces"]
+    )
+
+
+def _take_over_link(seat: Seat, config: Mapping[str, Any]) -> str:
+    """The link that signs the seat's new player in and takes the seat, until
+    they have followed it; then the game's page."""
+    assert seat.user is not None  # a seat its player holds
+    if seat.invited_email == seat.user.email:
+        return take_over_url(seat, seat.user.email)
+    return _game_url(config, seat.game)
+
+
+def _due_line(seat: Seat) -> str:
+    """The game, with the seat's deadline in its player's zone."""
+    title = shown_title(seat.game)
+    if seat.timeout_at is None or seat.user is None:
+        return title
+    due = local_time(seat.timeout_at, seat.user.time_zone)
+    return _("%(game)s, due %(time)s", game=title, time=due)
+
+
+def _season_replaced(mail: Mail, season: Season, payload: Mapping[str, Any]) -> str:
+    """The one mail to the player replaced, whatever the games they lose."""
+    name = _season_name(season)
+    mail.para(
+        _(
+            "%(organiser)s (organiser) gave your place in %(season)s to %(new)s. You no"
+            " longer play in this season and have left the league: its games' mails no"
+            " longer come to you.",
+            organiser=payload["from"],
+            season=name,
+            new=payload["new"],
+        )
+    )
+    mail.link(_("The season's tables"), season_link(season))
+    return _("%(season)s: your place was given to another player", season=name)
+
+
+def _game_url(config: Mapping[str, Any], game: Game) -> str:
+    return f"{base_url(config)}/games/{game.public_id}"
 
 
 def _season_name(season: Season) -> str:
@@ -126,7 +221,7 @@ def _seat_of(game: Game, place: SeasonEntrant) -> Seat | None:
     return next((s for s in game.seats if s.entrant_id == place.id), None)
 
 
-def _game_line(game: Game, place: SeasonEntrant, config: Mapping[str, Any]) -> str:
+def _game_line(game: Game, place: SeasonEntrant, link: str) -> str:
     seat = _seat_of(game, place)
     assert seat is not None  # only the place's own games are listed
     others = ", ".join(s.name for s in game.seats if s is not seat)
@@ -135,7 +230,7 @@ def _game_line(game: Game, place: SeasonEntrant, config: Mapping[str, Any]) -> s
         game=shown_title(game),
         others=others,
         seat=seat.position + 1,
-        link=f"{base_url(config)}/games/{game.public_id}",
+        link=link,
     )
 
 
@@ -261,4 +356,4 @@ def _turn_line(game: Game, user: User, config: Mapping[str, Any]) -> str:
     turn = (
         _("waiting for %(players)s", players=", ".join(waiting)) if waiting else _("no one to move")
     )
-    return f"{shown_title(game)}: {turn}: {base_url(config)}/games/{game.public_id}"
+    return f"{shown_title(game)}: {turn}: {_game_url(config, game)}"

@@ -296,6 +296,20 @@ def user_for_sign_in(session: Session, email: str) -> User:
     return user_by_email(session, email) or create_user(session, email, "")
 
 
+def invited_user(session: Session, email: str, language: str | None) -> User:
+    """The person at `email`, invited to a game or a league (an account from
+    now on, as on a first sign-in request). `language`: the one the inviter
+    chose for them, which their mails (and pages) speak until they choose
+    one themselves: it is kept only for someone who has never signed in and
+    chose none, since a player who has reads their mail in English already."""
+    if language is not None:
+        _check_language(language)
+    user = user_for_sign_in(session, email)
+    if language is not None and user.signed_in_at is None and user.language is None:
+        user.language = language
+    return user
+
+
 def claim_sign_in(session: Session, user_id: int, last_sign_in: datetime | None) -> bool:
     """Record a sign-in, provided the user's last one is still `last_sign_in`:
     a link made before another sign-in, or used twice at once, is refused."""

@@ -168,9 +168,11 @@ def notify_invite(
     link: str,
     inviter: str,
     replaces: str | None = None,
+    language: str | None = None,
 ) -> None:
     """An invitation to an open seat, or (`replaces`: the name of the player
-    who had it) to take over a seat of a game under way."""
+    who had it) to take over a seat of a game under way; `language`: the one
+    the inviter chose for it, else the inviter's page's (pbem.mail.page_language)."""
     payload = {
         "link": link,
         "game": seat.game.public_id,
@@ -180,6 +182,8 @@ def notify_invite(
     }
     if replaces is not None:
         payload["replaces"] = replaces
+    if language is not None:
+        payload["language"] = language
     session.add(
         Outbox(
             recipient_id=invitee.id,

@@ -13,6 +13,7 @@ from flask import redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
+from pbem.i18n import invitee_language
 from pbem.i18n.games import game_title
 from pbem.models import User
 from pbem.numbers import whole_number
@@ -97,8 +98,9 @@ def replace(game_id: str) -> ResponseReturnValue:
     if request.method == "GET":
         return _confirm(game_id, "replace")
     position, email = _position(request.form), request.form.get("email", "")
+    language = invitee_language(request.form.get("language"))
     try:
-        organiser.replace(db(), _organiser(), game_id, position, email, take_over_url)
+        organiser.replace(db(), _organiser(), game_id, position, email, take_over_url, language)
     except Invalid as exc:
         db().rollback()
         return _confirm(game_id, "replace", error=str(exc), status=422)
@@ -140,6 +142,7 @@ def _confirm(
         action=action,
         seat=seat,
         email=email,
+        language=values.get("language"),
         error=error,
     )
     return page, status

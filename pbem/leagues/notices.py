@@ -1,8 +1,8 @@
 """League mail queued in the outbox: an invitation, a season's start (each
 player's games), a place given to another player (to each of the two), a
 division's final table, and the weekly league digest (pbem.leagues.digest
-decides when). The mail itself is written when sent,
-from the league as it is then (pbem.mail.league_text)."""
+decides when). The mail itself is written when sent, from the league as it
+is then (pbem.mail.league_text)."""
 
 from __future__ import annotations
 

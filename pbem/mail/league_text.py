@@ -1,8 +1,9 @@
 """League mail, written when it is sent from the league as it is then: an
 invitation, a season's start (the player's games), a place given to another
 player (to the newcomer, with its games, and to the player replaced), a
-division's final table and the weekly league digest. None of them is about one game, so none has a
-board or a seat's Reply-To; each links to the league's pages."""
+division's final table and the weekly league digest. None of them is about
+one game, so none has a board or a seat's Reply-To; each links to the
+league's pages."""
 
 from __future__ import annotations
 
@@ -138,9 +139,10 @@ def _season_take_over(
     payload: Mapping[str, Any],
     config: Mapping[str, Any],
 ) -> str:
-    """The one mail to an entrant's replacement: the place, its games under
-    way (each link takes its seat, signing the newcomer in the first time),
-    those waiting for their move, the rounds to come and the clock."""
+    """The one mail to an entrant's replacement, instead of an invitation and
+    a 'your turn' per game: the place, its games under way (the first link
+    followed signs the newcomer in), those waiting for their move, the
+    rounds to come and the clock."""
     name = _season_name(season)
     mail.para(
         _(
@@ -175,8 +177,8 @@ def _season_take_over(
 
 
 def _take_over_link(seat: Seat, config: Mapping[str, Any]) -> str:
-    """The link that signs the seat's new player in and takes the seat, until
-    they have followed it; then the game's page."""
+    """The link that brings the seat's new player to it, signing them in,
+    until they have followed it (pbem.web.lobby.take_over); then the game's page."""
     assert seat.user is not None  # a seat its player holds
     if seat.invited_email == seat.user.email:
         return take_over_url(seat, seat.user.email)

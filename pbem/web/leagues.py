@@ -44,7 +44,7 @@ from pbem.services import accounts
 from pbem.services.errors import Conflict, Forbidden, Invalid, NotFound, ServiceError
 from pbem.services.links import BadLink, read_league_invite_token
 from pbem.web.clock_form import CLOCK_DEFAULTS, CLOCK_FIELDS, time_control_from_form
-from pbem.web.common import db, me, open_account, page_blueprint, signed_in
+from pbem.web.common import address_to_confirm, db, me, open_account, page_blueprint, signed_in
 from pbem.web.league_form import LeagueForm, season_settings
 from pbem.web.lobby import enter_as_invitee, newest_rulesets, titles
 
@@ -391,12 +391,9 @@ def _confirm_replace(
 ) -> ResponseReturnValue:
     """The page asking to confirm a replacement; an address that is no
     address is refused here already, before any question."""
-    email = request.values.get("email", "").strip()
-    if error is None:
-        try:
-            email = accounts.normalise_email(email)
-        except ServiceError as exc:
-            error, status = str(exc), 422
+    email, refused = address_to_confirm(request.values)
+    if error is None and refused is not None:
+        error, status = refused, 422
     page = render_template(
         "league_confirm.html",
         league=season.league,

@@ -18,10 +18,9 @@ from pbem.i18n.games import game_title
 from pbem.models import User
 from pbem.numbers import whole_number
 from pbem.services import organiser
-from pbem.services.accounts import normalise_email
-from pbem.services.errors import BadForm, Invalid, NotFound, ServiceError
+from pbem.services.errors import BadForm, Invalid, NotFound
 from pbem.services.links import take_over_url
-from pbem.web.common import db, me, page_blueprint, signed_in
+from pbem.web.common import address_to_confirm, db, me, page_blueprint, signed_in
 
 bp = page_blueprint("organiser")
 URL = "/games/<game_id>/organiser"
@@ -131,10 +130,8 @@ def _confirm(
             raise NotFound(_("no such seat"))
     email = values.get("email", "").strip()
     if action == "replace" and error is None:
-        try:
-            email = normalise_email(email)
-        except ServiceError as exc:
-            error, status = str(exc), 422
+        email, error = address_to_confirm(values)
+        status = 422 if error else status
     page = render_template(
         "organiser_confirm.html",
         game=game,

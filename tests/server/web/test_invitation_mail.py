@@ -148,3 +148,16 @@ def test_a_league_invitation_comes_in_the_language_chosen(
     row = invitation_to(session, invitee, LEAGUE_INVITE)
     assert row.payload["language"] == "fr"
     assert "Olga vous invite à la ligue Club sur pbem." in text_of(mailed(app, session, row))
+
+
+def test_a_replacement_through_the_api_takes_the_newcomers_language(
+    app, api, session, make_user, token_for
+):
+    org, ann, bob = make_user("Org"), make_user("Ann"), make_user("Bob")
+    game = organised_game(app, session, org, [SeatSpec(user=ann), SeatSpec(user=bob)], "java")
+    token, carl = token_for(org), address("carl")
+    body = {"position": 1, "email": carl, "language": "cs"}
+    assert api.call("replacePlayer", token, body, game_id=game.public_id).status_code == 200
+    newcomer = accounts.user_by_email(session, carl)
+    assert newcomer.language == "cs"
+    assert invitation_to(session, newcomer).payload["language"] == "cs"

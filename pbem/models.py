@@ -98,7 +98,9 @@ class User(Base):
     email: Mapped[str] = mapped_column(String(320), unique=True)
     name: Mapped[str] = mapped_column(String(100))
     time_zone: Mapped[str] = mapped_column(String(64), default="UTC")
-    # None: not chosen; pages follow the browser, mail is in English.
+    # None: not chosen; pages follow the browser, mail is in English. An
+    # inviter may choose it for someone who has never signed in
+    # (pbem.services.accounts.invited_user).
     language: Mapped[str | None] = mapped_column(String(16))
     moved_mail: Mapped[str] = mapped_column(
         String(16), default=MovedMail.EACH, server_default=MovedMail.EACH.value

@@ -14,6 +14,7 @@ from pbem.api.schemas import (
     STAND_IN_DEFAULT,
     StrictBoolean,
     TimeControlSchema,
+    invitee_language_field,
     within,
 )
 from pbem.leagues.leagues import MAX_DIVISIONS
@@ -141,6 +142,10 @@ class EmailSchema(ma.Schema):
         validate=EMAIL_LENGTH,
         metadata={"format": "email", "example": "ann@example.org"},
     )
+
+
+class InvitationSchema(EmailSchema):
+    language = invitee_language_field()
 
 
 class DivisionPlacementSchema(ma.Schema):

@@ -19,6 +19,7 @@ from pbem.api.games import service_error
 from pbem.api.league_schemas import (
     DivisionPlacementSchema,
     EmailSchema,
+    InvitationSchema,
     LeagueCreateSchema,
     LeagueSchema,
     SeasonSchema,
@@ -30,6 +31,7 @@ from pbem.api.league_schemas import (
 from pbem.api.pages import View
 from pbem.api.schemas import StandInSchema
 from pbem.db import request_session
+from pbem.i18n import invitee_language
 from pbem.leagues import leagues as league_service
 from pbem.leagues.balance import division_balance
 from pbem.leagues.links import invitation_link
@@ -40,7 +42,6 @@ from pbem.models import Entrant, League, Season, User
 from pbem.numbers import ID_CONVERTER
 from pbem.ratelimit import Rate, limited
 from pbem.services.errors import NotFound, ServiceError
-from pbem.services.links import take_over_url
 from pbem.services.time_control import TimeControl
 
 blp = Blueprint("api_leagues", __name__, description="Leagues, their seasons and standings")
@@ -156,7 +157,7 @@ class LeagueResource(MethodView):
     )
 )
 class Entrants(MethodView):
-    @blp.arguments(EmailSchema)
+    @blp.arguments(InvitationSchema)
     @blp.response(201, LeagueSchema)
     @_documented(
         "inviteEntrant",
@@ -178,6 +179,7 @@ class Entrants(MethodView):
             api_user(),
             body["email"],
             invitation_link(league, body["email"]),
+            invitee_language(body.get("language")),
         )
         return _league_answer(league)
 
@@ -429,7 +431,7 @@ class Withdraw(MethodView):
 
 @blp.route(f"{PLACE_URL}/replace")
 class Replace(MethodView):
-    @blp.arguments(EmailSchema)
+    @blp.arguments(InvitationSchema)
     @blp.response(200, StandingsSchema)
     @_documented(
         "replaceEntrant",
@@ -448,6 +450,7 @@ class Replace(MethodView):
         league = _organised(league_id)
         session = request_session()
         played = league_service.season_of(league, season)
-        place = replace(session, played, entrant, api_user(), body["email"], take_over_url)
+        language = invitee_language(body.get("language"))
+        place = replace(session, played, entrant, api_user(), body["email"], language)
         session.commit()
         return _standings_json(played, place.division)

@@ -21,6 +21,7 @@ from pbem.api.schemas import (
     StandInSchema,
 )
 from pbem.db import request_session
+from pbem.i18n import invitee_language
 from pbem.services import organiser
 from pbem.services.errors import ServiceError
 from pbem.services.links import take_over_url
@@ -126,7 +127,13 @@ class Replace(MethodView):
     def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
         """Give the seat to the person at an address; they are invited by mail"""
         done = organiser.replace(
-            request_session(), api_user(), game_id, body["position"], body["email"], take_over_url
+            request_session(),
+            api_user(),
+            game_id,
+            body["position"],
+            body["email"],
+            take_over_url,
+            invitee_language(body.get("language")),
         )
         return _answer(game_id, done)
 

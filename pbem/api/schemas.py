@@ -593,6 +593,17 @@ class SeatChoiceSchema(ma.Schema):
     )
 
 
+def invitee_language_field() -> ma.fields.String:
+    """The language an inviter chooses for the invitee's mails."""
+    return ma.fields.String(
+        validate=validate.OneOf(LANGUAGES),
+        metadata={
+            "description": "the language of the invitee's mails until they choose one, if they"
+            " have never signed in; left out: the language of your request"
+        },
+    )
+
+
 class ReplaceSchema(SeatChoiceSchema):
     email = ma.fields.String(
         required=True,
@@ -602,6 +613,7 @@ class ReplaceSchema(SeatChoiceSchema):
             "description": "the new player's address; they get an invitation by mail",
         },
     )
+    language = invitee_language_field()
 
 
 class OrganisedSchema(ma.Schema):

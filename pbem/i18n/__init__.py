@@ -72,6 +72,13 @@ def current_language() -> str:
     return str(get_locale() or DEFAULT_LANGUAGE)
 
 
+def invitee_language(chosen: str | None) -> str:
+    """The language an inviter chose for an invitee's mails, else the one of
+    the inviter's page: whoever invites in French most likely invites
+    someone who reads it (pbem.services.accounts.invited_user keeps it)."""
+    return chosen or current_language()
+
+
 def game_word(word: str) -> str:
     """A game's own word (how a game ended, a terrain) as the current
     language's rulebook says it."""

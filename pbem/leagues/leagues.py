@@ -12,11 +12,10 @@ from sqlalchemy.orm import Session
 
 import engine
 from pbem.db import lock_league
-from pbem.i18n import current_language
 from pbem.leagues import notices
 from pbem.leagues.standings import points_table
 from pbem.models import Entrant, Game, GameStatus, League, LeagueOrganiser, Season, User, utcnow
-from pbem.services.accounts import normalise_email, user_for_sign_in
+from pbem.services.accounts import invited_user, normalise_email, user_for_sign_in
 from pbem.services.bots import checked_level, stand_in_or_default
 from pbem.services.errors import Conflict, Forbidden, Invalid, NotFound
 from pbem.services.names import checked_name
@@ -120,10 +119,16 @@ def add_organiser(session: Session, league: League, email: str) -> User:
 
 
 def invite_entrant(
-    session: Session, league: League, organiser: User, email: str, link: str
+    session: Session,
+    league: League,
+    organiser: User,
+    email: str,
+    link: str,
+    language: str | None = None,
 ) -> Entrant:
     """Keep a place for the person at `email` and mail them the league's link;
-    they are an entrant once they accept (join_league). `link`: the league's page."""
+    they are an entrant once they accept (join_league). `link`: the league's
+    page; `language`: the invitee's, as the organiser chose it (invited_user)."""
     address = normalise_email(email)
     for entrant in league.entrants:
         if entrant.left_at is None and address in (
@@ -136,8 +141,8 @@ def invite_entrant(
     entrant.division = entrant.division or league.divisions
     session.add(entrant)
     session.flush()
-    invitee = user_for_sign_in(session, address)
-    notices.invitation(session, league, invitee, organiser, link, current_language())
+    invitee = invited_user(session, address, language)
+    notices.invitation(session, league, invitee, organiser, link, language)
     return entrant
 
 

@@ -13,7 +13,7 @@ from pbem.leagues import notices
 from pbem.leagues.leagues import active_entrant, current_season, is_organiser
 from pbem.models import Entrant, Game, GameStatus, League, Season, SeasonEntrant, Seat, User, utcnow
 from pbem.services import organiser as game_organiser
-from pbem.services.accounts import user_for_sign_in
+from pbem.services.accounts import invited_user
 from pbem.services.errors import Conflict, Forbidden, NotFound
 from pbem.services.resign import resign
 
@@ -72,14 +72,16 @@ def replace(
     place_id: int,
     organiser: User,
     email: str,
-    invitation_link: game_organiser.InvitationLink,
+    language: str | None = None,
 ) -> SeasonEntrant:
     """The player at `email` takes over the entrant's place for the rest of the
     season (its points so far included) and enters the league in its
-    division; the player replaced leaves the league. Under the place's lock."""
+    division; the player replaced leaves the league. Under the place's lock.
+    Each of the two gets one mail, whatever the number of games under way
+    (notices.replaced); `language`: the newcomer's (invited_user)."""
     place = _locked_place(session, season, place_id)
     _require_going_on(season, place)
-    newcomer = user_for_sign_in(session, email)
+    newcomer = invited_user(session, email, language)
     if any(p.user_id == newcomer.id for p in season.entrants):
         raise Conflict(_("%(email)s plays in this season already", email=newcomer.email))
     league = season.league
@@ -99,14 +101,14 @@ def replace(
     entrant.user_id, entrant.invited_email = newcomer.id, newcomer.email
     entrant.division, entrant.joined_at, entrant.left_at = old.division, utcnow(), None
     old.left_at = utcnow()
-    if place.user_id is not None:
-        notices.forget_unsent(session, place.user_id, season)
+    old_user_id, old_name = place.user_id, place.name
+    if old_user_id is not None:
+        notices.forget_unsent(session, old_user_id, season)
     games = _seats_in_play(season, place)
     place.entrant, place.user_id, place.name = entrant, newcomer.id, newcomer.name
     for game, seat in games:
-        game_organiser.replace(
-            session, organiser, game.public_id, seat.position, newcomer.email, invitation_link
-        )
+        game_organiser.hand_over(session, organiser, game.public_id, seat.position, newcomer.email)
+    notices.replaced(session, place, organiser, old_user_id, old_name)
     return place
 
 

@@ -36,6 +36,7 @@ from pbem.services import notifications
 from pbem.services.bots import level_words
 from pbem.services.game_lists import seats_to_act
 from pbem.services.links import picture_url
+from pbem.services.names import player_name
 from pbem.services.notifications import KINDS, Reader, Speaks
 from pbem.services.time_control import TIMEOUT_WORDS, time_control_words
 
@@ -139,12 +140,11 @@ def _invite(session: Session, mail: Mail, row: Outbox, _config: Mapping[str, Any
                 game=game_title(payload["ruleset"]),
             )
         )
+        _invited_to(session, mail, row)
         mail.link(_("Take over the seat"), payload["link"])
         return _("%(name)s invites you to take over a seat", name=payload["from"])
     mail.para(_("%(name)s invites you to a game on pbem.", name=payload["from"]))
-    if row.game_id is not None:  # the clock the invitee would play with
-        game = session.get_one(Game, row.game_id)
-        mail.para(_("Time control: %(control)s.", control=time_control_words(game)))
+    _invited_to(session, mail, row)
     mail.link(_("Join the game"), payload["link"])
     return _("%(name)s invites you to a game", name=payload["from"])
 
@@ -195,6 +195,33 @@ def _refusal_mail(_session: Session, mail: Mail, row: Outbox, _config: Mapping[s
     if row.payload.get("reason"):
         mail.para(row.payload["reason"])
     return _("Your message was not accepted")
+
+
+def _invited_to(session: Session, mail: Mail, row: Outbox) -> None:
+    """The game an invitation is to, as it is now: its title, who else sits
+    at its table (bots with their level, seats not taken yet) and its clock.
+    Rows from before a game was kept with them name only its game."""
+    if row.game_id is None:
+        return
+    game = session.get_one(Game, row.game_id)
+    mail.para(
+        _("The game: %(title)s (%(game)s).", title=named(game), game=game_title(game.ruleset))
+    )
+    others = [seat for seat in game.seats if seat.position != row.payload["seat"]]
+    table = [
+        f"{player_name(s.name, s.user)} ({level_words(s.bot)})"
+        if s.bot
+        else player_name(s.name, s.user)
+        for s in others
+        if not s.is_open
+    ]
+    still_open = sum(s.is_open for s in others)
+    if still_open:
+        table.append(
+            ngettext("%(num)d seat not taken yet", "%(num)d seats not taken yet", still_open)
+        )
+    mail.para(_("At the table with you: %(players)s.", players=", ".join(table)))
+    mail.para(_("Time control: %(control)s.", control=time_control_words(game)))
 
 
 def _game_named(session: Session, row: Outbox) -> str:

@@ -1,7 +1,9 @@
 """League mail, written when it is sent from the league as it is then: an
-invitation, a season's start (the player's games), a division's final table
-and the weekly league digest. None of them is about one game, so none has a
-board or a seat's Reply-To; each links to the league's pages."""
+invitation, a season's start (the player's games), a place given to another
+player (to the newcomer, with its games, and to the player replaced), a
+division's final table and the weekly league digest. None of them is about
+one game, so none has a board or a seat's Reply-To; each links to the
+league's pages."""
 
 from __future__ import annotations
 
@@ -25,6 +27,7 @@ from pbem.mail.message import Mail
 from pbem.models import Game, GameStatus, League, Outbox, Season, SeasonEntrant, Seat, User
 from pbem.services import notifications
 from pbem.services.errors import NotFound
+from pbem.services.links import take_over_url
 from pbem.services.names import player_name
 
 FRACTIONS = {
@@ -56,17 +59,32 @@ def _season_over_mail(session: Session, mail: Mail, row: Outbox, _config: Mappin
     return _season_over(session, mail, season, place)
 
 
+def _take_over_mail(session: Session, mail: Mail, row: Outbox, config: Mapping[str, Any]) -> str:
+    season, place = _season_place(session, row)
+    return _season_take_over(mail, season, place, row.payload, config)
+
+
+def _replaced_mail(session: Session, mail: Mail, row: Outbox, _config: Mapping[str, Any]) -> str:
+    """To the player replaced: they have no place left in the season."""
+    return _season_replaced(mail, _season_of(session, row), row.payload)
+
+
 def _digest_mail(session: Session, mail: Mail, row: Outbox, config: Mapping[str, Any]) -> str:
     return _digest(session, mail, _reader(row), config)
 
 
 def _season_place(session: Session, row: Outbox) -> tuple[Season, SeasonEntrant]:
     """The season a row is about, and the reader's place in it."""
+    season = _season_of(session, row)
+    return season, _place(season, _reader(row), row.payload["division"])
+
+
+def _season_of(session: Session, row: Outbox) -> Season:
     league = find_league(session, row.payload["league"])
     season = next((s for s in league.seasons if s.number == row.payload["season"]), None)
     if season is None:
         raise NotFound(f"league {league.public_id} has no season {row.payload['season']}")
-    return season, _place(season, _reader(row), row.payload["division"])
+    return season
 
 
 def points_text(value: Fraction) -> str:
@@ -79,7 +97,6 @@ def points_text(value: Fraction) -> str:
 
 
 def _invitation(mail: Mail, league: League, payload: Mapping[str, Any]) -> str:
-    control = league_time_control(league)
     mail.para(
         _(
             "%(name)s invites you to the league %(league)s on pbem.",
@@ -94,12 +111,17 @@ def _invitation(mail: Mail, league: League, payload: Mapping[str, Any]) -> str:
             players=league.players_per_game,
         )
         + "\n"
-        + _("Time control: %(control)s.", control=control.describe() if control else _("no clock"))
+        + _time_control(league)
     )
     mail.link(_("Join the league"), payload["link"])
     return _(
         "%(name)s invites you to the league %(league)s", name=payload["from"], league=league.name
     )
+
+
+def _time_control(league: League) -> str:
+    control = league_time_control(league)
+    return _("Time control: %(control)s.", control=control.describe() if control else _("no clock"))
 
 
 def _place(season: Season, user: User, division: int) -> SeasonEntrant:
@@ -116,7 +138,8 @@ def _season_start(
     mail.para(_("%(season)s has started.", season=name))
     mine = [g for g in season.games if _seat_of(g, place) is not None]
     if mine:
-        mail.listing(_("Your games now:"), [_game_line(g, place, config) for g in mine])
+        lines = [_game_line(g, place, _game_url(config, g)) for g in mine]
+        mail.listing(_("Your games now:"), lines)
     later = _later_rounds(season, place)
     if later:
         mail.listing(_("Your games in later rounds:"), later)
@@ -124,6 +147,89 @@ def _season_start(
     mail.para(division_balance(season, place.division).describe())
     mail.link(_("The season's tables"), season_link(season))
     return _("%(season)s has started", season=name)
+
+
+def _season_take_over(
+    mail: Mail,
+    season: Season,
+    place: SeasonEntrant,
+    payload: Mapping[str, Any],
+    config: Mapping[str, Any],
+) -> str:
+    """The one mail to an entrant's replacement, instead of an invitation and
+    a 'your turn' per game: the place, its games under way (the first link
+    followed signs the newcomer in), those waiting for their move, the
+    rounds to come and the clock."""
+    name = _season_name(season)
+    mail.para(
+        _(
+            "%(organiser)s (organiser) gave you the place of %(player)s in %(season)s: its"
+            " points so far and its games under way are yours now.",
+            organiser=payload["from"],
+            player=payload["replaces"],
+            season=name,
+        )
+    )
+    held = [
+        seat
+        for game in season.games
+        if game.status == GameStatus.ACTIVE
+        and (seat := _seat_of(game, place)) is not None
+        and seat.user_id == place.user_id
+    ]
+    if held:
+        lines = [_game_line(s.game, place, _take_over_link(s, config)) for s in held]
+        mail.listing(_("Your games now:"), lines)
+    waiting = [_due_line(s) for s in held if s.position in s.game.to_act]
+    if waiting:
+        mail.listing(_("Waiting for your move:"), waiting)
+    later = _later_rounds(season, place)
+    if later:
+        mail.listing(_("Your games in later rounds:"), later)
+    mail.para(_time_control(season.league))
+    mail.link(_("The season's tables"), season_link(season))
+    return _(
+        "%(season)s: you take over the place of %(player)s", season=name, player=payload["replaces"]
+    )
+
+
+def _take_over_link(seat: Seat, config: Mapping[str, Any]) -> str:
+    """The link that brings the seat's new player to it, signing them in,
+    until they have followed it (pbem.web.lobby.take_over); then the game's page."""
+    assert seat.user is not None  # a seat its player holds
+    if seat.invited_email == seat.user.email:
+        return take_over_url(seat, seat.user.email)
+    return _game_url(config, seat.game)
+
+
+def _due_line(seat: Seat) -> str:
+    """The game, with the seat's deadline in its player's zone."""
+    title = shown_title(seat.game)
+    if seat.timeout_at is None or seat.user is None:
+        return title
+    due = local_time(seat.timeout_at, seat.user.time_zone)
+    return _("%(game)s, due %(time)s", game=title, time=due)
+
+
+def _season_replaced(mail: Mail, season: Season, payload: Mapping[str, Any]) -> str:
+    """The one mail to the player replaced, whatever the games they lose."""
+    name = _season_name(season)
+    mail.para(
+        _(
+            "%(organiser)s (organiser) gave your place in %(season)s to %(new)s. You no"
+            " longer play in this season and have left the league: its games' mails no"
+            " longer come to you.",
+            organiser=payload["from"],
+            season=name,
+            new=payload["new"],
+        )
+    )
+    mail.link(_("The season's tables"), season_link(season))
+    return _("%(season)s: your place was given to another player", season=name)
+
+
+def _game_url(config: Mapping[str, Any], game: Game) -> str:
+    return f"{base_url(config)}/games/{game.public_id}"
 
 
 def _season_name(season: Season) -> str:
@@ -134,7 +240,7 @@ def _seat_of(game: Game, place: SeasonEntrant) -> Seat | None:
     return next((s for s in game.seats if s.entrant_id == place.id), None)
 
 
-def _game_line(game: Game, place: SeasonEntrant, config: Mapping[str, Any]) -> str:
+def _game_line(game: Game, place: SeasonEntrant, link: str) -> str:
     seat = _seat_of(game, place)
     assert seat is not None  # only the place's own games are listed
     others = ", ".join(s.name for s in game.seats if s is not seat)
@@ -143,7 +249,7 @@ def _game_line(game: Game, place: SeasonEntrant, config: Mapping[str, Any]) -> s
         game=shown_title(game),
         others=others,
         seat=seat.position + 1,
-        link=f"{base_url(config)}/games/{game.public_id}",
+        link=link,
     )
 
 
@@ -269,13 +375,15 @@ def _turn_line(game: Game, user: User, config: Mapping[str, Any]) -> str:
     turn = (
         _("waiting for %(players)s", players=", ".join(waiting)) if waiting else _("no one to move")
     )
-    return f"{shown_title(game)}: {turn}: {base_url(config)}/games/{game.public_id}"
+    return f"{shown_title(game)}: {turn}: {_game_url(config, game)}"
 
 
 # The writers of the league's kinds (pbem.mail.compose has the others').
 LEAGUE_WRITERS = {
     notifications.LEAGUE_INVITE: _invitation_mail,
     notifications.SEASON_START: _season_start_mail,
+    notifications.SEASON_TAKE_OVER: _take_over_mail,
+    notifications.SEASON_REPLACED: _replaced_mail,
     notifications.SEASON_OVER: _season_over_mail,
     notifications.LEAGUE_DIGEST: _digest_mail,
 }

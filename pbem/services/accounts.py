@@ -16,7 +16,18 @@ from sqlalchemy.orm import Session, joinedload
 
 from pbem.db import rows_changed
 from pbem.i18n import LANGUAGES
-from pbem.models import ApiToken, MovedMail, User, seat_token, utcnow
+from pbem.models import (
+    ApiToken,
+    Game,
+    GameStatus,
+    MovedMail,
+    Season,
+    SeasonEntrant,
+    Seat,
+    User,
+    seat_token,
+    utcnow,
+)
 from pbem.services import notifications
 from pbem.services.calendar import in_quiet_hours, parse_clock_time
 from pbem.services.deadlines import MAX_REMINDER_HOURS, recompute_user
@@ -136,7 +147,8 @@ def update_settings(
     """Change the settings given (None keeps name, zone and moved mail, KEEP
     the others, for which None means off, or for the language, not chosen);
     nothing changes if one is invalid. A new zone
-    or new quiet hours move the user's deadlines."""
+    or new quiet hours move the user's deadlines; a new name goes to the
+    seats and season places they hold in games and seasons under way."""
     if name is not None:
         name = checked_name(name)
     if time_zone is not None:
@@ -162,6 +174,7 @@ def update_settings(
     weekly_hour = user.league_digest_hour if league_digest_hour is None else league_digest_hour
     _check_league_digest(weekday, weekly_hour)
     moves_deadlines = time_zone not in (None, user.time_zone) or quiet != old_quiet
+    renamed = name not in (None, user.name)
     changes = {"name": name, "time_zone": time_zone, "moved_mail": moved_mail}
     for field, value in changes.items():
         if value is not None:
@@ -173,9 +186,31 @@ def update_settings(
         user.reminder_hours = reminder_hours
     user.digest_hour = digest
     user.league_digest_day, user.league_digest_hour = weekday, weekly_hour
+    if renamed:
+        _rename_held_places(session, user)
     if moves_deadlines:
         recompute_user(session, user)
         notifications.retime_held(session, user)
+
+
+def _rename_held_places(session: Session, user: User) -> None:
+    """Seats and season places are named when taken and keep that name in
+    finished records; while their game or season goes on they follow a
+    rename, so pages, mails and the API call the player as they call
+    themselves now. A seat changing hands at the same moment is skipped
+    once the change commits (the update waits for its row lock)."""
+    going_on = select(Game.id).where(Game.status != GameStatus.FINISHED)
+    session.execute(
+        update(Seat)
+        .where(Seat.user_id == user.id, Seat.game_id.in_(going_on))
+        .values(name=user.name)
+    )
+    running = select(Season.id).where(Season.finished_at.is_(None))
+    session.execute(
+        update(SeasonEntrant)
+        .where(SeasonEntrant.user_id == user.id, SeasonEntrant.season_id.in_(running))
+        .values(name=user.name)
+    )
 
 
 def parse_quiet_hours(text: str | None) -> tuple[str, str] | tuple[None, None]:
@@ -259,6 +294,20 @@ def user_for_sign_in(session: Session, email: str) -> User:
     """The user with this address, created on their first sign-in request
     (named after the address until they choose a name)."""
     return user_by_email(session, email) or create_user(session, email, "")
+
+
+def invited_user(session: Session, email: str, language: str | None) -> User:
+    """The person at `email`, invited to a game or a league (an account from
+    now on, as on a first sign-in request). `language`: the one the inviter
+    chose for them, which their mails (and pages) speak until they choose
+    one themselves: it is kept only for someone who has never signed in and
+    chose none, since a player who has reads their mail in English already."""
+    if language is not None:
+        _check_language(language)
+    user = user_for_sign_in(session, email)
+    if language is not None and user.signed_in_at is None and user.language is None:
+        user.language = language
+    return user
 
 
 def claim_sign_in(session: Session, user_id: int, last_sign_in: datetime | None) -> bool:

@@ -101,6 +101,10 @@ REFUSAL = _kind("refusal", Reader.STRANGER, at_once=True, speaks=Speaks.SENDER)
 LEAGUE_INVITE = _kind("league_invite", Reader.LEAGUE, at_once=True, speaks=Speaks.INVITER)
 SEASON_START = _kind("season_start", Reader.LEAGUE)
 SEASON_OVER = _kind("season_over", Reader.LEAGUE)
+# A season's place given to another player: the newcomer (the organiser waits
+# for them, as for an invitation) and the player it was taken from.
+SEASON_TAKE_OVER = _kind("season_take_over", Reader.LEAGUE, at_once=True)
+SEASON_REPLACED = _kind("season_replaced", Reader.LEAGUE)
 LEAGUE_DIGEST = _kind("league_digest", Reader.LEAGUE)
 # Mails that tell a reader what their waiting 'moved' mails would have: those go unsent.
 TELLS_THE_MOVES = frozenset({YOUR_TURN, GAME_OVER})
@@ -320,12 +324,13 @@ def notify_invite(
     invitee: User,
     link: str,
     inviter: str,
-    language: str | None,
     replaces: str | None = None,
+    language: str | None = None,
 ) -> None:
     """An invitation to an open seat, or (`replaces`: the name of the player
-    who had it) to take over a seat of a game under way; `language`: the
-    inviter's page's, for an invitee who never signed in."""
+    who had it) to take over a seat of a game under way; `language`: the one
+    the inviter chose for it, else the inviter's page's, for an invitee who
+    never signed in."""
     payload = {
         "link": link,
         "game": seat.game.public_id,

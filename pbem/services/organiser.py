@@ -20,11 +20,10 @@ from sqlalchemy.orm import Session
 
 from pbem import signals
 from pbem.db import lock_game
-from pbem.i18n import current_language
 from pbem.i18n.phrases import Phrase, phrase
 from pbem.models import ClockStop, Game, GameEvent, GameStatus, Seat, User, utcnow
 from pbem.services import notifications
-from pbem.services.accounts import user_by_email, user_for_sign_in
+from pbem.services.accounts import invited_user, user_by_email
 from pbem.services.bots import checked_level, level_phrase
 from pbem.services.calendar import DAY
 from pbem.services.deadlines import ask, follow_to_act, recompute, recompute_game
@@ -185,14 +184,72 @@ def replace(
     position: int,
     email: str,
     invitation_link: InvitationLink,
+    language: str | None = None,
 ) -> Done:
+    """Give the seat to the person at `email` (see `hand_over`); they are
+    invited by mail in `language` (pbem.services.accounts.invited_user), told
+    it is their turn if it is, and the player who had it is told."""
+    given = hand_over(session, organiser, game_public_id, position, email, language)
+    seat, game = given.seat, given.seat.game
+    notifications.notify_organiser_notice(
+        session,
+        game,
+        given.old_user_id,
+        phrase(
+            "%(organiser)s (organiser) gave the seat of %(old)s to %(new)s. You no longer "
+            "play in this game; its mails no longer come to you.",
+            organiser=organiser.name,
+            old=given.old_name,
+            new=given.newcomer.name,
+        ),
+        phrase("your seat was given to another player"),
+    )
+    if given.asked:
+        notifications.notify_turn(session, game, [seat.position], ply=moves_stored(game))
+    link = invitation_link(seat, given.newcomer.email)
+    notifications.notify_invite(
+        session,
+        seat,
+        given.newcomer,
+        link,
+        organiser.name,
+        replaces=given.old_name,
+        language=language,
+    )
+    return Done(given.event)
+
+
+@dataclass
+class HandedOver:
+    """A seat given to another player, for the caller to tell them and the
+    player who had it."""
+
+    event: GameEvent
+    seat: Seat
+    newcomer: User
+    old_name: str
+    old_user_id: int
+    asked: bool  # the seat owes a decision: the newcomer's clock started now
+
+
+def hand_over(
+    session: Session,
+    organiser: User,
+    game_public_id: str,
+    position: int,
+    email: str,
+    language: str | None = None,
+) -> HandedOver:
     """Give the seat to the person at `email` (a user from now on, as on their
     first sign-in): they get its private view, its mails and a fresh clock
-    for the decision it owes; the player who had it loses it and is told."""
+    for the decision it owes; the player who had it loses it. The other
+    players are mailed the event; the newcomer and the player replaced are
+    the caller's to tell: `replace` for one game, a season's replacement once
+    for all its games (pbem.leagues.withdrawal)."""
     game = organised_game(session, game_public_id, organiser)
     _require_going_on(game)
     seat = _player_seat(game, position)
-    newcomer = user_for_sign_in(session, email)
+    newcomer = invited_user(session, email, language)
     if any(other.user_id == newcomer.id for other in game.seats):
         raise Conflict(_("%(email)s plays in this game already", email=newcomer.email))
     if pending_submission(session, seat) is not None:
@@ -201,25 +258,11 @@ def replace(
         )
     old_name, old_user_id = seat.name, seat.user_id
     assert old_user_id is not None  # a player's seat
-    organiser_name, new_name = organiser.name, newcomer.name
     text = phrase(
         "%(organiser)s (organiser) gave the seat of %(old)s to %(new)s.",
-        organiser=organiser_name,
+        organiser=organiser.name,
         old=old_name,
-        new=new_name,
-    )
-    notifications.notify_organiser_notice(
-        session,
-        game,
-        old_user_id,
-        phrase(
-            "%(organiser)s (organiser) gave the seat of %(old)s to %(new)s. You no longer "
-            "play in this game; its mails no longer come to you.",
-            organiser=organiser_name,
-            old=old_name,
-            new=new_name,
-        ),
-        phrase("your seat was given to another player"),
+        new=newcomer.name,
     )
     seat.user, seat.name, seat.invited_email = newcomer, newcomer.name, newcomer.email
     renew_address(session, seat)  # the old player's secret mail address stops working
@@ -233,16 +276,12 @@ def replace(
         new_user_id=newcomer.id,
         why="replaced",
     )
-    if seat.position in game.to_act:
+    asked = seat.position in game.to_act
+    if asked:
         ask(session, seat, utcnow())  # the newcomer's decision starts now
-        notifications.notify_turn(session, game, [seat.position], ply=moves_stored(game))
     headline = phrase("new player")
     event = _announce(session, game, organiser, "replace", text, headline, seat, [seat])
-    link = invitation_link(seat, newcomer.email)
-    notifications.notify_invite(
-        session, seat, newcomer, link, organiser.name, current_language(), replaces=old_name
-    )
-    return Done(event)
+    return HandedOver(event, seat, newcomer, old_name, old_user_id, asked)
 
 
 def abandon(session: Session, organiser: User, game_public_id: str) -> Done:

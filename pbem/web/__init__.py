@@ -12,6 +12,7 @@ from sqlalchemy.exc import IntegrityError
 from werkzeug.exceptions import Conflict
 
 from pbem.db import is_unique_violation, request_session
+from pbem.i18n import LANGUAGE_NAMES
 from pbem.i18n.games import game_title
 from pbem.i18n.notation_pages import notation_path
 from pbem.leagues.seasons import shown_title
@@ -90,6 +91,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["may_remove_chat"] = may_remove_chat
     app.jinja_env.globals["game_notice_choice"] = notices.game_choice
     app.jinja_env.globals["bot_levels"] = LEVEL_WORDS  # stand-in levels' choices
+    app.jinja_env.globals["invitee_languages"] = LANGUAGE_NAMES  # an invitee's mails'
     clock.init_app(app)
     locale_format.init_app(app)
     app.jinja_env.filters["shown_title"] = shown_title

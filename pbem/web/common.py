@@ -3,7 +3,7 @@ turning a service's refusal into a page."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import timedelta
 from functools import wraps
 from typing import Any
@@ -19,6 +19,7 @@ from werkzeug.exceptions import HTTPException
 from pbem.accounts.browsers import SUSPENDED, end_browser_session, start_browser_session
 from pbem.db import lock_user, request_session
 from pbem.models import User
+from pbem.services.accounts import normalise_email
 from pbem.services.errors import BadForm, Conflict, Forbidden, Invalid, NotFound, ServiceError
 from pbem.services.links import BadLink
 
@@ -70,6 +71,16 @@ def open_account(user: User) -> User:
     if user.locked_out:
         raise BadLink(str(SUSPENDED))
     return user
+
+
+def address_to_confirm(values: Mapping[str, str]) -> tuple[str, str | None]:
+    """The address a confirmation page asks about (a replacement's), and why
+    it is no address if it is none: that is said before any question."""
+    email = values.get("email", "").strip()
+    try:
+        return normalise_email(email), None
+    except ServiceError as exc:
+        return email, str(exc)
 
 
 def sign_out_browser() -> None:

@@ -2,7 +2,8 @@
 organisers, entrants and seasons, with the organisers' forms) and a season
 (its divisions' balance, tables, rounds and exports). Readable by anyone
 signed in: a club's table is not secret; addresses of invitees are shown to
-organisers only. Leaving a season cannot be undone, so its GET asks to confirm."""
+organisers only. Leaving a season and giving a place to another player cannot
+be undone, so their GET asks to confirm."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from flask_babel import gettext as _
 from sqlalchemy import or_, select
 
 from pbem.attachments import attachment
-from pbem.i18n import current_language
+from pbem.i18n import current_language, invitee_language
 from pbem.leagues import exports
 from pbem.leagues.balance import division_balance
 from pbem.leagues.leagues import (
@@ -41,9 +42,9 @@ from pbem.models import Entrant, League, LeagueOrganiser, Season, SeasonEntrant,
 from pbem.numbers import ID_CONVERTER, whole_number
 from pbem.services import accounts
 from pbem.services.errors import Conflict, Forbidden, Invalid, NotFound, ServiceError
-from pbem.services.links import BadLink, read_league_invite_token, take_over_url
+from pbem.services.links import BadLink, read_league_invite_token
 from pbem.web.clock_form import CLOCK_DEFAULTS, CLOCK_FIELDS, time_control_from_form
-from pbem.web.common import db, me, open_account, page_blueprint, signed_in
+from pbem.web.common import address_to_confirm, db, me, open_account, page_blueprint, signed_in
 from pbem.web.league_form import LeagueForm, season_settings
 from pbem.web.lobby import enter_as_invitee, newest_rulesets, titles
 
@@ -223,8 +224,9 @@ def leave(league_id: str) -> ResponseReturnValue:
 def invite(league_id: str) -> ResponseReturnValue:
     found = organised_league(db(), league_id, _me())
     try:
-        email = request.form.get("email", "")
-        invite_entrant(db(), found, _me(), email, invitation_link(found, email))
+        email, language = request.form.get("email", ""), request.form.get("language")
+        link = invitation_link(found, email)
+        invite_entrant(db(), found, _me(), email, link, invitee_language(language))
     except (Invalid, Conflict) as refusal:
         return _league_page(found, refusal)
     return _to_league(league_id)
@@ -366,13 +368,43 @@ def withdraw_place(league_id: str, number: int, place_id: int) -> ResponseReturn
     return _to_season(chosen)
 
 
-@bp.route(f"{SEASON_URL}/places/<{ID_CONVERTER}:place_id>/replace", methods=["POST"])
+@bp.route(f"{SEASON_URL}/places/<{ID_CONVERTER}:place_id>/replace", methods=["GET", "POST"])
 @signed_in
 def replace_place(league_id: str, number: int, place_id: int) -> ResponseReturnValue:
+    """Giving a place to another player cannot be undone: the GET asks to
+    confirm (as a game's replacement does, pbem.web.organiser) and only the
+    confirmation's POST acts."""
     chosen, place = _organised_place(league_id, number, place_id)
-    email = request.form.get("email", "")
-    replace(db(), chosen, place.id, _me(), email, take_over_url)
+    if request.method == "GET":
+        return _confirm_replace(chosen, place)
+    email, language = request.form.get("email", ""), invitee_language(request.form.get("language"))
+    try:
+        replace(db(), chosen, place.id, _me(), email, language)
+    except Invalid as exc:
+        db().rollback()
+        return _confirm_replace(chosen, place, error=str(exc), status=422)
     return _to_season(chosen)
+
+
+def _confirm_replace(
+    season: Season, place: SeasonEntrant, error: str | None = None, status: int = 200
+) -> ResponseReturnValue:
+    """The page asking to confirm a replacement; an address that is no
+    address is refused here already, before any question."""
+    email, refused = address_to_confirm(request.values)
+    if error is None and refused is not None:
+        error, status = refused, 422
+    page = render_template(
+        "league_confirm.html",
+        league=season.league,
+        season=season,
+        place=place,
+        action="replace-place",
+        email=email,
+        language=request.values.get("language"),
+        error=error,
+    )
+    return page, status
 
 
 def _organised_place(league_id: str, number: int, place_id: int) -> tuple[Season, SeasonEntrant]:

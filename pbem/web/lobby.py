@@ -15,7 +15,7 @@ from flask_limiter.util import get_remote_address
 import engine
 from engine.bots import DEFAULT_LEVEL
 from engine.core.options import Option
-from pbem.i18n import current_language
+from pbem.i18n import invitee_language
 from pbem.i18n.games import game_title
 from pbem.i18n.times import local_time
 from pbem.models import Game, GameStatus, Seat, User
@@ -179,7 +179,7 @@ def new_game(ruleset: str) -> ResponseReturnValue:
             title=_title(form),
             stand_in=form.get("stand_in") or None,
         )
-        _send_invitations(game)
+        _send_invitations(game, form)
     except Invalid as exc:
         db().rollback()
         return _new_game_page(rules, form, error=str(exc)), 422
@@ -264,14 +264,31 @@ def _title(form: Any) -> str:
     return refuse_control_characters(title, _("a title"))
 
 
-def _send_invitations(game: Game) -> None:
+def _send_invitations(game: Game, form: Any) -> None:
     inviter = me()
     assert inviter is not None
+    languages = _invitee_languages(form)
     for seat in game.seats:
         if seat.invited_email:
-            invitee = accounts.user_for_sign_in(db(), seat.invited_email)
+            language = languages[seat.invited_email]
+            invitee = accounts.invited_user(db(), seat.invited_email, language)
             link = absolute_url("lobby.invitation", token=invite_token(seat.id, invitee.email))
-            notifications.notify_invite(db(), seat, invitee, link, inviter.name, current_language())
+            notifications.notify_invite(db(), seat, invitee, link, inviter.name, language=language)
+
+
+def _invitee_languages(form: Any) -> dict[str, str]:
+    """The language chosen for each address invited in the form's seat rows."""
+    rows = [
+        key.removeprefix("seat-")
+        for key, kind in form.items()
+        if key.startswith("seat-") and kind == "invite"
+    ]
+    return {
+        accounts.normalise_email(form.get(f"invite-{row}", "")): invitee_language(
+            form.get(f"invite-language-{row}")
+        )
+        for row in rows
+    }
 
 
 def _invited_seat(token: str) -> tuple[Seat, User]:

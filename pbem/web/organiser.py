@@ -13,14 +13,14 @@ from flask import redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
+from pbem.i18n import invitee_language
 from pbem.i18n.games import game_title
 from pbem.models import User
 from pbem.numbers import whole_number
 from pbem.services import organiser
-from pbem.services.accounts import normalise_email
-from pbem.services.errors import BadForm, Invalid, NotFound, ServiceError
+from pbem.services.errors import BadForm, Invalid, NotFound
 from pbem.services.links import take_over_url
-from pbem.web.common import db, me, page_blueprint, signed_in
+from pbem.web.common import address_to_confirm, db, me, page_blueprint, signed_in
 
 bp = page_blueprint("organiser")
 URL = "/games/<game_id>/organiser"
@@ -97,8 +97,9 @@ def replace(game_id: str) -> ResponseReturnValue:
     if request.method == "GET":
         return _confirm(game_id, "replace")
     position, email = _position(request.form), request.form.get("email", "")
+    language = invitee_language(request.form.get("language"))
     try:
-        organiser.replace(db(), _organiser(), game_id, position, email, take_over_url)
+        organiser.replace(db(), _organiser(), game_id, position, email, take_over_url, language)
     except Invalid as exc:
         db().rollback()
         return _confirm(game_id, "replace", error=str(exc), status=422)
@@ -129,10 +130,8 @@ def _confirm(
             raise NotFound(_("no such seat"))
     email = values.get("email", "").strip()
     if action == "replace" and error is None:
-        try:
-            email = normalise_email(email)
-        except ServiceError as exc:
-            error, status = str(exc), 422
+        email, error = address_to_confirm(values)
+        status = 422 if error else status
     page = render_template(
         "organiser_confirm.html",
         game=game,
@@ -140,6 +139,7 @@ def _confirm(
         action=action,
         seat=seat,
         email=email,
+        language=values.get("language"),
         error=error,
     )
     return page, status

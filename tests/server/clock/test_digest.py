@@ -16,7 +16,7 @@ from pbem.clock.sweep import sweep
 from pbem.i18n.times import local_time
 from pbem.mail.compose import compose
 from pbem.models import Outbox, Seat, User
-from pbem.services import notifications
+from pbem.services import accounts, notifications
 from pbem.services.games import SeatSpec, create_game
 from pbem.services.time_control import TimeControl
 from tests.mail.helpers import text_of
@@ -130,3 +130,27 @@ def test_a_digest_player_gets_no_mail_per_move_of_the_others(app, session, make_
     drain(app)
     assert mails(session, ann, notifications.MOVED) == []
     assert len(mails(session, cat, notifications.MOVED)) == 1
+
+
+def test_an_hour_chosen_after_it_began_serves_today_at_once_and_once(session, make_user):
+    """As docs/when-mail-comes.md says: at 14:20 Ann chooses 09:00, Bob 16:00;
+    Ann's digest goes with the next sweep, Bob's at 16:00; Ann, changing to
+    15:00 after hers came, gets no second one that day."""
+    ann, bob = make_user("Ann"), make_user("Bob")
+    for player in (ann, bob):
+        player.time_zone = PRAGUE
+    session.commit()
+    chosen = datetime(2026, 12, 1, 13, 20, tzinfo=UTC)  # 14:20 in Prague
+    with time_machine.travel(chosen, tick=False):
+        two_games_waiting_for(session, ann, bob)
+        accounts.update_settings(session, ann, digest_hour=9)
+        accounts.update_settings(session, bob, digest_hour=16)
+        session.commit()
+        assert send_digests(session, chosen + timedelta(minutes=1)) == 1
+        assert len(mails(session, ann, notifications.DIGEST)) == 1
+        accounts.update_settings(session, session.get(User, ann.id), digest_hour=15)
+        session.commit()
+    assert send_digests(session, chosen + timedelta(minutes=45)) == 0  # 15:05 in Prague
+    assert send_digests(session, chosen + timedelta(hours=1, minutes=45)) == 1  # 16:05: Bob's
+    assert len(mails(session, ann, notifications.DIGEST)) == 1
+    assert len(mails(session, bob, notifications.DIGEST)) == 1

@@ -4,6 +4,8 @@ with their title and a link to their season; the API says the same."""
 from __future__ import annotations
 
 from pbem.leagues.seasons import start_season
+from pbem.models import Season
+from tests.server.conftest import wait_for
 from tests.server.leagues.season_play import league_of, play_out
 from tests.server.signed_in import sign_in
 
@@ -49,8 +51,14 @@ def test_the_profile_lists_every_season_played_not_only_the_newest(
     session.commit()
     for game in first.games:
         play_out(session, game, ann.id)
-    session.refresh(first)
-    assert first.finished_at is not None
+
+    def over() -> bool:
+        """The season ends in a transaction of its own after the commit that
+        ended its last game: the worker's, when the worker judged it first."""
+        session.expire_all()
+        return session.get(Season, first.id).finished_at is not None
+
+    wait_for(over, what="the season's end")
     start_season(session, league)
     session.commit()
     body = api.call("getPlayer", token_for(bob), user_id=ann.id).get_json()

@@ -132,7 +132,7 @@ def test_a_replaced_player_is_not_sent_the_season_mail_held_for_them(session, ma
     assert session.scalar(held).status == OutboxStatus.PENDING
     dan = make_user("Dan")
     place = next(p for p in season.entrants if p.user_id == cem.id)
-    replace(session, season, place.id, owner, dan.email, lambda seat, email: "https://pbem.test/i")
+    replace(session, season, place.id, owner, dan.email)
     session.commit()
     assert session.scalar(held) is None
     assert session.scalar(select(Outbox).where(Outbox.recipient_id == ann.id)) is not None
@@ -145,9 +145,7 @@ def test_a_place_goes_to_an_address_invited_to_the_league_but_not_yet_joined(ses
     invite_entrant(session, league, owner, "carl@example.org", "https://pbem.test/league")
     session.commit()
     place = next(p for p in season.entrants if p.user_id == ann.id)
-    replace(
-        session, season, place.id, owner, "carl@example.org", lambda s, e: "https://pbem.test/i"
-    )
+    replace(session, season, place.id, owner, "carl@example.org")
     session.commit()
     carl = [e for e in league.entrants if e.invited_email == "carl@example.org"]
     assert len(carl) == 1 and carl[0].user_id == place.user_id

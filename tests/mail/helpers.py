@@ -19,8 +19,9 @@ from sqlalchemy.orm import Session
 from pbem.mail import send
 from pbem.models import Game, InboundMessage, InboundStatus, Outbox, OutboxStatus, User, utcnow
 from pbem.services.notifications import SIGN_IN, queue_notice
+from pbem.task_names import REQUEUE_OUTBOX
 from tests.mail.servers import ImapServer
-from tests.server.conftest import wait_for
+from tests.server.conftest import run_task, wait_for
 
 LEGAL_TITLE = re.compile(r"^Your turn\. (Some of your|Your( \d+)?) legal moves?\b")
 
@@ -199,3 +200,20 @@ def queue_sign_in(session: Session, user: User, link: str) -> Outbox:
     """A sign-in link's mail, queued as the app queues it: handed to the
     worker once the session commits."""
     return queue_notice(session, SIGN_IN, {"link": link}, recipient=user)
+
+
+def to(user, subject_end: str = "") -> Callable[[EmailMessage], bool]:
+    """Mail to `user` whose subject ends so (the rig's capture holds every test's mail)."""
+    return lambda m: user.email in str(m["To"]) and str(m["Subject"]).endswith(subject_end)
+
+
+def held_for(session: Session, user: User, game: Game) -> list[Outbox]:
+    """The outbox rows of the game for the user, oldest first, as stored now."""
+    session.expire_all()
+    rows = select(Outbox).where(Outbox.recipient_id == user.id, Outbox.game_id == game.id)
+    return list(session.scalars(rows.order_by(Outbox.id)))
+
+
+def release(rig: Any) -> None:
+    """Run the beat's outbox sweep now."""
+    run_task(rig.app, REQUEUE_OUTBOX)

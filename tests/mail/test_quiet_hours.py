@@ -16,7 +16,7 @@ from pbem.models import MovedMail, Outbox, OutboxStatus
 from pbem.services import accounts, chat, notifications, organiser
 from pbem.task_names import REQUEUE_OUTBOX
 from tests.mail.conftest import DOMAIN
-from tests.mail.helpers import board_png, listed_under, sent_now, text_of
+from tests.mail.helpers import board_png, held_for, listed_under, release, sent_now, text_of, to
 from tests.server.conftest import drain, run_task, wait_for
 from tests.server.pipeline_helpers import play_a_turn, start_game
 
@@ -24,10 +24,6 @@ from tests.server.pipeline_helpers import play_a_turn, start_game
 # summer time, so the quiet hours end at 08:00 UTC+2: 06:00 UTC, not 07:00.
 LATE = datetime(2027, 3, 27, 22, 0, tzinfo=UTC)
 QUIET_END = datetime(2027, 3, 28, 6, 0, tzinfo=UTC)
-
-
-def to(user, subject_end: str = ""):
-    return lambda m: user.email in str(m["To"]) and str(m["Subject"]).endswith(subject_end)
 
 
 def test_game_mail_in_quiet_hours_waits_for_their_end_across_the_clock_change(
@@ -66,16 +62,6 @@ def test_game_mail_in_quiet_hours_waits_for_their_end_across_the_clock_change(
 
 # (ply, who) of the moves Ann has not heard of when her quiet hours end.
 FOLDED_NEWS = [(3, "Bob"), (4, "Bob"), (5, "Cy"), (6, "Cy"), (9, "Bob"), (10, "Bob")]
-
-
-def held_for(session, user, game) -> list[Outbox]:
-    session.expire_all()
-    rows = select(Outbox).where(Outbox.recipient_id == user.id, Outbox.game_id == game.id)
-    return list(session.scalars(rows.order_by(Outbox.id)))
-
-
-def release(rig) -> None:
-    run_task(rig.app, REQUEUE_OUTBOX)
 
 
 def test_held_turns_and_moves_fold_into_one_mail_about_the_game_as_it_stands(

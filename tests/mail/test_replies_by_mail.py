@@ -18,7 +18,7 @@ from pbem.mail.unread_lines import set_aside
 from pbem.models import InboundMessage
 from pbem.services.replay import engine_game
 from tests.mail.conftest import DOMAIN
-from tests.mail.helpers import listed_moves, mail_to, reply, submit_by_smtp, text_of, turn_mail
+from tests.mail.helpers import listed_moves, mail_to, reply, submit_by_smtp, text_of, to, turn_mail
 from tests.server.pipeline_helpers import judged, moves_of, start_game
 
 
@@ -92,7 +92,7 @@ def test_moves_followed_by_a_plain_signature_are_played_and_the_signature_named(
     played(rig, mail, ann, f"{tile}\nAnn Player\nGames club of Leeds\n")
     answer = accepted_text(rig, ann)
     assert "These lines were not read:\n  Ann Player\n  Games club of Leeds\n" in answer
-    assert not [m for m in rig.capture.messages if "answer" in str(m["Subject"])]
+    assert not [m for m in rig.capture.messages if to(ann, "answer")(m)]
     assert moves_of(session, game) == [(1, 0, tile)]
 
 

@@ -19,7 +19,7 @@ from engine.core.messages import Message
 from engine.core.options import Option, resolve_options
 from engine.core.rng import SeededRandom, seed_commitment
 from engine.core.textboard import TextBoard
-from engine.core.vocabulary import Vocabulary, said_in
+from engine.core.vocabulary import Vocabulary, english_in, said_in
 
 Move = Hashable
 T = TypeVar("T")
@@ -140,6 +140,12 @@ class State(ABC):
         ruleset reads ("tile", "tuile", "dílek"): a line that begins so is a
         move, perhaps mistyped, where a server tells moves from prose."""
         return any(vocabulary.knows(word) for vocabulary in self.opening_words)
+
+    def canonical_word(self, word: str) -> str | None:
+        """The canonical form of one word of a move as a player of any
+        language may type it ("tuile" -> "tile"), None when it is none of the
+        ruleset's words (a space, a number)."""
+        return english_in(word, self.vocabularies)
 
     def said_move(self, text: str, language: str) -> str:
         """A move's text (canonical, or as the history shows it) in the words

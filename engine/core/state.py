@@ -147,10 +147,12 @@ class State(ABC):
         ruleset's words (a space, a number)."""
         return english_in(word, self.vocabularies)
 
-    def said_move(self, text: str, language: str) -> str:
+    @classmethod
+    def said_move(cls, text: str, language: str) -> str:
         """A move's text (canonical, or as the history shows it) in the words
-        of `language` ("en", "fr", "cs"), as a player of it would type it."""
-        return said_in(text, self.vocabularies, language)
+        of `language` ("en", "fr", "cs"), as a player of it would type it;
+        the ruleset's words alone, so no position is needed."""
+        return said_in(text, cls.vocabularies, language)
 
     def spends_reserve(self, seat: int, move: Any) -> bool:
         """Whether the legal `move` spends what the seat's player keeps for

@@ -21,7 +21,6 @@ import engine
 from pbem.i18n import current_language
 from pbem.i18n.command_words import means_all, own_all_word, own_word
 from pbem.mail.game_text import SHORT_LIST_MAX, kind_of, likely_first, short_list
-from pbem.render.lastturn import names_by_key, spaces_in
 from pbem.services.pictures import board_centres
 
 # A list of more moves than this is answered by kind rather than whole.
@@ -35,11 +34,12 @@ def legal_text(played: engine.Game, seat: int, argument: str) -> str:
     language being written."""
     state, language = played.state, current_language()
     centres = board_centres(played.view(seat))
+    ranked = likely_first(state, seat, centres)
     listing = Listing(
-        likely_first(state, seat, centres),
+        ranked,
         [state.format_move(m) for m in state.legal_moves(seat)],
         lambda text: state.said_move(text, language),
-        names_by_key(centres),
+        example_space(state, ranked[:SHORT_LIST_MAX]),
     )
     words = argument_words(argument)
     if len(words) == 1 and means_all(words[0]):
@@ -68,6 +68,17 @@ def legal_text(played: engine.Game, seat: int, argument: str) -> str:
     return answer if len(found) <= LEGAL_WHOLE else answer + "\n\n" + listing.how()
 
 
+def example_space(state: engine.State, moves: list[str]) -> str | None:
+    """A space the first of `moves` name, for the examples: the first word
+    after a move's kind that is none of the game's words nor a number."""
+    for text in moves:
+        for word in text.split()[1:]:
+            value = word.split("=")[-1]
+            if state.canonical_word(value) is None and not value.isdigit():
+                return value
+    return None
+
+
 def argument_words(argument: str) -> list[str]:
     """The words after `legal`; a space written "2, -1" or "(2,-1)" is one."""
     return re.sub(r"\s*,\s*", ",", argument).replace("(", " ").replace(")", " ").split()
@@ -87,12 +98,12 @@ def matches(move: str, wanted: str) -> bool:
 class Listing:
     """A seat's legal moves as `legal` answers them: `ranked` likeliest
     first, `moves` in the engine's order, each `say`d in the reader's words;
-    `spaces`: the board's space names by upper case."""
+    `space`: one the likeliest name, for the examples (None: they name none)."""
 
     ranked: list[str]
     moves: list[str]
     say: Callable[[str], str]
-    spaces: dict[str, str]
+    space: str | None
 
     def whole(self, moves: list[str]) -> str:
         if len(moves) > LEGAL_LIMIT:
@@ -122,14 +133,8 @@ class Listing:
 
     def how(self) -> str:
         """How to ask for fewer moves, or for every one, with examples taken
-        from the likeliest move (and the first space a likely move names)."""
-        kind = self.say(kind_of(self.ranked[0]))
-        named = (
-            found[0]
-            for text in self.ranked[:SHORT_LIST_MAX]
-            if (found := spaces_in(text, self.spaces))
-        )
-        space = next(named, None)
+        from the likeliest moves."""
+        kind, space = self.say(kind_of(self.ranked[0])), self.space
         legal, every = own_word("legal"), own_all_word()
         if space is None:
             return _(

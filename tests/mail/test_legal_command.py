@@ -4,6 +4,8 @@ reads) narrows it; `all` lists every move."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from engine import Game
@@ -104,3 +106,14 @@ def test_by_mail_in_french_and_czech(rig, session, make_user) -> None:
         assert "Máte 2409 možných tahů; podle druhu tahu:\ntrojdílné: 1020" in answer
         assert "nebo tahy vše a dostanete všechny" in answer
         assert "Vašich 18 možných tahů s „trojdílné G5“:\ntrojdílné F4 F5 G5 village=F4" in answer
+
+
+def test_a_long_taluva_list_shows_how_to_narrow_to_a_space() -> None:
+    played = cut(play_bot_game("taluva", 2, "legal").game, 2)  # the second tile
+    seat = min(played.state.to_act())
+    assert len(played.state.legal_moves(seat)) > LEGAL_WHOLE
+    answer = legal_text(played, seat, "")
+    space = re.search(r"Reply legal and a space \(legal (\S+)\)", answer).group(1)
+    assert re.fullmatch(r"-?\d+,-?\d+", space)
+    narrowed = listed(legal_text(played, seat, space))
+    assert narrowed and all(space in move.split() for move in narrowed)

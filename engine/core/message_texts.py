@@ -16,6 +16,7 @@ define(
         "turn.game_over": "the game is over",
         "turn.not_your_turn": "it is not your turn",
         "turn.waiting_for": "it is not your turn (waiting for %(seats)s)",
+        "turn.reserve_kept": "a stand-in keeps the player's reserves: not %(move)s",
         "turn.partly_played": "played %(played)s (a draw cannot be taken back); not played "
         "%(not_played)s, because '%(failed)s': %(error)s",
         # a refusal quoted in another: with its rule, or a text made elsewhere

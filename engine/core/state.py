@@ -19,7 +19,7 @@ from engine.core.messages import Message
 from engine.core.options import Option, resolve_options
 from engine.core.rng import SeededRandom, seed_commitment
 from engine.core.textboard import TextBoard
-from engine.core.vocabulary import Vocabulary, said_in
+from engine.core.vocabulary import Vocabulary, english_in, said_in
 
 Move = Hashable
 T = TypeVar("T")
@@ -64,6 +64,9 @@ class State(ABC):
     vocabularies: ClassVar[tuple[Vocabulary, ...]] = ()
     # Those of them a move's text begins with (its verb, a tile it plays).
     opening_words: ClassVar[tuple[Vocabulary, ...]] = ()
+    # The seats that keep their reserves in this position (keep_reserves);
+    # a class default, so a state pickled before it was set reads as none.
+    reserves_kept: frozenset[int] = frozenset()
 
     def __init__(self, players: int, seed: str, options: Mapping[str, Any]) -> None:
         self.players = players
@@ -138,10 +141,36 @@ class State(ABC):
         move, perhaps mistyped, where a server tells moves from prose."""
         return any(vocabulary.knows(word) for vocabulary in self.opening_words)
 
-    def said_move(self, text: str, language: str) -> str:
+    def canonical_word(self, word: str) -> str | None:
+        """The canonical form of one word of a move as a player of any
+        language may type it ("tuile" -> "tile"), None when it is none of the
+        ruleset's words (a space, a number)."""
+        return english_in(word, self.vocabularies)
+
+    @classmethod
+    def said_move(cls, text: str, language: str) -> str:
         """A move's text (canonical, or as the history shows it) in the words
-        of `language` ("en", "fr", "cs"), as a player of it would type it."""
-        return said_in(text, self.vocabularies, language)
+        of `language` ("en", "fr", "cs"), as a player of it would type it;
+        the ruleset's words alone, so no position is needed."""
+        return said_in(text, cls.vocabularies, language)
+
+    def spends_reserve(self, seat: int, move: Any) -> bool:
+        """Whether the legal `move` spends what the seat's player keeps for
+        turns of their own choosing (Java's action tokens) rather than the
+        turn's normal means; never when the rules leave the turn no other
+        way on. A stand-in leaves such moves alone (keep_reserves). None here."""
+        return False
+
+    def keep_reserves(self, seat: int) -> None:
+        """From now on `seat` spends none of its reserves (spends_reserve) in
+        this position and those that follow it: a stand-in playing an absent
+        player's timed-out turn plays it within the turn's normal means, and
+        its bot's legal moves, the rulesets' lists, leave such moves out."""
+        self.reserves_kept = self.reserves_kept | {seat}
+
+    def kept_back(self, seat: int, move: Any) -> bool:
+        """Whether `move` spends a reserve that `seat` keeps."""
+        return seat in self.reserves_kept and self.spends_reserve(seat, move)
 
     @abstractmethod
     def result(self) -> Result | None:
@@ -200,13 +229,19 @@ class State(ABC):
         """Read and judge a move's text; the move returned is legal now."""
         self.require_turn(seat)
         move = self.parse_syntax(seat, text)
-        self.check(seat, move)
+        self.judge(seat, move)
         return move
 
     def push(self, seat: int, move: Any) -> None:
         self.require_turn(seat)
-        self.check(seat, move)
+        self.judge(seat, move)
         self.apply(seat, move)
+
+    def judge(self, seat: int, move: Any) -> None:
+        """The ruleset's check, then the reserves the seat keeps."""
+        self.check(seat, move)
+        if self.kept_back(seat, move):
+            raise IllegalMove.of("turn.reserve_kept", move=self.format_move(move))
 
     def play(self, seat: int, text: str) -> Any:
         move = self.parse_move(seat, text)

@@ -88,3 +88,18 @@ def said_in(text: str, vocabularies: Sequence[Vocabulary], language: str) -> str
         return part
 
     return " ".join("+".join(map(said, token.split("+"))) for token in text.split(" "))
+
+
+def english_in(word: str, vocabularies: Sequence[Vocabulary]) -> str | None:
+    """The canonical (English) form of one word of a move written in any
+    language a vocabulary reads ("Tuile" -> "tile", "parure4" -> "helmet4"),
+    None when no vocabulary knows it."""
+    parts = _WORD.match(fold(word))
+    if parts is None:
+        return None
+    stem, number = parts.groups()
+    for vocabulary in vocabularies:
+        english = vocabulary.english(stem)
+        if english is not None:
+            return english + number
+    return None

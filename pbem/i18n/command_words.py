@@ -51,6 +51,24 @@ COMMAND_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 
+# The word after `legal` that asks for every legal move, however many.
+ALL_WORDS: dict[str, tuple[str, ...]] = {
+    "en": ("all",),
+    "fr": ("tous", "tout"),
+    "cs": ("vše", "všechny"),
+}
+
+
+def own_all_word() -> str:
+    """The reader's word for every legal move (tous, vše, all)."""
+    return ALL_WORDS.get(current_language(), ALL_WORDS["en"])[0]
+
+
+def means_all(word: str) -> bool:
+    """Whether `word`, in any language, asks for every legal move."""
+    return any(folded(word) == folded(own) for words in ALL_WORDS.values() for own in words)
+
+
 def own_word(command: str) -> str:
     """The reader's word for a command (vacances, dovolená, vacation)."""
     return COMMAND_WORDS.get(current_language(), COMMAND_WORDS["en"])[command][0]

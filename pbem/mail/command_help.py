@@ -8,13 +8,13 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext
 
 from pbem.i18n import current_language
-from pbem.i18n.command_words import COMMAND_WORDS, own_word
+from pbem.i18n.command_words import COMMAND_WORDS, own_all_word, own_word
 
 # What follows a command's word; the order is the help's.
 ARGUMENTS = {"chat": lazy_gettext("TEXT"), "vacation": "N"}
 # The whole help's lines and the short list every game mail carries.
 DESCRIPTIONS = {
-    "legal": lazy_gettext("all your legal moves now"),
+    "legal": lazy_gettext("your legal moves now, by kind when there are many"),
     "board": lazy_gettext("the board as it is now"),
     "history": lazy_gettext("every move of the game so far"),
     "chat": lazy_gettext("send TEXT to the other players"),
@@ -64,11 +64,18 @@ def help_text(site: str) -> str:
         [
             _(
                 "Write one move per line, in the notation of the game (the mails list some "
-                "of your legal moves; %(legal)s lists them all). All the moves of one mail "
+                "of your legal moves; %(legal)s lists more). All the moves of one mail "
                 "are played together, or none of them if one is not allowed.",
                 legal=command_word("legal"),
             ),
             _("Commands, one per line:") + "\n" + listed,
+            _(
+                "After %(legal)s, a space or the first word of a move (a kind of move) keeps "
+                "only the moves that name it, both keep those that name both, and %(all)s "
+                "lists every legal move however many there are.",
+                legal=command_word("legal"),
+                all=own_all_word(),
+            ),
             _("How to play by mail: %(link)s", link=help_link(site)),
         ]
     )

@@ -28,6 +28,7 @@ from pbem.i18n.rules import describe_error, describe_refusal, refusal_of
 from pbem.i18n.times import local_time
 from pbem.mail.command_help import command_word, help_text
 from pbem.mail.game_text import history_lines
+from pbem.mail.legal_text import legal_text
 from pbem.mail.unread_lines import not_read, question, sender_names, set_aside, unread_lines
 from pbem.models import GameStatus, Seat, Submission, utcnow
 from pbem.services import chat, vacation
@@ -39,7 +40,6 @@ from pbem.services.seat_address import NEW_ADDRESS, renew_address
 from pbem.services.submissions import submission_lines
 from pbem.services.turns import TurnRefused, accept_turn
 
-LEGAL_LIMIT = 3000
 VACATION_DAYS = re.compile(r"([0-9]{1,4})(?:\s*(?:days?|jours?|dn[iíuů]|dny|den))?", re.IGNORECASE)
 
 
@@ -166,21 +166,12 @@ def _refused_moves(refusal: TurnRefused, answer: Answer) -> None:
         answer.outcome = "refused"
 
 
-def _legal(session: Session, seat: Seat, _argument: str, answer: Answer) -> None:
+def _legal(session: Session, seat: Seat, argument: str, answer: Answer) -> None:
     played = engine_game(seat.game)
     if seat.position not in played.state.to_act():
         answer.paragraphs.append(_("It is not your turn, so you have no legal move now."))
         return
-    state, language = played.state, current_language()
-    legal = [state.format_move(m) for m in state.legal_moves(seat.position)]
-    shown = [state.said_move(text, language) for text in legal[:LEGAL_LIMIT]]
-    if len(legal) > LEGAL_LIMIT:
-        title = _(
-            "Your %(count)s legal moves (the first %(shown)s):", count=len(legal), shown=LEGAL_LIMIT
-        )
-    else:
-        title = ngettext("Your %(num)d legal move:", "Your %(num)d legal moves:", len(legal))
-    answer.paragraphs.append(title + "\n" + "\n".join(shown))
+    answer.paragraphs.append(legal_text(played, seat.position, argument))
 
 
 def _board(_session: Session, _seat: Seat, _argument: str, answer: Answer) -> None:

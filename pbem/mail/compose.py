@@ -463,8 +463,8 @@ def _legal_title(picture: SeatPicture) -> str:
             "Your turn. Your legal move:", "Your turn. Your %(num)d legal moves:", total
         )
     return _(
-        "Your turn. Some of your legal moves (%(shown)s of %(total)s; reply %(legal)s for "
-        "all of them):",
+        "Your turn. Some of your legal moves (%(shown)s of %(total)s; reply %(legal)s to "
+        "see more):",
         shown=shown,
         total=total,
         legal=command_word("legal"),

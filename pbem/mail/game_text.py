@@ -5,6 +5,7 @@ auction's outcome: the events of kind RULES), wherever moves are listed."""
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -13,11 +14,13 @@ from typing import Any
 from flask_babel import gettext as _
 
 import engine
+from engine.bots.strategy import strategy_for
 from pbem.i18n import current_language, game_word
 from pbem.i18n.boards import board_text
 from pbem.models import GameEvent
-from pbem.render.lastturn import moves_since
+from pbem.render.lastturn import moves_since, names_by_key, spaces_in
 from pbem.services.events import event_text
+from pbem.services.pictures import board_centres
 
 SHORT_LIST_PER_KIND = 4
 SHORT_LIST_MAX = 30
@@ -122,10 +125,38 @@ def seat_picture(
         told=told,
     )
     if picture.my_turn:
-        legal = [state.format_move(m) for m in state.legal_moves(position)]
+        legal = likely_first(state, position, board_centres(view))
         picture.legal_total = len(legal)
         picture.legal_sample = [say(text) for text in short_list(legal)]
     return picture
+
+
+def likely_first(
+    state: engine.State, seat: int, centres: Mapping[str, tuple[float, float]]
+) -> list[str]:
+    """The seat's legal moves (texts), those a player would consider first:
+    the ruleset's bots' candidates (engine.bots: in Java, tiles near the
+    seat's developers and villages, its best developer moves, palaces and
+    festivals, ending the turn), then the others by how near the board
+    (`centres`: each space's place) puts them to the candidates' spaces, in
+    the engine's order where equally near. Deterministic, so the same
+    position always shows the same moves."""
+    legal = [state.format_move(m) for m in state.legal_moves(seat)]
+    known = set(legal)
+    candidates = (state.format_move(m) for m in strategy_for(state.name).candidates(state, seat))
+    likely = list(dict.fromkeys(text for text in candidates if text in known))
+    by_key = names_by_key(centres)
+    near = [centres[space] for text in likely for space in spaces_in(text, by_key)]
+    distance = {
+        name: min((math.dist(centre, other) for other in near), default=math.inf)
+        for name, centre in centres.items()
+    }
+
+    def farness(text: str) -> float:
+        return min((distance[space] for space in spaces_in(text, by_key)), default=math.inf)
+
+    chosen = set(likely)
+    return [*likely, *sorted((text for text in legal if text not in chosen), key=farness)]
 
 
 def news_since_last_turn(
@@ -161,16 +192,28 @@ def event_lines(events: Mapping[int, Sequence[GameEvent]], ply: int) -> list[str
     return [f"   ({event_text(event)})" for event in events.get(ply, ())]
 
 
-def short_list(legal: list[str]) -> list[str]:
-    """A few moves of every kind (by first word), in the engine's order, so a
-    player sees every kind of move open to them without a list of thousands."""
+def short_list(ranked: list[str]) -> list[str]:
+    """A few moves of every kind (by first word), the likeliest of each
+    (`ranked` puts them first), so a player sees every kind of move open to
+    them without a list of thousands: kinds take turns, one move each, until
+    each has SHORT_LIST_PER_KIND or the list SHORT_LIST_MAX. Listed by kind,
+    in the order of `ranked`."""
     by_kind: dict[str, list[str]] = defaultdict(list)
-    for text in legal:
-        kind = text.split(" ", 1)[0]
-        if len(by_kind[kind]) < SHORT_LIST_PER_KIND:
-            by_kind[kind].append(text)
-    sample = [text for texts in by_kind.values() for text in texts]
-    return sample[:SHORT_LIST_MAX]
+    for text in ranked:
+        by_kind[kind_of(text)].append(text)
+    taken: dict[str, int] = dict.fromkeys(by_kind, 0)
+    total = 0
+    for _round in range(SHORT_LIST_PER_KIND):
+        for kind, texts in by_kind.items():
+            if total < SHORT_LIST_MAX and taken[kind] < len(texts):
+                taken[kind] += 1
+                total += 1
+    return [text for kind, texts in by_kind.items() for text in texts[: taken[kind]]]
+
+
+def kind_of(move: str) -> str:
+    """A move's kind: its first word (triple, move, end)."""
+    return move.split(" ", 1)[0]
 
 
 def result_text(result: dict[str, Any], seats: list[str]) -> str:

@@ -319,7 +319,7 @@ class Panel:
                 )
                 self.line(earlier, MUTED, SMALL)
             for move in moves[-MOVES_SHOWN:]:
-                self.line(move, INK, SMALL)
+                self.line(words.move(self.view["ruleset"], move), INK, SMALL)
         if several:
             self.line(words.gettext("each outlined on the board in its colour"), MUTED, SMALL)
 

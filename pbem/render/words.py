@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.i18n.catalogues import plain_translations
+from pbem.i18n.games import said_move
 from pbem.i18n.rules import translate_word
 
 AREA = "mail"
@@ -31,3 +32,7 @@ class Words:
     def word(self, word: str) -> str:
         """A game's word (a terrain, a figure) as its rulebook names it."""
         return translate_word(word, self.language)
+
+    def move(self, ruleset: str, text: str) -> str:
+        """A move of the ruleset in this language's words, as mails write it."""
+        return said_move(ruleset, text, self.language)

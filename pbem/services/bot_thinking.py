@@ -48,7 +48,8 @@ class Think:
     channel: str
 
     @property
-    def one_decision(self) -> bool:
+    def stand_in(self) -> bool:
+        """A stand-in for one timed-out decision of a player who keeps the seat."""
         return self.channel == "clock"
 
 
@@ -90,7 +91,7 @@ def think(session: Session, seat_id: int) -> str:
     played, position = engine_game(seat.game), seat.position
     seen = len(played.log)
     session.rollback()  # no transaction (nor SQLite read lock) held while the bot searches
-    moves = bot_turn(played, position, needed.level, one_decision=needed.one_decision)
+    moves = bot_turn(played, position, needed.level, stand_in=needed.stand_in)
     seat = session.get_one(Seat, seat_id)
     try:
         submission = accept_turn(session, seat, None, "\n".join(moves), needed.channel, seen)

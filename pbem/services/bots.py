@@ -70,25 +70,28 @@ def level_phrase(level: str) -> Phrase:
         return Phrase(level_words(level))
 
 
-def bot_turn(
-    game: engine.Game, position: int, level: str, *, one_decision: bool = False
-) -> list[str]:
+def bot_turn(game: engine.Game, position: int, level: str, *, stand_in: bool = False) -> list[str]:
     """The moves a bot of `level` makes while it is the seat's turn, chosen
-    on a copy; `one_decision`: only until the decision it is asked for is
-    made (a seat may act again at once in a new decision, which then is not
-    the bot's).
+    on a copy. A `stand_in` makes one timed-out decision for a player who
+    keeps the seat: it plays only until that decision is made (a seat may act
+    again at once in a new decision, which then is not the bot's), within the
+    turn's normal means, keeping the player's reserves (engine
+    State.keep_reserves: Java's action tokens, festival cards and own tiles;
+    Samurai's fast tiles). A bot that holds the seat for good uses everything.
 
     Each decision's randomness comes from the game's seed, the seat and the
     ply (engine.bots.decision_key), so a bot's moves can be checked after the
     game; the bot sees only what its seat may see.
     """
     trial = game.copy()
+    if stand_in:
+        trial.state.keep_reserves(position)
     texts: list[str] = []
     while position in trial.state.to_act() and len(texts) < MAX_BOT_MOVES:
         key = decision_key(game.seed, position, len(trial.log))
         bot = make_bot(level, game.ruleset.name, key)
         trial.push(position, bot.choose(trial.state, position))
         texts.append(trial.log[-1].text)
-        if one_decision and not trial.state.turn_goes_on(position):
+        if stand_in and not trial.state.turn_goes_on(position):
             break
     return texts

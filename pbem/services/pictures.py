@@ -112,7 +112,13 @@ def inline_board(game: Game, view: View, language: str) -> tuple[Markup, Markup]
 def board_spaces(view: View) -> list[str]:
     """The names of the spaces the board of `view` draws (none for a game
     without a picture)."""
-    return list(space_centres(view)) if can_draw(view) else []
+    return list(board_centres(view))
+
+
+def board_centres(view: View) -> dict[str, tuple[float, float]]:
+    """Where the board of `view` draws each space, by name: how near two
+    spaces are (none for a game without a picture)."""
+    return space_centres(view) if can_draw(view) else {}
 
 
 def _colours(game: Game) -> list[str]:

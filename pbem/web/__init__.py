@@ -12,8 +12,8 @@ from sqlalchemy.exc import IntegrityError
 from werkzeug.exceptions import Conflict
 
 from pbem.db import is_unique_violation, request_session
-from pbem.i18n import LANGUAGE_NAMES
-from pbem.i18n.games import game_title
+from pbem.i18n import LANGUAGE_NAMES, current_language
+from pbem.i18n.games import game_title, said_move
 from pbem.i18n.notation_pages import notation_path
 from pbem.leagues.seasons import shown_title
 from pbem.render.colours import css_colour
@@ -96,6 +96,7 @@ def init_app(app: Flask) -> None:
     locale_format.init_app(app)
     app.jinja_env.filters["shown_title"] = shown_title
     app.jinja_env.filters["event_text"] = event_text
+    app.jinja_env.filters["said"] = _said
     app.jinja_env.globals["game_title"] = game_title
     app.jinja_env.globals["notation_path"] = notation_path
 
@@ -109,6 +110,11 @@ def _lost_race(error: IntegrityError) -> ResponseReturnValue:
     request_session().rollback()
     conflict = Conflict(_("Someone did the same at the same moment. Look again and retry."))
     return current_app.handle_user_exception(conflict)
+
+
+def _said(text: str, ruleset: str) -> str:
+    """A move's text in the page's words (the `said` filter), as mails write it."""
+    return said_move(ruleset, text, current_language())
 
 
 def _csrf_error(_error: CSRFError) -> ResponseReturnValue:

@@ -1,8 +1,9 @@
 """The legal moves as a reader can take them in: grouped by kind (the move's
 first word) and within a kind by the space it names first, so a keyboard or
 screen-reader user opens the one group they want instead of walking through
-thousands of buttons; and a list that is only every way to pick some of a set
-of things (Samurai's opening) becomes that set, to tick."""
+thousands of buttons; the moves of one word (end, pass, agree) stand apart,
+never closed away below hundreds of tiles; and a list that is only every way
+to pick some of a set of things (Samurai's opening) becomes that set, to tick."""
 
 from __future__ import annotations
 
@@ -54,13 +55,20 @@ class Choice:
     items: tuple[str, ...]
 
 
+def lone_moves(moves: Iterable[str]) -> list[str]:
+    """The moves of one word (end, pass, agree, token): each a kind of its
+    own, shown first as buttons of their own, never in a group."""
+    return [move for move in moves if " " not in move]
+
+
 def group_moves(moves: Iterable[str], spaces: Iterable[str]) -> list[MoveKind]:
     """Kinds in the order the engine lists them, each kind's moves grouped by
     the first board space they name (or, naming none, by their first argument,
-    such as a new tile's place off the known board)."""
+    such as a new tile's place off the known board); the lone moves aside."""
     by_kind: dict[str, list[str]] = {}
     for move in moves:
-        by_kind.setdefault(move.split(" ", 1)[0], []).append(move)
+        if " " in move:
+            by_kind.setdefault(move.split(" ", 1)[0], []).append(move)
     by_key = names_by_key(spaces)
     return [MoveKind(kind, _by_space(texts, by_key)) for kind, texts in by_kind.items()]
 

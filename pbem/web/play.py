@@ -21,7 +21,7 @@ from sqlalchemy import select
 import engine
 from pbem.i18n import current_language, page_language
 from pbem.i18n.boards import board_text
-from pbem.i18n.games import game_title
+from pbem.i18n.games import game_title, said_move
 from pbem.i18n.rules import describe_error, describe_refusal
 from pbem.models import Game, GameStatus, Seat, Submission
 from pbem.numbers import whole_number
@@ -38,7 +38,7 @@ from pbem.services.submissions import pending_submission, submission_lines
 from pbem.services.turns import TurnRefused, accept_turn, sent_from_page, try_turn
 from pbem.web.common import db, me, page_blueprint, signed_in, signed_in_user
 from pbem.web.lobby import titles
-from pbem.web.move_groups import FULL_LIST, as_choice, group_moves
+from pbem.web.move_groups import FULL_LIST, as_choice, group_moves, lone_moves
 from pbem.web.positions import Position, ply_argument, position_at, private_information
 from pbem.web.turn import NOTHING, NextMoves, next_moves
 
@@ -155,6 +155,7 @@ def legal_listing(game: Game, turn: NextMoves, view: dict[str, Any]) -> Markup:
             "_legal_moves.html",
             game=game,
             turn=turn,
+            lone=lone_moves(turn.moves),
             kinds=group_moves(turn.moves, pictures.board_spaces(view)),
             all_moves=len(turn.moves) <= FULL_LIST,
             open_group=request.args.get("moves", ""),
@@ -285,7 +286,10 @@ def what_follows(game_id: str) -> ResponseReturnValue:
                     " when you send them:"
                 )
                 + " "
-                + "; ".join(trial.unchecked)
+                + "; ".join(
+                    said_move(seat.game.ruleset, text, current_language())
+                    for text in trial.unchecked
+                )
             )
         elif not turn.moves:
             note = _("Your turn is complete: preview it or submit it.")

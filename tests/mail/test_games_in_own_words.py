@@ -51,7 +51,7 @@ FRENCH = Speaker(
     history="historique",
     help="aide",
     board_said="Le plateau tel qu'il est maintenant :",
-    legal_said="coups légaux :",
+    legal_said="coups légaux",  # listed, or counted by kind when there are many
     history_said="Tous les coups jusqu'ici :",
     help_said="Commandes, une par ligne :",
 )
@@ -66,7 +66,7 @@ CZECH = Speaker(
     history="historie",
     help="nápověda",
     board_said="Deska, jak je teď:",
-    legal_said="možných tahů:",
+    legal_said="možných tahů",  # listed, or counted by kind when there are many
     history_said="Všechny dosavadní tahy:",
     help_said="Příkazy, jeden na řádek:",
 )

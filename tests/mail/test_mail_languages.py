@@ -37,7 +37,7 @@ def test_the_turn_mail_and_its_subject_in_french_and_in_czech(rig, session, make
     mail = mail_to(rig, ann, "coup 1 : à vous de jouer")
     text = text_of(mail)
     assert "À vous de jouer. Quelques-uns de vos coups légaux" in text
-    assert "répondez coups/legal pour les avoir tous" in text
+    assert "répondez coups/legal pour en voir plus" in text
     assert "Commandes, une par ligne : coups/legal (tous vos coups légaux)" in text
     assert "Comment jouer par mail : http://127.0.0.1:5000/help?lang=fr" in text
     assert "tuiles restant dans la pioche" in text  # the text board's lines

@@ -80,9 +80,10 @@ def answered(page) -> None:
     page.locator("#turn-builder:not([aria-busy])").wait_for(timeout=MOVE_TIMEOUT_MS)
 
 
-def pick_on_board(page, wanted) -> str:
+def pick_on_board(page, wanted, language: str = "en") -> str:
     """Click a space of the first legal move `wanted(move, cost)` accepts (the
-    page may only link to its group), then that move among those left."""
+    page may only link to its group), then that move among those left, as
+    the page says it in `language`."""
     legal = page.evaluate("JSON.parse(document.getElementById('legal-data').textContent)")
     board = set(
         page.eval_on_selector_all("#board [data-space]", "gs => gs.map(g => g.dataset.space)")
@@ -95,10 +96,11 @@ def pick_on_board(page, wanted) -> str:
         for word in move.split()
         if word in board
     )
+    said = " ".join(legal["said"].get(word, word) for word in move.split(" "))
     before = entry_lines(page)
     page.locator(f'#board [data-space="{space}"]').click()
     if entry_lines(page) == before:  # several moves name the space: ours from those
-        page.locator(f'#picked-moves button.move[data-move="{move}"]').click()
+        page.locator(f'#picked-moves button.move[data-move="{said}"]').click()
     answered(page)
     return move
 

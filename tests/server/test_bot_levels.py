@@ -18,6 +18,7 @@ from celery.signals import task_prerun
 from flask import Flask
 from sqlalchemy import select
 
+from engine.games.java.tiles import ACTION_TOKENS
 from pbem.leagues.leagues import create_league, invite_entrant, join_league
 from pbem.leagues.seasons import start_season
 from pbem.leagues.withdrawal import withdraw
@@ -62,9 +63,9 @@ def thoughts(app: Flask) -> Iterator[list[tuple[int, str]]]:
     task_prerun.disconnect(record)
 
 
-def expected_moves(game: Game, position: int, level: str, *, one_decision: bool) -> list[str]:
+def expected_moves(game: Game, position: int, level: str, *, stand_in: bool) -> list[str]:
     """What a bot of `level` plays for the seat in the game as it is now."""
-    return bot_turn(engine_game(game), position, level, one_decision=one_decision)
+    return bot_turn(engine_game(game), position, level, stand_in=stand_in)
 
 
 def thought_on_the_bots_queue(app: Flask, thoughts: list[tuple[int, str]], seat: Seat) -> None:
@@ -81,7 +82,7 @@ def test_a_timeout_is_played_by_the_games_stand_in_level(app, session, make_user
     session.commit()
     late = game.seats[0]
     assert game.to_act == [0]
-    expected = expected_moves(game, 0, STAND_IN, one_decision=True)
+    expected = expected_moves(game, 0, STAND_IN, stand_in=True)
 
     with time_machine.travel(late.timeout_at + timedelta(minutes=1), tick=True):
         sweep_now(app, session)
@@ -94,12 +95,31 @@ def test_a_timeout_is_played_by_the_games_stand_in_level(app, session, make_user
     thought_on_the_bots_queue(app, thoughts, late)
 
 
+def test_a_java_stand_in_keeps_the_late_players_action_tokens(app, session, make_user, thoughts):
+    ann, bob = player(make_user, "Ann"), player(make_user, "Bob")
+    clock = TimeControl(days_per_move=1, on_timeout=OnTimeout.BOT)
+    game = clocked_game(app, session, "java", [ann, bob], clock)
+    game.stand_in = "medium"
+    session.commit()
+    late = next(seat for seat in game.seats if seat.position in game.to_act)
+    assert "token" in expected_moves(game, late.position, "medium", stand_in=False)
+    expected = expected_moves(game, late.position, "medium", stand_in=True)
+
+    with time_machine.travel(late.timeout_at + timedelta(minutes=1), tick=True):
+        sweep_now(app, session)
+
+    played = [(p, channel, text) for p, channel, text in moves_by_channel(session, game)]
+    assert played == [(late.position, "clock", text) for text in expected]
+    assert "token" not in expected and expected[-1] == "end"
+    assert engine_game(game).state.tokens[late.position] == ACTION_TOKENS
+
+
 def test_a_resigned_seat_is_played_by_the_stand_in_level(app, session, make_user, thoughts):
     ann, bob = make_user("Ann"), make_user("Bob")
     game = start_game(app, session, "taluva", [ann, bob])
     game.stand_in = STAND_IN
     session.commit()
-    expected = expected_moves(game, 0, STAND_IN, one_decision=False)
+    expected = expected_moves(game, 0, STAND_IN, stand_in=False)
 
     resign(session, game.seats[0])
     session.commit()
@@ -132,7 +152,7 @@ def test_a_withdrawn_entrants_games_are_played_by_the_leagues_stand_in(
     [game] = season.games
     assert game.stand_in == STAND_IN
     first = next(seat for seat in game.seats if seat.position in game.to_act)
-    expected = expected_moves(game, first.position, STAND_IN, one_decision=False)
+    expected = expected_moves(game, first.position, STAND_IN, stand_in=False)
     place = next(p for p in season.entrants if p.user_id == first.user_id)
 
     withdraw(session, season, place.id, owner)
@@ -187,7 +207,7 @@ def test_a_bots_moves_for_a_position_the_game_left_are_refused(app, session, mak
     bot_seat = game.seats[1]
     play_a_turn(app, session, game, 0)
     session.expire_all()
-    stale = expected_moves(session.get_one(Game, game.id), 1, "random", one_decision=False)
+    stale = expected_moves(session.get_one(Game, game.id), 1, "random", stand_in=False)
     with pytest.raises(TurnRefused) as refused:
         accept_turn(session, bot_seat, None, "\n".join(stale), "bot", seen=0)
     assert refused.value.why == "moved_on"

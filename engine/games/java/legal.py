@@ -74,7 +74,17 @@ def tile_moves(state: JavaState, seat: int, near: Collection[str] | None = None)
     if state.ap_left < 1:
         return []
     kinds = [kind for kind in TILE_KINDS if state.has_tile(seat, kind)]
+    if seat in state.reserves_kept and triple_fits(state):
+        kinds = [TRIPLE]  # the seat's own tiles are kept (JavaState.spends_reserve)
     return list(_placements(state, kinds, ap=state.ap_left, developers_block=True, near=near))
+
+
+def triple_fits(state: JavaState) -> bool:
+    """Whether a triple from the common supply may be laid now."""
+    if state.ap_left < 1 or not state.triples:
+        return False
+    placements = _placements(state, [TRIPLE], ap=state.ap_left, developers_block=True)
+    return next(placements, None) is not None
 
 
 def land_frozen(state: JavaState) -> bool:
@@ -188,13 +198,15 @@ def other_moves(state: JavaState, seat: int) -> list[Move]:
             found.append(Draw(FACEUP))
         if state.deck or state.discards:
             found.append(Draw(DECK))
-    if state.tokens[seat] > 0 and not state.token_used:
+    if state.tokens[seat] > 0 and not state.token_used and seat not in state.reserves_kept:
         found.append(TakeToken())
     return found
 
 
 def festival_moves(state: JavaState, seat: int) -> list[Move]:
     land = state.land
+    if seat in state.reserves_kept:
+        return []  # its cards are kept
     if state.duty_pending or cards.best_total(state.hands[seat], state.faceup) == 0:
         return []
     openings = list(cards.plays(state.hands[seat], state.faceup, 1))
@@ -208,8 +220,9 @@ def festival_moves(state: JavaState, seat: int) -> list[Move]:
 def auction_moves(state: JavaState, seat: int) -> list[Move]:
     auction = state.auction
     assert auction is not None
-    found: list[Move] = [
-        PlayCards(p) for p in cards.plays(state.hands[seat], state.faceup, auction.needed(seat))
-    ]
+    found: list[Move] = []
+    if seat not in state.reserves_kept:  # else its cards are kept: it agrees or passes
+        needed = auction.needed(seat)
+        found += [PlayCards(p) for p in cards.plays(state.hands[seat], state.faceup, needed)]
     found.append(Agree() if auction.is_level(seat) else Pass())
     return found

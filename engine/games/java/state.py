@@ -151,6 +151,19 @@ class JavaState(State):
             return []
         return legal.moves(self, seat)
 
+    def spends_reserve(self, seat: int, move: Move) -> bool:
+        """What a Java player saves for the turns of their choice: the action
+        tokens (an extra AP, three a game), the festival cards gathered over
+        turns (opening a festival or bidding spends them; agreeing or passing
+        does not) and the own land tiles (ten a game, for the right place),
+        while a triple from the common supply would do the turn's duty."""
+        match move:
+            case TakeToken() | Festival() | PlayCards():
+                return True
+            case PlaceTile(kind=kind):
+                return kind != TRIPLE and legal.triple_fits(self)
+        return False
+
     def parse_syntax(self, seat: int, text: str) -> Move:
         return notation.parse(text)
 

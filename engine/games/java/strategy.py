@@ -30,6 +30,7 @@ def position_key(state: JavaState, seat: int) -> Hashable:
         tuple(state.own_tiles[seat].values()),
         state.off_board[seat],
         state.tokens[seat],
+        seat in state.reserves_kept,
         tuple(state.palace_supply.values()),
         tuple(sorted(land.level.items())),
         tuple(sorted(land.face.items())),

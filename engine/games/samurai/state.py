@@ -37,6 +37,7 @@ from engine.games.samurai.tiles import (
     HAND_SIZE,
     UNKNOWN,
     in_order,
+    kind,
 )
 from engine.games.samurai.view import seat_view
 
@@ -128,10 +129,37 @@ class SamuraiState(State):
         if self.phase == FIGURES_PHASE:
             figures = [PlaceFigure(f, s) for s in self.board.settlements for f in FIGURES]
             return [m for m in figures if self._error(seat, m) is None]
-        moves: list[Move] = [m for m in self._tile_candidates(seat) if self._error(seat, m) is None]
+        moves: list[Move] = [
+            m
+            for m in self._tile_candidates(seat)
+            if self._error(seat, m) is None and not self.kept_back(seat, m)
+        ]
         if self.played:
             moves.append(EndTurn())
         return moves
+
+    def spends_reserve(self, seat: int, move: Move) -> bool:
+        """A turn's normal means is one normal tile; the fast tiles (ships, the
+        ronin, the two exchanges: one each a game) join it at the player's
+        choice, so they are a reserve."""
+        if not isinstance(move, PlayTile | TokenExchange | FigureExchange):
+            return False
+        return self._reserve_tile(seat, placement.tile_of(move))
+
+    def holds_back(self, seat: int, code: str) -> bool:
+        """Whether the seat keeps its tile `code` (keep_reserves) now."""
+        return seat in self.reserves_kept and self._reserve_tile(seat, code)
+
+    def _reserve_tile(self, seat: int, code: str) -> bool:
+        """A fast tile is a reserve unless it is all the turn can play: a turn
+        plays a tile, so with no normal tile to play and none played yet it
+        must be a fast one."""
+        if not kind(code).fast:
+            return False
+        if self.played:
+            return True
+        normal = any(c != UNKNOWN and not kind(c).fast for c in self.hands[seat])
+        return normal and any(space not in self.tiles for space in self.board.land)
 
     def check(self, seat: int, move: Move) -> None:
         error = self._error(seat, move)

@@ -110,6 +110,8 @@ def _judged_moves(state: SamuraiState, seat: int, outlook: Outlook) -> Iterator[
     for code in dict.fromkeys(state.hands[seat]):
         if placement.turn_error(state.hands[seat], state.played, code) is not None:
             continue
+        if state.holds_back(seat, code):
+            continue
         if code == placement.FIGURE_EXCHANGE:
             yield from _figure_exchanges(state, outlook)
         elif code == placement.TOKEN_EXCHANGE:

@@ -46,6 +46,10 @@ class TaluvaState(State):
     min_players = 2
     max_players = 4
     max_turn_moves = 2  # the tile, then one build
+    # No move spends a reserve (State.spends_reserve): both halves of a turn
+    # are compulsory, and the buildings are what a player wants to place
+    # (all of two kinds wins), not a store kept back, so a stand-in plays a
+    # Taluva turn as the seat's own bot would.
     vocabularies = (VERBS, TERRAIN_VOCABULARY)
     opening_words = (VERBS,)
     option_spec = (

@@ -28,7 +28,9 @@
       .map((line) => line.trim())
       .filter(Boolean);
 
-  // Every legal move, even where the page's groups only link to theirs.
+  // Every legal move, even where the page's groups only link to theirs, as
+  // the engine writes it (picks are matched against it); `said` holds the
+  // words the page says otherwise, word by word, as the lines are written.
   // Read once per list: each answer of the server brings a new element.
   let island = null;
   let data = {};
@@ -39,6 +41,13 @@
       data = JSON.parse(now?.textContent || "{}");
     }
     return data;
+  };
+  const say = (move) => {
+    const words = legal().said || {};
+    return move
+      .split(" ")
+      .map((word) => words[word] || word)
+      .join(" ");
   };
 
   function setLines(list) {
@@ -145,7 +154,7 @@
     }
     if (moves.length === 1 && chosen.length) {
       forgetPicks();
-      setLines([...lines(), moves[0]]);
+      setLines([...lines(), say(moves[0])]);
       return;
     }
     picks = chosen;
@@ -185,8 +194,8 @@
       const button = document.createElement("button");
       button.type = "button";
       button.className = "move";
-      button.dataset.move = move;
-      button.textContent = move;
+      button.dataset.move = say(move);
+      button.textContent = say(move);
       const spent = costOf.get(move);
       if (spent !== undefined && spent !== null) {
         const cost = document.createElement("small");

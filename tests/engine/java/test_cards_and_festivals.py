@@ -1,7 +1,7 @@
 """Festival cards, action tokens and the festival rules around the auction."""
 
 from engine.games.java import cards
-from tests.engine.java.helpers import game, hand, palace, play, put, refused
+from tests.engine.java.helpers import festival_position, game, hand, play, refused
 
 
 def test_card_value_counts_symbols_shared_with_the_faceup_card():
@@ -39,15 +39,6 @@ def test_action_token_gives_a_seventh_ap_once_per_turn():
     state.tokens[0] = 0
     state.token_used = False
     refused(state, 0, "token", "action token")
-
-
-def festival_position():
-    state = game(3, 0, "village E5", "village E6", "village D5")
-    palace(state, "E5", 4)
-    put(state, 0, "E6")
-    put(state, 1, "D5")
-    state.faceup = "M"
-    return state
 
 
 def test_festival_comes_after_the_land_tile_and_ends_the_turn():

@@ -16,47 +16,13 @@ from engine import Game
 from engine.core.errors import IllegalMove
 from engine.core.rng import SeededRandom
 from engine.games.java import cards, notation
-from engine.games.java.board import FOOTPRINTS, SPACES, sort_spaces
 from engine.games.java.notation import (
-    Agree,
-    Build,
-    Draw,
-    EndTurn,
-    Enlarge,
-    Enter,
     Festival,
-    Irrigate,
-    Leave,
-    MoveDeveloper,
-    Pass,
-    PlaceTile,
-    PlayCards,
-    TakeToken,
 )
 from engine.games.java.state import JavaState
-from engine.games.java.tiles import PALACE_VALUES, TILE_KINDS, TILE_SIZE
+from engine.games.java.tiles import PALACE_VALUES
+from tests.engine.java.helpers import CELLS, candidates
 from tests.engine.properties import Chance, play_checked, trials_along
-
-CELLS = sort_spaces(SPACES)
-CARD_SETS = [(), ("M",), ("D",), ("MD",), ("M", "M"), ("D", "P"), ("MD", "DP", "P")]
-
-
-def candidates(state: JavaState, seat: int) -> list:
-    """A superset of the legal moves, built without the rules."""
-    found: list = [EndTurn(), TakeToken(), Draw("faceup"), Draw("deck"), Agree(), Pass()]
-    for kind in TILE_KINDS:
-        for cells in FOOTPRINTS[TILE_SIZE[kind]]:
-            for village in cells if len(cells) > 1 else (None,):
-                found.append(PlaceTile(kind, cells, village))
-    for cell in CELLS:
-        found += [Enter(cell), Leave(cell), Irrigate(cell)]
-        found += [Build(cell, v) for v in PALACE_VALUES] + [Enlarge(cell, v) for v in PALACE_VALUES]
-        found += [Festival(cell, c) for c in CARD_SETS[1:]]
-    for source, owner in state.land.developers.items():
-        if owner == seat:
-            found += [MoveDeveloper(source, target) for target in CELLS]
-    found += [PlayCards(c) for c in CARD_SETS[1:]]
-    return found
 
 
 def accepted(state: JavaState, seat: int, move) -> bool:

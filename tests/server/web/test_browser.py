@@ -20,8 +20,16 @@ from pbem.models import Game, GameStatus, Submission, SubmissionStatus, User
 from pbem.services.pictures import board_spaces
 from pbem.services.replay import engine_game, verify_game
 from tests.server.conftest import wait_for
-from tests.server.live_browser import MOVE_TIMEOUT_MS, OPEN_ITS_GROUPS, answered, play_on, sign_in
-from tests.server.pipeline_helpers import start_game
+from tests.server.live_browser import (
+    MOVE_TIMEOUT_MS,
+    OPEN_ITS_GROUPS,
+    answered,
+    entry_lines,
+    pick_on_board,
+    play_on,
+    sign_in,
+)
+from tests.server.pipeline_helpers import java_ann_first, start_game
 
 # One database is enough for the browser; the page tests cover both.
 pytestmark = pytest.mark.parametrize("app", ["sqlite"], indirect=True)
@@ -236,4 +244,35 @@ def test_the_move_filter_and_the_history_slider(live, chromium):
     page.locator("#history-ply").dispatch_event("change")
     page.wait_for_url(f"**/games/{public_id}?ply=2")
     page.get_by_text("move 2 of").wait_for()
+    context.close()
+
+
+def test_a_czech_turn_built_by_clicks_is_written_in_czech(live, chromium):
+    """The turn builder writes the move a click on the board picks in the
+    page's words, keeps `end` in sight beside the groups, and the turn so
+    written is played and shown in Czech."""
+    app, base = live
+    context = chromium.new_context(viewport={"width": 1280, "height": 900}, timezone_id="UTC")
+    page = context.new_page()
+    email = f"czech-{uuid.uuid4().hex[:6]}@example.org"
+    sign_in(app, base, page, email, "Zdeněk")
+    with app.app_context(), get_db().session() as session:
+        user = session.scalar(select(User).where(User.email == email))
+        user.language = "cs"
+        session.commit()
+        game = java_ann_first(app, session, user)
+        public_id, state = game.public_id, engine_game(game).state
+    page.goto(f"{base}/games/{public_id}")
+    answered(page)
+    move = pick_on_board(page, lambda move, cost: move.startswith("triple "), "cs")
+    said = state.said_move(move, "cs")
+    assert said.startswith("trojdílné ") and entry_lines(page) == [said]
+    assert page.locator("#builder-error").is_hidden()
+    page.locator('#lone-moves button.move[data-move="konec"]').click()
+    answered(page)
+    assert entry_lines(page) == [said, "konec"]
+    page.locator("#submit-button").click()
+    log = page.locator("details.log")  # the history, closed
+    log.get_by_text(f"Zdeněk: {said}").wait_for(state="attached", timeout=MOVE_TIMEOUT_MS)
+    log.get_by_text("Zdeněk: konec").wait_for(state="attached")
     context.close()

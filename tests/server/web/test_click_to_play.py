@@ -27,7 +27,8 @@ pytestmark = pytest.mark.parametrize("app", ["sqlite"], indirect=True)
 
 
 def click_move(page, move: str) -> None:
-    button = page.locator(f'#legal-moves button.move[data-move="{move}"]')
+    """A move of the list: one of one word stands apart (end), others in groups."""
+    button = page.locator("#lone-moves, #legal-moves").locator(f'button.move[data-move="{move}"]')
     button.evaluate(OPEN_ITS_GROUPS)
     button.click()
     answered(page)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.core.selfplay import play_bot_game
 from engine.games.samurai.tiles import COLOUR_SET
 from pbem.render import space_centres
-from pbem.web.move_groups import SHORT_KIND, Choice, as_choice, group_moves
+from pbem.web.move_groups import SHORT_KIND, Choice, as_choice, group_moves, lone_moves
 from tests.render.helpers import cut
 
 
@@ -21,8 +21,9 @@ def test_every_move_is_in_one_group_of_its_kind_and_first_named_space() -> None:
     spaces = space_centres(view)
     kinds = group_moves(legal, spaces)
     listed = [move for kind in kinds for group in kind.groups for move in group.moves]
-    assert sorted(listed) == sorted(legal)
-    assert [kind.kind for kind in kinds] == list(dict.fromkeys(m.split()[0] for m in legal))
+    assert lone_moves(legal) == ["token"]
+    assert sorted(listed + lone_moves(legal)) == sorted(legal)
+    assert [kind.kind for kind in kinds] == list(dict.fromkeys(m.split()[0] for m in legal))[:-1]
     triple = next(kind for kind in kinds if kind.kind == "triple")
     assert triple.count == sum(m.startswith("triple ") for m in legal) > SHORT_KIND
     assert len(triple.groups) > 10
@@ -34,9 +35,15 @@ def test_every_move_is_in_one_group_of_its_kind_and_first_named_space() -> None:
 def test_a_short_kind_is_one_group_without_a_label() -> None:
     kinds = group_moves(["end", "tile A1", "tile B2"], ["A1", "B2"])
     assert [(k.kind, [(g.label, g.moves) for g in k.groups]) for k in kinds] == [
-        ("end", [("", ("end",))]),
         ("tile", [("", ("tile A1", "tile B2"))]),
     ]
+
+
+def test_moves_of_one_word_stand_apart_from_every_group() -> None:
+    moves = [f"tile {q},0 {q + 1},0" for q in range(700)] + ["pass", "agree", "end"]
+    assert lone_moves(moves) == ["pass", "agree", "end"]
+    grouped = [m for kind in group_moves(moves, []) for group in kind.groups for m in group.moves]
+    assert "end" not in grouped and len(grouped) == 700
 
 
 def test_moves_naming_no_known_space_go_by_their_first_argument() -> None:

@@ -33,7 +33,7 @@ def test_the_turn_builder_hears_a_refusal_in_the_players_language(
     assert "puis construisez [tour : tuile, puis construction]" in response.get_json()["error"]
     after_tile = browser.get(f"/games/{game.public_id}/follow?moves=tuile+0,0+0,-1+1,-1&ply=0")
     answer = after_tile.get_json()
-    assert after_tile.status_code == 200 and 'data-move="hut ' in answer["legal"]
+    assert after_tile.status_code == 200 and 'data-move="hutte ' in answer["legal"]
     assert 'data-space="0,-1"' in answer["board"]
 
 

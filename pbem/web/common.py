@@ -18,8 +18,9 @@ from werkzeug.exceptions import HTTPException, InternalServerError
 
 from pbem.accounts.browsers import SUSPENDED, end_browser_session, start_browser_session
 from pbem.db import lock_user, request_session
-from pbem.i18n import browser_language, in_language, mail_language
-from pbem.models import User
+from pbem.i18n import browser_language, in_language, mail_language, page_language
+from pbem.i18n.rules import describe_refusal
+from pbem.models import Submission, User
 from pbem.services.errors import BadForm, Conflict, Forbidden, Invalid, NotFound, ServiceError
 from pbem.services.links import BadLink
 
@@ -130,6 +131,14 @@ def server_error(_error: InternalServerError) -> ResponseReturnValue:
 
 def error_page(title: str, message: str, status: int) -> ResponseReturnValue:
     return render_template("error.html", title=title, message=message), status
+
+
+def refusal_reason(submission: Submission) -> str | None:
+    """Why a turn was refused, in the reader's language (English for rows
+    kept before refusals kept their ids)."""
+    if submission.reason is None:
+        return None
+    return describe_refusal(submission.refusal, submission.reason, page_language())
 
 
 def db() -> Session:

@@ -22,7 +22,7 @@ import engine
 from pbem.i18n import current_language, page_language
 from pbem.i18n.boards import board_text
 from pbem.i18n.games import game_title
-from pbem.i18n.rules import describe_error, describe_refusal
+from pbem.i18n.rules import describe_error
 from pbem.models import Game, GameStatus, Seat, Submission
 from pbem.numbers import whole_number
 from pbem.render.lastturn import moves_since
@@ -36,7 +36,7 @@ from pbem.services.resign import resign
 from pbem.services.seat_address import renew_address
 from pbem.services.submissions import pending_submission, submission_lines
 from pbem.services.turns import TurnRefused, accept_turn, sent_from_page, try_turn
-from pbem.web.common import db, me, page_blueprint, signed_in, signed_in_user
+from pbem.web.common import db, me, page_blueprint, refusal_reason, signed_in, signed_in_user
 from pbem.web.lobby import titles
 from pbem.web.move_groups import FULL_LIST, as_choice, group_moves
 from pbem.web.positions import Position, ply_argument, position_at, private_information
@@ -302,10 +302,7 @@ def what_follows(game_id: str) -> ResponseReturnValue:
 
 
 def _reason(shown: Submission | None) -> str | None:
-    """A stored refusal in the reader's language."""
-    if shown is None or shown.reason is None:
-        return None
-    return describe_refusal(shown.refusal, shown.reason, page_language())
+    return None if shown is None else refusal_reason(shown)
 
 
 def _refused(seat: Seat, text: str, exc: engine.IllegalMove) -> tuple[str, int]:

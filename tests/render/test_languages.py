@@ -64,3 +64,19 @@ def test_samurai_tiles_behind_a_screen_are_named_in_the_readers_words():
     assert "úvodní výběr: přilba4 buddha3 samuraj2 rónin loď1" in texts
     pile = next(t for t in texts if t.startswith("v hromádce: "))
     assert "helmet" not in pile and "přilba" in pile
+
+
+@pytest.mark.parametrize(
+    ("name", "language", "words", "english"),
+    [
+        ("samurai", "fr", ["total 10", "shogun parure", "hors shogunat 2"], ["outside"]),
+        ("samurai", "cs", ["celkem 10", "šógun přilba", "mimo šógunát 2"], ["outside", "total"]),
+        ("java", "cs", ["bot1: body 0"], ["bot1: points"]),
+    ],
+)
+def test_the_final_scores_are_named_in_the_readers_words(name, language, words, english):
+    game = bot_game(name, 2, "languages")
+    said = " ".join(" ".join(render_picture(game.view(None), language=language).texts()).split())
+    for word in words:
+        assert word in said, word
+    assert not [word for word in english if word in said]

@@ -53,6 +53,8 @@ from engine.games.samurai.tiles import UNKNOWN
 # not drawn yet.
 words("helmet", "buddha", "rice", "samurai", "ronin", "ship", "token-exchange", "figure-exchange")
 words(UNKNOWN)
+# The words of a result's score (its keys, spaced: "outside_shogunate").
+words("total", "shogun", "outside shogunate")
 
 define(
     {

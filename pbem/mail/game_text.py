@@ -15,6 +15,7 @@ from flask_babel import gettext as _
 import engine
 from pbem.i18n import current_language, game_word
 from pbem.i18n.boards import board_text
+from pbem.i18n.moves import said_move
 from pbem.models import GameEvent
 from pbem.render.lastturn import moves_since
 from pbem.services.events import event_text
@@ -106,7 +107,7 @@ def seat_picture(
     result = played.result()
 
     def say(text: str) -> str:
-        return state.said_move(text, language)
+        return said_move(state, text, language)
 
     picture = SeatPicture(
         ruleset=state.name,
@@ -208,6 +209,6 @@ def history_lines(
         view["history"],
         played.seats,
         -1,
-        lambda text: played.state.said_move(text, language),
+        lambda text: said_move(played.state, text, language),
         events,
     )

@@ -4,7 +4,7 @@ the rules and words they name (see `engine.core.messages`)."""
 from __future__ import annotations
 
 from engine.core.messages import define, words
-from engine.games.samurai.tiles import UNKNOWN
+from engine.games.samurai.tiles import HAND_SIZE, UNKNOWN
 
 (
     EMPTY_SPACES,
@@ -53,6 +53,9 @@ from engine.games.samurai.tiles import UNKNOWN
 # not drawn yet.
 words("helmet", "buddha", "rice", "samurai", "ronin", "ship", "token-exchange", "figure-exchange")
 words(UNKNOWN)
+# Another seat's opening choice, as the history shows it until the game is
+# over: one word of the game, translated whole.
+(SECRET_CHOICE,) = words(f"choose {HAND_SIZE} tiles (secret)")
 # The words of a result's score (its keys, spaced: "outside_shogunate").
 words("total", "shogun", "outside shogunate")
 

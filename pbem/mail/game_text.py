@@ -100,8 +100,12 @@ def seat_picture(
     position: int,
     language: str,
     told: Mapping[int, Sequence[GameEvent]] = {},
+    names: Sequence[str] | None = None,
 ) -> SeatPicture:
-    """`told`: the events of kind RULES by ply, shown after their moves."""
+    """`told`: the events of kind RULES by ply, shown after their moves;
+    `names`: the seats as the reader sees them (pbem.services.names), else
+    as the record has them."""
+    seats = list(names or played.seats)
     view = played.view(position)
     state = played.state
     result = played.result()
@@ -111,11 +115,11 @@ def seat_picture(
 
     picture = SeatPicture(
         ruleset=state.name,
-        seats=list(played.seats),
+        seats=seats,
         position=position,
         ply=len(played.log),
         to_act=sorted(state.to_act()),
-        news=news_since_last_turn(view["history"], played.seats, position, say, told),
+        news=news_since_last_turn(view["history"], seats, position, say, told),
         picture=board_text(state, position, language),
         view=view,
         result=result.to_json() if result else None,
@@ -131,7 +135,7 @@ def seat_picture(
 
 def news_since_last_turn(
     history: list[dict[str, Any]],
-    seats: tuple[str, ...],
+    seats: Sequence[str],
     me: int,
     say: Callable[[str], str],
     events: Mapping[int, Sequence[GameEvent]] = {},
@@ -200,14 +204,18 @@ def seed_text(view: dict[str, Any]) -> str:
 
 
 def history_lines(
-    played: engine.Game, position: int, events: Mapping[int, Sequence[GameEvent]] = {}
+    played: engine.Game,
+    position: int,
+    names: Sequence[str],
+    events: Mapping[int, Sequence[GameEvent]] = {},
 ) -> list[str]:
-    """Every move as the seat may see it, each followed by the events (timeouts,
-    organiser actions) that came after it."""
+    """Every move as the seat may see it, by the seats' `names` as the reader
+    sees them, each followed by the events (timeouts, organiser actions) that
+    came after it."""
     view, language = played.view(position), current_language()
     return event_lines(events, 0) + news_since_last_turn(
         view["history"],
-        played.seats,
+        names,
         -1,
         lambda text: said_move(played.state, text, language),
         events,

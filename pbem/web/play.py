@@ -30,6 +30,7 @@ from pbem.services import chat, pictures
 from pbem.services import games as game_service
 from pbem.services.errors import BadForm, Conflict, NotFound
 from pbem.services.events import events_by_ply, events_of
+from pbem.services.names import as_read
 from pbem.services.notifications import notify_new_address
 from pbem.services.replay import moves_stored
 from pbem.services.resign import resign
@@ -111,7 +112,7 @@ def render_game_page(
         and pending is None
     )
     turn = next_moves(played.state, seat.position) if may_move else NOTHING
-    view = played.view(seat.position)
+    view = as_read(game, played.view(seat.position))
     board_svg, board_panel = pictures.inline_board(game, view, current_language())
     choice = as_choice(turn.moves)
     page = render_template(

@@ -226,8 +226,10 @@ def write_panel(
     _resolution(panel, state.get("last_resolution", []))
     panel.last_turn()
     panel.gap(6)
+    # The figure exchange is never on the board, but it shows behind a screen.
     legend = words.gettext(
         "H helmet · B buddha · R rice · S samurai · Ro ronin · Sh ship · TX token exchange"
+        " · FX figure exchange"
     )
     panel.line(legend, MUTED, 12)
 

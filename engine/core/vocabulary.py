@@ -70,8 +70,9 @@ class Vocabulary:
 def said_in(text: str, vocabularies: Sequence[Vocabulary], language: str) -> str:
     """A move's canonical text in the words of `language`, the first listed
     for each English word ("tile 0,0 0,-1 1,-1" -> "dílek 0,0 0,-1 1,-1"),
-    numbers kept ("helmet4" -> "přilba4") and "+"-joined words each
-    ("mask+drum" -> "maska+buben"): what a player of that language would type
+    numbers kept ("helmet4" -> "přilba4"), "+"-joined words each
+    ("mask+drum" -> "maska+buben") and a word before "=" too ("village=F5" ->
+    "vesnice=F5"): what a player of that language would type
     for the same move. Whatever no vocabulary knows stays as it is."""
     if language == "en":
         return text
@@ -87,7 +88,10 @@ def said_in(text: str, vocabularies: Sequence[Vocabulary], language: str) -> str
                 return words[0] + number
         return part
 
-    return " ".join("+".join(map(said, token.split("+"))) for token in text.split(" "))
+    def said_token(token: str) -> str:  # "mask+drum", "village=F5": each word of it
+        return "=".join("+".join(map(said, part.split("+"))) for part in token.split("="))
+
+    return " ".join(map(said_token, text.split(" ")))
 
 
 def english_in(word: str, vocabularies: Sequence[Vocabulary]) -> str | None:

@@ -10,6 +10,7 @@ that are game words (a terrain, a rule's name) are translated too.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -28,6 +29,7 @@ from pbem.i18n import refusal_texts  # noqa: F401  (the server's own refusals)
 from pbem.i18n.catalogues import TRANSLATED, plain_translations
 
 AREA = "rules"
+NUMBERED = re.compile(r"(\D+?)(\d+)")
 
 
 def refusal_of(error: engine.EngineError | PartlyPlayed) -> dict[str, Any] | None:
@@ -69,9 +71,13 @@ def translate(message: Message, language: str) -> str:
 
 
 def translate_word(word: str, language: str) -> str:
-    if not is_word(word):
+    """A game's word in `language`, also one carrying a number, as a tile's
+    name does ("helmet4" -> "přilba4"); anything else as it is."""
+    numbered = NUMBERED.fullmatch(word)
+    stem, number = (numbered[1], numbered[2]) if numbered else (word, "")
+    if not is_word(stem):
         return word
-    return plain_translations(AREA, language).gettext(word)
+    return plain_translations(AREA, language).gettext(stem) + number
 
 
 def _parameter(name: str, value: Any, language: str) -> Any:

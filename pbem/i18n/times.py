@@ -36,6 +36,13 @@ def wall_clock(moment: datetime) -> str:
     return format_datetime(moment, "EEE d MMM, HH:mm", locale=current_language())
 
 
+def time_of_day(moment: datetime, with_day: bool) -> str:
+    """A time as it stands in its own zone, like "14:05", or "Fri 02:05"
+    ("ven. 02:05", "pá 02:05") `with_day`."""
+    pattern = "EEE HH:mm" if with_day else "HH:mm"
+    return format_datetime(moment, pattern, locale=current_language())
+
+
 def relative(moment: datetime, now: datetime | None = None) -> str:
     """'in 2 days', 'in 5 hours', '3 minutes ago', 'now': rounded to the
     nearest unit, and hours up to two days, so 47 hours never reads '1 day'."""

@@ -34,6 +34,7 @@ from pbem.models import GameStatus, Seat, Submission, utcnow
 from pbem.services import chat, vacation
 from pbem.services.errors import ServiceError
 from pbem.services.events import events_by_ply, events_of
+from pbem.services.names import read_names
 from pbem.services.replay import engine_game
 from pbem.services.resign import resign
 from pbem.services.seat_address import NEW_ADDRESS, renew_address
@@ -181,7 +182,8 @@ def _board(_session: Session, _seat: Seat, _argument: str, answer: Answer) -> No
 
 def _history(session: Session, seat: Seat, _argument: str, answer: Answer) -> None:
     events = events_by_ply(events_of(session, seat.game))
-    lines = history_lines(engine_game(seat.game), seat.position, events)
+    names = read_names(seat.game)
+    lines = history_lines(engine_game(seat.game), seat.position, names, events)
     answer.paragraphs.append(_("All moves so far:") + "\n" + ("\n".join(lines) or _("(none yet)")))
 
 

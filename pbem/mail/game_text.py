@@ -17,6 +17,7 @@ import engine
 from engine.bots.strategy import strategy_for
 from pbem.i18n import current_language, game_word
 from pbem.i18n.boards import board_text
+from pbem.i18n.moves import said_move
 from pbem.models import GameEvent
 from pbem.render.lastturn import moves_since, names_by_key, spaces_in
 from pbem.services.events import event_text
@@ -102,22 +103,26 @@ def seat_picture(
     position: int,
     language: str,
     told: Mapping[int, Sequence[GameEvent]] = {},
+    names: Sequence[str] | None = None,
 ) -> SeatPicture:
-    """`told`: the events of kind RULES by ply, shown after their moves."""
+    """`told`: the events of kind RULES by ply, shown after their moves;
+    `names`: the seats as the reader sees them (pbem.services.names), else
+    as the record has them."""
+    seats = list(names or played.seats)
     view = played.view(position)
     state = played.state
     result = played.result()
 
     def say(text: str) -> str:
-        return state.said_move(text, language)
+        return said_move(state, text, language)
 
     picture = SeatPicture(
         ruleset=state.name,
-        seats=list(played.seats),
+        seats=seats,
         position=position,
         ply=len(played.log),
         to_act=sorted(state.to_act()),
-        news=news_since_last_turn(view["history"], played.seats, position, say, told),
+        news=news_since_last_turn(view["history"], seats, position, say, told),
         picture=board_text(state, position, language),
         view=view,
         result=result.to_json() if result else None,
@@ -161,7 +166,7 @@ def likely_first(
 
 def news_since_last_turn(
     history: list[dict[str, Any]],
-    seats: tuple[str, ...],
+    seats: Sequence[str],
     me: int,
     say: Callable[[str], str],
     events: Mapping[int, Sequence[GameEvent]] = {},
@@ -242,15 +247,19 @@ def seed_text(view: dict[str, Any]) -> str:
 
 
 def history_lines(
-    played: engine.Game, position: int, events: Mapping[int, Sequence[GameEvent]] = {}
+    played: engine.Game,
+    position: int,
+    names: Sequence[str],
+    events: Mapping[int, Sequence[GameEvent]] = {},
 ) -> list[str]:
-    """Every move as the seat may see it, each followed by the events (timeouts,
-    organiser actions) that came after it."""
+    """Every move as the seat may see it, by the seats' `names` as the reader
+    sees them, each followed by the events (timeouts, organiser actions) that
+    came after it."""
     view, language = played.view(position), current_language()
     return event_lines(events, 0) + news_since_last_turn(
         view["history"],
-        played.seats,
+        names,
         -1,
-        lambda text: played.state.said_move(text, language),
+        lambda text: said_move(played.state, text, language),
         events,
     )

@@ -19,6 +19,7 @@ from pbem.i18n import current_language
 from pbem.mail.game_text import SeatPicture, seat_picture
 from pbem.models import Game, GameEvent
 from pbem.services.events import RULES, events_by_ply, events_of
+from pbem.services.names import read_names
 from pbem.services.pictures import mail_board
 from pbem.services.replay import engine_game
 
@@ -61,7 +62,9 @@ class GameViews:
         return _once(
             self._pictures,
             (game.id, position, language),
-            lambda: seat_picture(self.played(game), position, language, self.told(game)),
+            lambda: seat_picture(
+                self.played(game), position, language, self.told(game), read_names(game)
+            ),
         )
 
     def board(self, game: Game, picture: SeatPicture) -> tuple[bytes, bytes]:

@@ -54,10 +54,10 @@ def _kind_and_strength(code: str) -> tuple[str, str]:
 
 
 def tile_name(code: str, words: Words) -> str:
-    """`helmet4` -> `helmet 4`, in the rulebook's words; a preview's unknown
-    tile as the engine says it."""
+    """`helmet4` -> `helmet 4`, in the rulebook's words, as is a preview's
+    tile not drawn yet."""
     if code == UNKNOWN:
-        return code
+        return words.word(code)
     kind, strength = _kind_and_strength(code)
     return f"{words.word(kind)} {strength}".rstrip()
 
@@ -226,8 +226,10 @@ def write_panel(
     _resolution(panel, state.get("last_resolution", []))
     panel.last_turn()
     panel.gap(6)
+    # The figure exchange is never on the board, but it shows behind a screen.
     legend = words.gettext(
         "H helmet · B buddha · R rice · S samurai · Ro ronin · Sh ship · TX token exchange"
+        " · FX figure exchange"
     )
     panel.line(legend, MUTED, 12)
 
@@ -270,7 +272,7 @@ def _screen(panel: Panel, seat: int, entry: Mapping[str, Any], colour: Colour) -
         panel.drawing(chip, hand_of, draw)
         panel.gap(8)
     if entry.get("choice"):
-        choice = " ".join(entry["choice"])
+        choice = _tiles_text(entry["choice"], words)
         panel.line(words.gettext("opening choice: %(tiles)s", tiles=choice), INK, SMALL)
     pile = _pile_text(entry["pile_tiles"], words)
     panel.line(words.gettext("pile holds: %(tiles)s", tiles=pile), INK, SMALL)
@@ -278,11 +280,16 @@ def _screen(panel: Panel, seat: int, entry: Mapping[str, Any], colour: Colour) -
     panel.line(words.gettext("captured: %(figures)s", figures=captured), INK, SMALL)
 
 
+def _tiles_text(codes: Sequence[str], words: Words) -> str:
+    """`helmet4 buddha3` as the reader's rulebook names the tiles (`přilba4 buddha3`)."""
+    return " ".join(words.word(code) for code in codes)
+
+
 def _pile_text(pile: Sequence[str], words: Words) -> str:
     """The pile's tiles; after a preview's draw, only how many are left."""
     unknown = pile.count(UNKNOWN)
     known = [code for code in pile if code != UNKNOWN]
-    parts = [" ".join(known)] if known else []
+    parts = [_tiles_text(known, words)] if known else []
     if unknown:
         parts.append(
             words.ngettext(

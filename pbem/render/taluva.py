@@ -3,6 +3,7 @@ buildings in seat colours, and the tile in hand for the player who drew it."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -19,7 +20,7 @@ from pbem.render.colours import (
 from pbem.render.hexdraw import HexLayout, neighbour
 from pbem.render.lastturn import highlight, last_turn, outlines
 from pbem.render.panel import PAD, SMALL, Panel, PanelWriter
-from pbem.render.surface import Colour, Surface
+from pbem.render.surface import Colour, Point, Surface
 from pbem.render.words import Words
 
 MAX_WIDTH, MAX_HEIGHT = 1120, 1000
@@ -27,6 +28,7 @@ MIN_WIDTH, MIN_HEIGHT = 700, 700
 MAX_HEX = 46
 MARGIN = 20
 OPEN_GROUND = shade(BACKGROUND, 0.95)
+CAPTION = 18  # the empty table's words, in pixels
 Hex = tuple[int, int]
 
 
@@ -84,9 +86,8 @@ def draw_board(
 ) -> dict[str, tuple[float, float]]:
     cells = {(c["q"], c["r"]): c for c in view["state"]["board"]}
     if not cells:
-        middle = (lay.width / 2, lay.height / 2)
         empty = words.gettext("No tile on the table yet: the first volcano goes on 0,0")
-        canvas.text(middle, empty, 18, MUTED)
+        canvas.text(_caption_spot(lay, view), empty, CAPTION, MUTED)
         return {}
     s = lay.size
     for h, cell in cells.items():
@@ -104,6 +105,16 @@ def draw_board(
         if cell["building"]:
             _building(canvas, (cx, cy + s * 0.02), cell, colours[cell["owner"]], s)
     return {cell["space"]: lay.centre(h) for h, cell in cells.items()}
+
+
+def _caption_spot(lay: HexLayout, view: Mapping[str, Any]) -> Point:
+    """Where the empty table's caption goes: under the open ground a player
+    clicks to lay the first tile, so it covers none of it; else the middle."""
+    ground = open_ground(view)
+    if not ground:
+        return lay.width / 2, lay.height / 2
+    lowest = max(lay.centre(h)[1] for h in ground) + lay.size * math.sqrt(3) / 2
+    return lay.width / 2, lowest + CAPTION * 1.5
 
 
 def space_name(cell: Mapping[str, Any], seats: Sequence[str], words: Words) -> str:

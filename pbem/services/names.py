@@ -12,12 +12,13 @@ tables (pbem.models) stay free of words meant for people."""
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Mapping
 from typing import Any
 
 from flask_babel import gettext
 from sqlalchemy import event
 
-from pbem.models import League, Seat, User
+from pbem.models import Game, League, Seat, User
 from pbem.services.errors import Invalid
 
 NAME_LENGTH = 100
@@ -109,6 +110,18 @@ def player_name(name: str, user: User | None) -> str:
     if user is not None and user.deleted_at is not None:
         return gettext("former player %(number)s", number=user.id)  # FORMER_PLAYER
     return name
+
+
+def read_names(game: Game) -> list[str]:
+    """The game's seats by name in seat order, as the reader sees them: a
+    deleted account's is a former player in their language (the record, and
+    so the engine's view, keeps it in English)."""
+    return [player_name(seat.name or "", seat.user) for seat in game.seats]
+
+
+def as_read(game: Game, view: Mapping[str, Any]) -> dict[str, Any]:
+    """An engine's view of `game` naming its seats as the reader sees them."""
+    return {**view, "seats": read_names(game)}
 
 
 def shown_name(seat: Seat) -> str:

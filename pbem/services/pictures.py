@@ -23,7 +23,7 @@ from markupsafe import Markup
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from pbem.i18n import current_language, mail_language
+from pbem.i18n import current_language, in_language, mail_language
 from pbem.models import Game, Move, Seat
 from pbem.render import (
     can_draw,
@@ -34,6 +34,7 @@ from pbem.render import (
     space_centres,
 )
 from pbem.render.version import render_version
+from pbem.services.names import as_read
 from pbem.services.picture_store import PictureKey, store_for
 
 log = logging.getLogger(__name__)
@@ -91,12 +92,14 @@ def kept_png(session: Session, game: Game, key: PictureKey, view: Callable[[], V
 
 def draw(game: Game, view: View, language: str | None = None) -> bytes:
     """A picture drawn and not kept: for views no ply of the game has (a preview)."""
-    return render_png(view, _colours(game), reader_language(language))
+    language = reader_language(language)
+    return render_png(_named(game, view, language), _colours(game), language)
 
 
 def mail_board(game: Game, view: View, language: str | None = None) -> tuple[bytes, bytes]:
     """The picture of `view` cut into its board and its side panel, as a mail shows it."""
-    return render_board_and_panel(view, _colours(game), reader_language(language))
+    language = reader_language(language)
+    return render_board_and_panel(_named(game, view, language), _colours(game), language)
 
 
 def inline_board(game: Game, view: View, language: str) -> tuple[Markup, Markup]:
@@ -106,7 +109,8 @@ def inline_board(game: Game, view: View, language: str) -> tuple[Markup, Markup]
     if not can_draw(view):
         return Markup(), Markup()
     colours, language = _colours(game), reader_language(language)
-    return render_svg(view, colours, language), render_panel_html(view, colours, language)
+    named = _named(game, view, language)
+    return render_svg(named, colours, language), render_panel_html(named, colours, language)
 
 
 def board_spaces(view: View) -> list[str]:
@@ -119,6 +123,13 @@ def board_centres(view: View) -> dict[str, tuple[float, float]]:
     """Where the board of `view` draws each space, by name: how near two
     spaces are (none for a game without a picture)."""
     return space_centres(view) if can_draw(view) else {}
+
+
+def _named(game: Game, view: View, language: str) -> View:
+    """The view with its seats named as a reader of `language` sees them (a
+    deleted account's seat: a former player in their words)."""
+    with in_language(language):
+        return as_read(game, view)
 
 
 def _colours(game: Game) -> list[str]:

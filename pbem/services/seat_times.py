@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo
 
 from sqlalchemy.orm import Session
 
-from pbem.i18n.times import duration, local_time
+from pbem.i18n.times import duration, local_time, time_of_day
 from pbem.models import Game, GameStatus, Seat
 from pbem.services import vacation
 from pbem.services.deadlines import bank_left
@@ -29,6 +29,7 @@ class SeatTimes:
     clock_stopped: bool = False  # owes a move, but no deadline: a pause or an open-ended stop
     bank_left: str | None = None
     vacation_until: str | None = None
+    on_vacation: bool = False  # with no end set when `vacation_until` is None
 
     def __bool__(self) -> bool:
         """False when there is nothing to show."""
@@ -68,9 +69,8 @@ def seat_times(
         timed_out=owes and seat.timed_out_at is not None,
         clock_stopped=owes and clocked and seat.timeout_at is None,
         bank_left=duration(bank_left(session, seat, now)) if clocked and game.bank_days else None,
-        vacation_until=(when(away.ended_at) if away.ended_at else "further notice")
-        if away
-        else None,
+        vacation_until=when(away.ended_at) if away and away.ended_at else None,
+        on_vacation=away is not None,
     )
 
 
@@ -78,4 +78,4 @@ def _their_time(seat: Seat, zone: str, now: datetime) -> str:
     assert seat.user is not None
     theirs = now.astimezone(ZoneInfo(seat.user.time_zone))
     ours = now.astimezone(ZoneInfo(zone))
-    return f"{theirs:%a %H:%M}" if theirs.date() != ours.date() else f"{theirs:%H:%M}"
+    return time_of_day(theirs, with_day=theirs.date() != ours.date())

@@ -44,7 +44,7 @@ from pbem.web import (
     vacation,
 )
 from pbem.web import help as help_page
-from pbem.web.common import error_page, site
+from pbem.web.common import error_page, refusal_reason, site
 
 csrf = CSRFProtect()
 # Blueprints whose callers prove themselves with a bearer token, not a session.
@@ -97,6 +97,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["shown_title"] = shown_title
     app.jinja_env.filters["event_text"] = event_text
     app.jinja_env.filters["said"] = _said
+    app.jinja_env.filters["refusal_reason"] = refusal_reason
     app.jinja_env.globals["game_title"] = game_title
     app.jinja_env.globals["notation_path"] = notation_path
 

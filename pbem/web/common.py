@@ -14,11 +14,13 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext
 from flask_login import UserMixin, current_user, login_user, logout_user
 from sqlalchemy.orm import Session
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, InternalServerError
 
 from pbem.accounts.browsers import SUSPENDED, end_browser_session, start_browser_session
 from pbem.db import lock_user, request_session
-from pbem.models import User
+from pbem.i18n import browser_language, in_language, mail_language, page_language
+from pbem.i18n.rules import describe_refusal
+from pbem.models import Submission, User
 from pbem.services.accounts import normalise_email
 from pbem.services.errors import BadForm, Conflict, Forbidden, Invalid, NotFound, ServiceError
 from pbem.services.links import BadLink
@@ -109,6 +111,7 @@ def page_blueprint(name: str) -> Blueprint:
     bp.register_error_handler(ServiceError, service_error)
     for code in HTTP_ERRORS:
         bp.register_error_handler(code, http_error)
+    bp.register_error_handler(InternalServerError, server_error)
     return bp
 
 
@@ -126,8 +129,27 @@ def http_error(error: HTTPException) -> ResponseReturnValue:
     return error_page(str(title), description, code)
 
 
+def server_error(_error: InternalServerError) -> ResponseReturnValue:
+    """A page of the site for a failure (Flask has logged it), in the
+    browser's language: the reader's choice and menu would be read from the
+    database, which may be what failed. Drawn by Jinja alone: Flask's
+    context processors would load the signed-in user."""
+    language = mail_language(browser_language())
+    with in_language(language):
+        page = current_app.jinja_env.get_template("server_error.html")
+        return page.render(page_language=language), 500
+
+
 def error_page(title: str, message: str, status: int) -> ResponseReturnValue:
     return render_template("error.html", title=title, message=message), status
+
+
+def refusal_reason(submission: Submission) -> str | None:
+    """Why a turn was refused, in the reader's language (English for rows
+    kept before refusals kept their ids)."""
+    if submission.reason is None:
+        return None
+    return describe_refusal(submission.refusal, submission.reason, page_language())
 
 
 def db() -> Session:

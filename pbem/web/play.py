@@ -22,7 +22,7 @@ import engine
 from pbem.i18n import current_language, page_language
 from pbem.i18n.boards import board_text
 from pbem.i18n.games import game_title, said_move
-from pbem.i18n.rules import describe_error, describe_refusal
+from pbem.i18n.rules import describe_error
 from pbem.models import Game, GameStatus, Seat, Submission
 from pbem.numbers import whole_number
 from pbem.render.lastturn import moves_since
@@ -30,13 +30,14 @@ from pbem.services import chat, pictures
 from pbem.services import games as game_service
 from pbem.services.errors import BadForm, Conflict, NotFound
 from pbem.services.events import events_by_ply, events_of
+from pbem.services.names import as_read
 from pbem.services.notifications import notify_new_address
 from pbem.services.replay import moves_stored
 from pbem.services.resign import resign
 from pbem.services.seat_address import renew_address
 from pbem.services.submissions import pending_submission, submission_lines
 from pbem.services.turns import TurnRefused, accept_turn, sent_from_page, try_turn
-from pbem.web.common import db, me, page_blueprint, signed_in, signed_in_user
+from pbem.web.common import db, me, page_blueprint, refusal_reason, signed_in, signed_in_user
 from pbem.web.lobby import titles
 from pbem.web.move_groups import FULL_LIST, as_choice, group_moves, lone_moves
 from pbem.web.positions import Position, ply_argument, position_at, private_information
@@ -111,7 +112,7 @@ def render_game_page(
         and pending is None
     )
     turn = next_moves(played.state, seat.position) if may_move else NOTHING
-    view = played.view(seat.position)
+    view = as_read(game, played.view(seat.position))
     board_svg, board_panel = pictures.inline_board(game, view, current_language())
     choice = as_choice(turn.moves)
     page = render_template(
@@ -306,10 +307,7 @@ def what_follows(game_id: str) -> ResponseReturnValue:
 
 
 def _reason(shown: Submission | None) -> str | None:
-    """A stored refusal in the reader's language."""
-    if shown is None or shown.reason is None:
-        return None
-    return describe_refusal(shown.refusal, shown.reason, page_language())
+    return None if shown is None else refusal_reason(shown)
 
 
 def _refused(seat: Seat, text: str, exc: engine.IllegalMove) -> tuple[str, int]:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext
+from flask_babel import lazy_gettext, pgettext
 
 import engine
 from pbem.i18n import game_word
@@ -111,8 +111,8 @@ def _name(key: str) -> str:
 
 
 def _text(value: Any) -> str:
-    if isinstance(value, list):
-        return ", ".join(_text(v) for v in value) or _("none")
+    if isinstance(value, list):  # tiles or cards: the French and Czech "none" agree
+        return ", ".join(_text(v) for v in value) or pgettext("no tiles or cards", "none")
     if isinstance(value, dict):
         return ", ".join(f"{_name(k)}: {_text(v)}" for k, v in value.items())
     if isinstance(value, bool):

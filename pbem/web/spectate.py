@@ -12,6 +12,7 @@ from pbem.models import Game, GameStatus
 from pbem.services import pictures
 from pbem.services.events import events_by_ply, events_of
 from pbem.services.games import find_game
+from pbem.services.names import as_read
 from pbem.web.common import db, page_blueprint
 from pbem.web.positions import ply_argument, position_at
 
@@ -29,7 +30,7 @@ def watch(game_id: str) -> str:
     if game.status == GameStatus.OPEN:
         return render_template("watch.html", game=game, title=title, position=None)
     position = position_at(game, ply_argument(request.args.get("ply")))
-    view = position.played.view(None)
+    view = as_read(game, position.played.view(None))
     board_svg, board_panel = pictures.inline_board(game, view, current_language())
     return render_template(
         "watch.html",

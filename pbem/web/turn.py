@@ -50,6 +50,12 @@ class NextMoves:
 
 
 def _cost_words(cost: int) -> str:
+    """In brackets, so that a move's button never reads as one word with its
+    cost ("village=G4 (1 AP)", not "village=G41 AP")."""
+    return f"({_spent(cost)})"
+
+
+def _spent(cost: int) -> str:
     if cost < 0:
         return _("+%(num)d AP", num=-cost)
     if cost == 0:

@@ -51,6 +51,7 @@ def test_every_legal_move_said_in_a_language_reads_back_as_itself(game, language
         ("taluva", "extend 1,-1 jungle", "fr", "étendre 1,-1 forêt"),
         ("samurai", "choose helmet4 buddha3", "cs", "vybrat přilba4 buddha3"),
         ("java", "festival mask+drum", "fr", "fête masque+tambour"),
+        ("java", "triple F4 F5 G5 village=F5", "cs", "trojdílné F4 F5 G5 vesnice=F5"),
         ("taluva", "tile 0,0 0,-1 1,-1", "en", "tile 0,0 0,-1 1,-1"),
     ],
 )

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine.core.game import Game
 from pbem.render import render_picture, render_png
 from tests.render.helpers import bot_game, cut, image
 
@@ -52,3 +53,30 @@ def test_czech_counts_take_their_three_forms():
     texts = render_picture(view, language="cs").texts()
     assert "v zásobě: 20 chýší · 3 chrámy · 2 věže" in texts
     assert "postaveno: 0 chýší · 0 chrámů · 0 věží" in texts
+
+
+def test_samurai_tiles_behind_a_screen_are_named_in_the_readers_words():
+    game = Game.new("samurai", ["Ann", "Bob"], seed="languages")
+    game.play(0, "choose helmet4 buddha3 samurai2 ronin ship1")
+    game.play(1, "choose helmet2 helmet3 rice2 ship1 ship1")
+    view = game.view(0)
+    texts = render_picture(view, language="cs").texts()
+    assert "úvodní výběr: přilba4 buddha3 samuraj2 rónin loď1" in texts
+    pile = next(t for t in texts if t.startswith("v hromádce: "))
+    assert "helmet" not in pile and "přilba" in pile
+
+
+@pytest.mark.parametrize(
+    ("name", "language", "words", "english"),
+    [
+        ("samurai", "fr", ["total 10", "shogun parure", "hors shogunat 2"], ["outside"]),
+        ("samurai", "cs", ["celkem 10", "šógun přilba", "mimo šógunát 2"], ["outside", "total"]),
+        ("java", "cs", ["bot1: body 0"], ["bot1: points"]),
+    ],
+)
+def test_the_final_scores_are_named_in_the_readers_words(name, language, words, english):
+    game = bot_game(name, 2, "languages")
+    said = " ".join(" ".join(render_picture(game.view(None), language=language).texts()).split())
+    for word in words:
+        assert word in said, word
+    assert not [word for word in english if word in said]

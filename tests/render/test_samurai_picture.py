@@ -149,3 +149,20 @@ def test_a_previewed_turn_end_shows_tiles_from_the_pile_unknown() -> None:
     texts = render_picture(view).texts()
     assert "?" in texts
     assert any(t.startswith("pile holds: ") and "not known before the draw" in t for t in texts)
+
+
+@pytest.mark.parametrize(
+    ("language", "exchanges"),
+    [
+        ("en", ["TX token exchange", "FX figure exchange"]),
+        ("fr", ["TX mouvement", "FX échange"]),
+        ("cs", ["TX přesun", "FX výměna"]),
+    ],
+)
+def test_the_legend_names_every_symbol_a_tile_shows(language, exchanges):
+    """The figure exchange is never on the board, but it shows behind a screen."""
+    texts = render_picture(play_view(0), language=language).texts()
+    start = next(i for i, t in enumerate(texts) if t.startswith("H "))
+    legend = " ".join(" ".join(texts[start:]).split())
+    assert all(f"{symbol} " in legend for symbol in samurai.SYMBOLS.values())
+    assert all(exchange in legend for exchange in exchanges)

@@ -136,3 +136,20 @@ def test_a_seats_drawing_holds_nothing_of_another_seats_hand(name: str) -> None:
     assert own and all(item["data-seat"] == "1" for item in own)
     assert not [item for item in hand_items(0) if item["data-seat"] != "0"]
     assert hand_items(None) == []
+
+
+def test_the_empty_tables_caption_stays_clear_of_the_spaces_to_click() -> None:
+    game = cut(bot_game("taluva", 2, "render"), 0)
+    seat = min(game.state.to_act())
+    root = ET.fromstring(render_svg(game.view(seat)))
+    caption = next(t for t in root.iter(f"{SVG}text") if (t.text or "").startswith("No tile"))
+    size = float(caption.get("font-size"))
+    top, bottom = float(caption.get("y")) - size, float(caption.get("y")) + 0.3 * size
+    hexes = [
+        [float(v) for v in polygon.get("points").replace(",", " ").split()]
+        for polygon in root.iter(f"{SVG}polygon")
+    ]
+    assert len(hexes) == 7  # 0,0 and the spaces around it
+    for points in hexes:
+        ys = points[1::2]
+        assert bottom < min(ys) or top > max(ys)

@@ -63,3 +63,14 @@ def test_every_line_of_a_whole_game_is_translated(name, bot, language):
         english = board.text().splitlines()[-len(board.lines) :]
         translated = board_text(replay.state, entry.seat, language).splitlines()
         assert not set(english) & set(translated[-len(board.lines) :]), english
+
+
+def test_the_tiles_behind_a_samurai_screen_are_named_in_the_readers_words():
+    game = Game.new("samurai", ["Ann", "Bob"], seed="boards")
+    game.play(0, "choose helmet4 buddha3 samurai2 ronin ship1")
+    game.play(1, "choose helmet2 helmet3 rice2 ship1 ship1")
+    czech = board_text(game.state, 0, "cs")
+    assert "ruka přilba4, buddha3, samuraj2, rónin, loď1;" in czech
+    french = board_text(game.state, 0, "fr")
+    assert "main parure4, bouddha3, samouraï2, chevalier, bateau1 ;" in french
+    assert "hand helmet4, buddha3, samurai2, ronin, ship1;" in game.state.text_picture(0)

@@ -54,8 +54,9 @@ from engine.core.messages import define, words
     "festival once per palace level",
     "mandatory land tile",
 )
-# Tile kinds appear as parameters.
+# Tile kinds appear as parameters; a result's score names its points.
 words("triple", "double", "rice", "village")
+words("points")
 
 define(
     {

@@ -4,6 +4,7 @@ the rules and words they name (see `engine.core.messages`)."""
 from __future__ import annotations
 
 from engine.core.messages import define, words
+from engine.games.samurai.tiles import HAND_SIZE, UNKNOWN
 
 (
     EMPTY_SPACES,
@@ -48,8 +49,15 @@ from engine.core.messages import define, words
     "opening choice",
     "exchange tiles",
 )
-# Figures and tile types appear as parameters.
+# Figures and tile types appear as parameters, and so does a preview's tile
+# not drawn yet.
 words("helmet", "buddha", "rice", "samurai", "ronin", "ship", "token-exchange", "figure-exchange")
+words(UNKNOWN)
+# Another seat's opening choice, as the history shows it until the game is
+# over: one word of the game, translated whole.
+(SECRET_CHOICE,) = words(f"choose {HAND_SIZE} tiles (secret)")
+# The words of a result's score (its keys, spaced: "outside_shogunate").
+words("total", "shogun", "outside shogunate")
 
 define(
     {
@@ -104,5 +112,8 @@ define(
         "samurai.board_seat": "seat %(seat)s: tiles in hand %(hand)s, in pile %(pile)s",
         "samurai.board_screen": "seat %(seat)s: tiles in hand %(hand)s, in pile %(pile)s; "
         "hand %(tiles)s; captured %(captured)s",
+        # a tile behind the screen, by its name ("helmet4"), a word of the game
+        "samurai.board_tile": "%(tile)s",
+        "samurai.board_no_tiles": "no tiles",
     }
 )

@@ -61,13 +61,19 @@ def picture(state: SamuraiState, viewer: int | None) -> TextBoard:
         public = {"seat": seat + 1, "hand": len(state.hands[seat]), "pile": len(state.piles[seat])}
         if state.screens_open(viewer, seat):
             screen: dict[str, Argument] = {
-                "tiles": " ".join(state.hands[seat]) or "-",
+                "tiles": _tiles(state.hands[seat]),
                 "captured": _counts(state.captured[seat]),
             }
             lines.append(Message("samurai.board_screen", {**public, **screen}))
         else:
             lines.append(Message("samurai.board_seat", public))
     return TextBoard(render_hexes(_cells(state)), tuple(lines))
+
+
+def _tiles(codes: list[str]) -> tuple[Message, ...]:
+    """Tiles by name, each a word the reader's language names ("přilba4")."""
+    tiles = tuple(Message("samurai.board_tile", {"tile": code}) for code in codes)
+    return tiles or (Message("samurai.board_no_tiles"),)
 
 
 def _counts(numbers: dict[str, int]) -> tuple[Message, ...]:

@@ -118,7 +118,7 @@ class SamuraiState(State):
     def history_text(self, text: str, mover: int, viewer: int | None) -> str:
         """The opening choice stays behind the screen until the end of the game."""
         if text.startswith("choose ") and viewer != mover and self.phase != OVER:
-            return f"choose {HAND_SIZE} tiles (secret)"
+            return m.SECRET_CHOICE
         return text
 
     def legal_moves(self, seat: int) -> list[Move]:

@@ -39,6 +39,8 @@ from engine.core.messages import define, words
 words("volcano", "jungle", "clearing", "sand", "rock", "lake", "hut", "temple", "tower")
 # A trial's drawn tile, whose terrains are not known before the move is sent.
 words("unknown")
+# A result's score marks a seat out of the game.
+words("eliminated")
 
 define(
     {

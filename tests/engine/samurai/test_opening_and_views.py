@@ -142,5 +142,5 @@ def test_text_picture_shows_own_screen_only():
     game = game_in_play(2)
     picture = game.state.text_picture(0)
     assert "O14" in picture and "E[HBR]" in picture
-    assert f"hand {' '.join(game.state.hands[0])}" in picture
+    assert f"hand {', '.join(game.state.hands[0])};" in picture
     assert picture.count("; hand ") == 1

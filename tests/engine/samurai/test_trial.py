@@ -19,7 +19,7 @@ def test_the_end_of_a_turn_refills_the_hand_with_unknown_tiles():
     screen = trial.view()["state"]["seats"][seat]
     assert screen["hand"][-1] == UNKNOWN and len(screen["hand"]) == 5
     assert screen["pile_tiles"] == [UNKNOWN] * (len(pile) - 1)
-    assert f"hand {' '.join(screen['hand'])}" in trial.text_picture()
+    assert f"hand {', '.join(screen['hand'])};" in trial.text_picture()
     assert state.piles[seat] == pile
 
 

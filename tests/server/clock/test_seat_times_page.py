@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 import time_machine
 
 from pbem.clock.sweep import sweep
-from pbem.models import OnTimeout
+from pbem.models import ClockStop, OnTimeout
 from pbem.services import accounts, vacation
 from pbem.services.games import SeatSpec, create_game
 from pbem.services.time_control import TimeControl
@@ -95,3 +95,35 @@ def test_a_game_without_a_clock_shows_only_since_when_it_waits(session, make_use
     assert "waiting since Mon 16 Nov, 15:00 (30 minutes ago)" in ann_chip
     assert "deadline" not in ann_chip and "bank" not in ann_chip
     assert "their time" not in bob_chip and "15:30 their time" in ann_chip
+
+
+def test_another_players_day_is_named_in_the_readers_language(session, make_user, signed_in_as):
+    ann, bob = make_user("Ann"), make_user("Bob")
+    accounts.update_settings(session, ann, time_zone="America/New_York")
+    accounts.update_settings(session, bob, time_zone="Asia/Tokyo")
+    ann.language, bob.language = "fr", "cs"
+    with time_machine.travel(MONDAY, tick=False):
+        game = create_game(session, ann, "taluva", [SeatSpec(user=ann), SeatSpec(user=bob)])
+        session.commit()
+    url = f"/games/{game.public_id}"
+    with time_machine.travel(READ_AT, tick=True):
+        _ann, bob_to_ann = chips(signed_in_as(ann).get(url).get_data(as_text=True))
+        ann_to_bob, _bob = chips(signed_in_as(bob).get(url).get_data(as_text=True))
+    assert "mar. 00:30 heure locale" in bob_to_ann  # Tuesday in Tokyo
+    assert "po 10:30 místního času" in ann_to_bob  # Monday in New York
+
+
+def test_a_vacation_without_an_end_is_told_in_the_readers_language(
+    session, make_user, signed_in_as
+):
+    ann, bob = make_user("Ann"), make_user("Bob")
+    ann.language = "fr"
+    with time_machine.travel(MONDAY, tick=False):
+        game = create_game(session, ann, "taluva", [SeatSpec(user=ann), SeatSpec(user=bob)])
+        session.add(ClockStop(user_id=bob.id, started_at=MONDAY, ended_at=None))
+        session.commit()
+    with time_machine.travel(READ_AT, tick=True):
+        _ann, bob_chip = chips(
+            signed_in_as(ann).get(f"/games/{game.public_id}").get_data(as_text=True)
+        )
+    assert "en vacances jusqu'à nouvel ordre" in bob_chip

@@ -10,6 +10,7 @@ from pbem.models import GameEvent
 from pbem.services.games import SeatSpec
 from tests.server.clock.helpers import organised_game
 from tests.server.openapi_client import OpenApiClient
+from tests.server.pipeline_helpers import judged, send, start_game
 from tests.server.web.page_helpers import created_game, taluva_against
 
 
@@ -231,3 +232,16 @@ def test_a_refused_api_body_is_summed_up_in_the_readers_language(app, make_user,
 def test_the_vacation_page_names_the_mail_commands_in_the_readers_words(french, signed_in_as):
     page = text(signed_in_as(french).get("/vacation"))
     assert "<code>vacances 7</code>" in page and "<code>retour</code>" in page
+
+
+def test_what_only_the_player_sees_names_samurai_tiles_in_their_words(
+    app, session, french, signed_in_as
+):
+    game = start_game(app, session, "samurai", [french, "bot"])
+    browser = signed_in_as(french)
+    page = text(browser.get(f"/games/{game.public_id}"))
+    assert "<dt>main</dt><dd>aucune</dd>" in page  # nothing chosen yet: no tile
+    chosen = send(app, session, game, 0, "choose helmet4 buddha3 samurai2 ronin ship1")
+    assert judged(app, chosen.id).status == "accepted"
+    page = text(browser.get(f"/games/{game.public_id}"))
+    assert "<dt>main</dt><dd>parure4, bouddha3, samouraï2, chevalier, bateau1</dd>" in page

@@ -105,7 +105,7 @@ def test_by_mail_in_french_and_czech(rig, session, make_user) -> None:
     else:
         assert "Máte 2409 možných tahů; podle druhu tahu:\ntrojdílné: 1020" in answer
         assert "nebo tahy vše a dostanete všechny" in answer
-        assert "Vašich 18 možných tahů s „trojdílné G5“:\ntrojdílné F4 F5 G5 village=F4" in answer
+        assert "Vašich 18 možných tahů s „trojdílné G5“:\ntrojdílné F4 F5 G5 vesnice=F4" in answer
 
 
 def test_a_long_taluva_list_shows_how_to_narrow_to_a_space() -> None:

@@ -27,7 +27,7 @@ def test_a_former_player_is_named_in_the_readers_language(app, session, make_use
     for url in (f"/games/{game.public_id}", f"/games/{game.public_id}/watch"):
         page = signed_in_as(bob).get(url).get_data(as_text=True)
         history = page.split('<details class="log"', 1)[1].split("</details>", 1)[0]
-        assert f"{former}: tile 0,0 0,-1 1,-1" in history, url
+        assert f"{former}: tuile 0,0 0,-1 1,-1" in history, url
         panel = page.split('class="board-panel', 1)[1]
         assert former in panel and "former player" not in panel, url
 

@@ -8,7 +8,7 @@ on, the turn's end after a festival, each player's final scoring).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, assert_never
 
 from engine.core.errors import IllegalMove
 from engine.core.messages import Message, words
@@ -176,11 +176,70 @@ class JavaState(State):
             raise IllegalMove.of("java.no_auction", rule=m.FESTIVAL)
         if not in_auction and self.auction is not None:
             raise IllegalMove.of("java.auction_on", rule=m.FESTIVAL)
-        checker = getattr(self, f"_check_{type(move).__name__}")
-        checker(seat, move)
+        match move:
+            case PlaceTile():
+                self._check_PlaceTile(seat, move)
+            case Enter():
+                self._check_Enter(seat, move)
+            case Leave():
+                self._check_Leave(seat, move)
+            case MoveDeveloper():
+                self._check_MoveDeveloper(seat, move)
+            case Build():
+                self._check_Build(seat, move)
+            case Enlarge():
+                self._check_Enlarge(seat, move)
+            case Irrigate():
+                self._check_Irrigate(seat, move)
+            case Draw():
+                self._check_Draw(seat, move)
+            case TakeToken():
+                self._check_TakeToken(seat, move)
+            case Festival():
+                self._check_Festival(seat, move)
+            case PlayCards():
+                self._check_PlayCards(seat, move)
+            case Agree():
+                self._check_Agree(seat, move)
+            case Pass():
+                self._check_Pass(seat, move)
+            case EndTurn():
+                self._check_EndTurn(seat, move)
+            case _:
+                assert_never(move)
 
     def apply(self, seat: int, move: Move) -> None:
-        getattr(self, f"_apply_{type(move).__name__}")(seat, move)
+        match move:
+            case PlaceTile():
+                self._apply_PlaceTile(seat, move)
+            case Enter():
+                self._apply_Enter(seat, move)
+            case Leave():
+                self._apply_Leave(seat, move)
+            case MoveDeveloper():
+                self._apply_MoveDeveloper(seat, move)
+            case Build():
+                self._apply_Build(seat, move)
+            case Enlarge():
+                self._apply_Enlarge(seat, move)
+            case Irrigate():
+                self._apply_Irrigate(seat, move)
+            case Draw():
+                self._apply_Draw(seat, move)
+            case TakeToken():
+                self._apply_TakeToken(seat, move)
+            case Festival():
+                self._apply_Festival(seat, move)
+            case PlayCards():
+                self._apply_PlayCards(seat, move)
+            case Agree():
+                self._apply_Agree(seat, move)
+            case Pass():
+                self._apply_Pass(seat, move)
+            case EndTurn():
+                self._apply_EndTurn(seat, move)
+            case _:
+                assert_never(move)
 
     def announcements(self, seats: Sequence[str]) -> list[Message]:
         """Every festival auction's outcome: the seats it dropped automatically

@@ -207,7 +207,7 @@ class Filler:
 
     def _season(
         self,
-        rules: type[engine.State],
+        rules: type[engine.State[Any]],
         league: int,
         players: int,
         number: int,

@@ -40,5 +40,5 @@ class Bot(ABC):
         self.rng = SeededRandom(key, "bot")
 
     @abstractmethod
-    def choose(self, state: State, seat: int) -> Any:
+    def choose(self, state: State[Any], seat: int) -> Any:
         """A legal move of `seat` in `state`; `state` is left unchanged."""

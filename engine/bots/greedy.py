@@ -18,7 +18,7 @@ class GreedyBot(Bot):
         super().__init__(key)
         self.strategy = strategy
 
-    def choose(self, state: State, seat: int) -> Any:
+    def choose(self, state: State[Any], seat: int) -> Any:
         sample = seat_sample(state, seat, self.rng)
         best: Any = None
         best_value = -1.0

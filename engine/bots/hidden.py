@@ -10,13 +10,13 @@ what the seat has seen and on that randomness.
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from engine.core.rng import SeededRandom
 from engine.core.state import State
 
 HIDDEN_SEED = "unknown to the bot"
-StateT = TypeVar("StateT", bound=State)
+StateT = TypeVar("StateT", bound=State[Any])
 
 
 def seat_sample(state: StateT, seat: int, rng: SeededRandom) -> StateT:

@@ -11,10 +11,10 @@ from engine.core.state import State
 class RandomBot(Bot):
     """A uniform pick among the legal moves."""
 
-    def choose(self, state: State, seat: int) -> Any:
+    def choose(self, state: State[Any], seat: int) -> Any:
         return self.rng.choice(self.candidates(state, seat))
 
-    def candidates(self, state: State, seat: int) -> list[Any]:
+    def candidates(self, state: State[Any], seat: int) -> list[Any]:
         return some_moves(state.legal_moves(seat), seat)
 
 
@@ -23,7 +23,7 @@ class KindsBot(RandomBot):
     that kind: rare kinds (a Java palace enlarged) get played, where the
     uniform bot drowns them among hundreds of developer steps."""
 
-    def choose(self, state: State, seat: int) -> Any:
+    def choose(self, state: State[Any], seat: int) -> Any:
         kinds: dict[type, list[Any]] = {}
         for move in self.candidates(state, seat):
             kinds.setdefault(type(move), []).append(move)

@@ -39,7 +39,7 @@ class Node:
         )
 
 
-def acting_seat(state: State) -> int:
+def acting_seat(state: State[Any]) -> int:
     """The seat a search moves next; seats acting at once move lowest first."""
     return min(state.to_act())
 
@@ -52,7 +52,7 @@ class SearchBot(Bot):
         self.strategy = strategy
         self.iterations = iterations
 
-    def choose(self, state: State, seat: int) -> Any:
+    def choose(self, state: State[Any], seat: int) -> Any:
         first = some_moves(list(self.strategy.candidates(state, seat)), seat)
         if len(first) == 1:
             return first[0]
@@ -61,7 +61,7 @@ class SearchBot(Bot):
             self._iterate(root, seat_sample(state, seat, self.rng), seat)
         return max(first, key=lambda m: root.children[m].visits if m in root.children else -1)
 
-    def _iterate(self, root: Node, sample: State, seat: int) -> None:
+    def _iterate(self, root: Node, sample: State[Any], seat: int) -> None:
         node, path = root, [root]
         actor = seat
         while True:
@@ -92,7 +92,7 @@ class SearchBot(Bot):
             if visited.mover is not None:
                 visited.total += values[visited.mover]
 
-    def _rollout(self, sample: State) -> list[float]:
+    def _rollout(self, sample: State[Any]) -> list[float]:
         limit = self.strategy.rollout_moves
         played = 0
         while not sample.is_over() and (limit is None or played < limit):

@@ -13,7 +13,7 @@ from engine.bots.base import Bot
 from engine.core.rng import SeededRandom
 from engine.core.state import Result, State
 
-S = TypeVar("S", bound=State)  # the state of the strategy's ruleset
+S = TypeVar("S", bound=State[Any])  # the state of the strategy's ruleset
 _STRATEGIES: dict[str, type[Strategy[Any]]] = {}
 
 

@@ -19,7 +19,7 @@ class Game:
 
     def __init__(
         self,
-        ruleset: type[State],
+        ruleset: type[State[Any]],
         seats: Sequence[str],
         seed: str,
         options: Mapping[str, Any] | None = None,
@@ -182,7 +182,7 @@ class Game:
         return cls(get_ruleset(name, version), seats, seed, options)
 
     @classmethod
-    def resume(cls, record: Record, state: State) -> Game:
+    def resume(cls, record: Record, state: State[Any]) -> Game:
         """The game at `state`, which the caller vouches is where all of
         `record`'s moves lead (a stored snapshot): no replay."""
         game = object.__new__(cls)

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.core import message_texts  # noqa: F401  (the templates used here)
 from engine.core.errors import RecordError
 from engine.core.state import State
 
-_RULESETS: dict[tuple[str, int], type[State]] = {}
+_RULESETS: dict[tuple[str, int], type[State[Any]]] = {}
 
 
-def register(cls: type[State]) -> type[State]:
+def register(cls: type[State[Any]]) -> type[State[Any]]:
     """Class decorator: make a ruleset version available by name."""
     key = (cls.name, cls.version)
     if key in _RULESETS:
@@ -18,11 +20,11 @@ def register(cls: type[State]) -> type[State]:
     return cls
 
 
-def rulesets() -> list[type[State]]:
+def rulesets() -> list[type[State[Any]]]:
     return [_RULESETS[k] for k in sorted(_RULESETS)]
 
 
-def get_ruleset(name: str, version: int | None = None) -> type[State]:
+def get_ruleset(name: str, version: int | None = None) -> type[State[Any]]:
     """The named ruleset at `version`, or its newest version when None."""
     versions = sorted(v for n, v in _RULESETS if n == name)
     if not versions:

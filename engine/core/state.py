@@ -11,7 +11,7 @@ import pickle
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Self, TypeVar
+from typing import Any, ClassVar, Generic, Self, TypeVar
 
 from engine.core.errors import EngineError, IllegalMove
 from engine.core.message_texts import TURN_ORDER
@@ -22,6 +22,7 @@ from engine.core.textboard import TextBoard
 from engine.core.vocabulary import Vocabulary, english_in, said_in
 
 Move = Hashable
+M = TypeVar("M", bound=Hashable)  # a ruleset's move: parsed, judged, applied, written
 T = TypeVar("T")
 
 
@@ -48,8 +49,10 @@ class Result:
         }
 
 
-class State(ABC):
-    """One position of one game; subclasses implement a ruleset version."""
+class State(ABC, Generic[M]):
+    """One position of one game; subclasses implement a ruleset version, typed
+    by their move (`JavaState(State[java.Move])`), so that mypy follows a move
+    from its text to the rule that judges it."""
 
     name: ClassVar[str]
     version: ClassVar[int]
@@ -102,23 +105,23 @@ class State(ABC):
         """Seats that may move now; empty once the game is over."""
 
     @abstractmethod
-    def legal_moves(self, seat: int) -> list[Any]:
+    def legal_moves(self, seat: int) -> list[M]:
         """Every legal move of `seat`, in a stable order; empty if it may not act."""
 
     @abstractmethod
-    def parse_syntax(self, seat: int, text: str) -> Any:
+    def parse_syntax(self, seat: int, text: str) -> M:
         """Read a move's text without judging it; IllegalMove when malformed."""
 
     @abstractmethod
-    def check(self, seat: int, move: Any) -> None:
+    def check(self, seat: int, move: M) -> None:
         """Raise IllegalMove naming the rule and the space when `move` breaks a rule."""
 
     @abstractmethod
-    def apply(self, seat: int, move: Any) -> None:
+    def apply(self, seat: int, move: M) -> None:
         """Carry out a move already known to be legal, with its automatic effects."""
 
     @abstractmethod
-    def format_move(self, move: Any) -> str:
+    def format_move(self, move: M) -> str:
         """The canonical text of a move: parse_syntax(format_move(m)) == m."""
 
     def explained(
@@ -154,7 +157,7 @@ class State(ABC):
         the ruleset's words alone, so no position is needed."""
         return said_in(text, cls.vocabularies, language)
 
-    def spends_reserve(self, seat: int, move: Any) -> bool:
+    def spends_reserve(self, seat: int, move: M) -> bool:
         """Whether the legal `move` spends what the seat's player keeps for
         turns of their own choosing (Java's action tokens) rather than the
         turn's normal means; never when the rules leave the turn no other
@@ -168,7 +171,7 @@ class State(ABC):
         its bot's legal moves, the rulesets' lists, leave such moves out."""
         self.reserves_kept = self.reserves_kept | {seat}
 
-    def kept_back(self, seat: int, move: Any) -> bool:
+    def kept_back(self, seat: int, move: M) -> bool:
         """Whether `move` spends a reserve that `seat` keeps."""
         return seat in self.reserves_kept and self.spends_reserve(seat, move)
 
@@ -199,7 +202,7 @@ class State(ABC):
         that count them (a page shows them as a turn is built); None here."""
         return None
 
-    def action_cost(self, move: Any) -> int | None:
+    def action_cost(self, move: M) -> int | None:
         """The action points a legal `move` spends (negative: it gives some);
         None in rulesets without them."""
         return None
@@ -225,25 +228,25 @@ class State(ABC):
         if seat not in self.to_act():
             raise IllegalMove.of("turn.not_your_turn", rule=TURN_ORDER)
 
-    def parse_move(self, seat: int, text: str) -> Any:
+    def parse_move(self, seat: int, text: str) -> M:
         """Read and judge a move's text; the move returned is legal now."""
         self.require_turn(seat)
         move = self.parse_syntax(seat, text)
         self.judge(seat, move)
         return move
 
-    def push(self, seat: int, move: Any) -> None:
+    def push(self, seat: int, move: M) -> None:
         self.require_turn(seat)
         self.judge(seat, move)
         self.apply(seat, move)
 
-    def judge(self, seat: int, move: Any) -> None:
+    def judge(self, seat: int, move: M) -> None:
         """The ruleset's check, then the reserves the seat keeps."""
         self.check(seat, move)
         if self.kept_back(seat, move):
             raise IllegalMove.of("turn.reserve_kept", move=self.format_move(move))
 
-    def play(self, seat: int, text: str) -> Any:
+    def play(self, seat: int, text: str) -> M:
         move = self.parse_move(seat, text)
         self.apply(seat, move)
         return move

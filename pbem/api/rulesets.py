@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
@@ -15,6 +17,6 @@ blp = Blueprint("api_rulesets", __name__, description="The games this server run
 class Rulesets(MethodView):
     @blp.doc(operationId="listRulesets", security=[])
     @blp.response(200, RulesetSchema(many=True))
-    def get(self) -> list[type[engine.State]]:
+    def get(self) -> list[type[engine.State[Any]]]:
         """Every ruleset and version, with its options"""
         return engine.rulesets()

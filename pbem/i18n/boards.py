@@ -8,12 +8,14 @@ same in every language. Needs no app: a mail task or a script may call it.
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.core.state import State
 from pbem.i18n.catalogues import TRANSLATED
 from pbem.i18n.rules import translate
 
 
-def board_text(state: State, seat: int | None, language: str | None) -> str:
+def board_text(state: State[Any], seat: int | None, language: str | None) -> str:
     """`seat`'s text board (None: a spectator's) in `language`, English when
     the language is English or not one of ours."""
     board = state.text_board(seat)

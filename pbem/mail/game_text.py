@@ -137,7 +137,7 @@ def seat_picture(
 
 
 def likely_first(
-    state: engine.State, seat: int, centres: Mapping[str, tuple[float, float]]
+    state: engine.State[Any], seat: int, centres: Mapping[str, tuple[float, float]]
 ) -> list[str]:
     """The seat's legal moves (texts), those a player would consider first:
     the ruleset's bots' candidates (engine.bots: in Java, tiles near the

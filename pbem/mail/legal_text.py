@@ -13,6 +13,7 @@ import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from flask_babel import gettext as _
 from flask_babel import ngettext
@@ -68,7 +69,7 @@ def legal_text(played: engine.Game, seat: int, argument: str) -> str:
     return answer if len(found) <= LEGAL_WHOLE else answer + "\n\n" + listing.how()
 
 
-def example_space(state: engine.State, moves: list[str]) -> str | None:
+def example_space(state: engine.State[Any], moves: list[str]) -> str | None:
     """A space the first of `moves` name, for the examples: the first word
     after a move's kind that is none of the game's words nor a number."""
     for text in moves:

@@ -27,6 +27,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from email.utils import parseaddr
+from typing import Any
 
 from flask_babel import gettext as _
 from flask_babel import ngettext
@@ -49,7 +50,7 @@ FIRST_WORD = re.compile(r"[^\s,;:.!?]+")  # "Allez," begins with "Allez"
 class _Judge:
     """What the seat's game makes of a line, from its position now."""
 
-    state: engine.State
+    state: engine.State[Any]
     position: int
 
     @classmethod

@@ -29,7 +29,7 @@ class LeagueForm:
     stand_in: str | None  # None: the server's default
 
     @classmethod
-    def read(cls, rules: type[engine.State], form: Mapping[str, Any]) -> LeagueForm:
+    def read(cls, rules: type[engine.State[Any]], form: Mapping[str, Any]) -> LeagueForm:
         points = str(form.get("points", "")).strip()
         return cls(
             name=str(form.get("name", "")),

@@ -68,7 +68,7 @@ def titles() -> dict[str, str]:
     return {rules.name: game_title(rules.name) for rules in engine.rulesets()}
 
 
-def newest_rulesets() -> dict[str, type[engine.State]]:
+def newest_rulesets() -> dict[str, type[engine.State[Any]]]:
     return {rules.name: rules for rules in engine.rulesets()}  # sorted: newest version wins
 
 
@@ -187,7 +187,7 @@ def new_game(ruleset: str) -> ResponseReturnValue:
     return redirect(url_for("play.game_page", game_id=game.public_id))
 
 
-def _new_game_page(rules: type[engine.State], form: Any, error: str | None = None) -> str:
+def _new_game_page(rules: type[engine.State[Any]], form: Any, error: str | None = None) -> str:
     return render_template(
         "new_game.html",
         rules=rules,
@@ -200,7 +200,7 @@ def _new_game_page(rules: type[engine.State], form: Any, error: str | None = Non
     )
 
 
-def _default_form(rules: type[engine.State]) -> dict[str, Any]:
+def _default_form(rules: type[engine.State[Any]]) -> dict[str, Any]:
     form: dict[str, Any] = {
         f"seat-{i}": f"bot:{DEFAULT_LEVEL}" for i in range(1, rules.min_players)
     }
@@ -211,7 +211,7 @@ def _default_form(rules: type[engine.State]) -> dict[str, Any]:
     return form
 
 
-def _seat_specs(rules: type[engine.State], form: Any) -> list[game_service.SeatSpec]:
+def _seat_specs(rules: type[engine.State[Any]], form: Any) -> list[game_service.SeatSpec]:
     specs = []
     kinds = [form.get(f"seat-{i}", "") for i in range(rules.max_players)]
     if kinds.count("me") > 1:

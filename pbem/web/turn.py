@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from flask_babel import gettext as _
 from flask_babel import ngettext
@@ -66,7 +67,7 @@ def _spent(cost: int) -> str:
 NOTHING = NextMoves([])
 
 
-def next_moves(state: engine.State, seat: int) -> NextMoves:
+def next_moves(state: engine.State[Any], seat: int) -> NextMoves:
     """The seat's legal moves in `state`, with their costs where counted,
     said in the page's words as the mails say them."""
     legal = state.legal_moves(seat)

@@ -99,7 +99,7 @@ class TurnPlanBot(Bot):
         self.replies = replies
         self.reply_width = reply_width
 
-    def choose(self, state: State, seat: int) -> Any:
+    def choose(self, state: State[Any], seat: int) -> Any:
         sample = seat_sample(state, seat, self.rng)
         assert isinstance(sample, JavaState)
         first = some_moves(self.strategy.candidates(sample, seat), seat)

@@ -62,7 +62,7 @@ LAST_TRIPLE, LAND_GONE = words("last triple tile placed", "no land tile fits any
 
 
 @register
-class JavaState(State):
+class JavaState(State[Move]):
     name = "java"
     version = 1
     title = "Java"

@@ -56,7 +56,7 @@ def _all_choices() -> tuple[ChooseTiles, ...]:
 
 
 @register
-class SamuraiState(State):
+class SamuraiState(State[Move]):
     name = "samurai"
     version = 1
     title = "Samurai"

@@ -102,7 +102,7 @@ class TurnSearchBot(Bot):
         self.deals = deals
         self.reply_width = reply_width
 
-    def choose(self, state: State, seat: int) -> Any:
+    def choose(self, state: State[Any], seat: int) -> Any:
         assert isinstance(state, SamuraiState)
         first = some_moves(self.strategy.candidates(state, seat), seat)
         if len(first) == 1:

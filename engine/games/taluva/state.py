@@ -39,7 +39,7 @@ INSTANT_WIN, TILES_OUT, LAST_STANDING = words(
 
 
 @register
-class TaluvaState(State):
+class TaluvaState(State[Move]):
     name = "taluva"
     version = 1
     title = "Taluva"

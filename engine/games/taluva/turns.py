@@ -22,11 +22,11 @@ from engine.bots.strategy import Strategy
 from engine.core.rng import SeededRandom
 from engine.core.state import State
 
-Turn = tuple[Any, State]  # the turn's first move, the position after it
+Turn = tuple[Any, State[Any]]  # the turn's first move, the position after it
 
 
 def whole_turns(
-    strategy: Strategy[Any], state: State, seat: int, followed: int | None = None
+    strategy: Strategy[Any], state: State[Any], seat: int, followed: int | None = None
 ) -> list[Turn]:
     """The ways among the candidates to finish `seat`'s turn, in their order;
     with `followed`, only that many first moves, best by the values after
@@ -74,7 +74,7 @@ class TurnSearchBot(Bot):
         self.deals = search.deals
         self.followed = search.followed
 
-    def choose(self, state: State, seat: int) -> Any:
+    def choose(self, state: State[Any], seat: int) -> Any:
         sample = seat_sample(state, seat, self.rng)
         turns = some_moves(whole_turns(self.strategy, sample, seat), seat)
         values = self.strategy.values
@@ -84,7 +84,7 @@ class TurnSearchBot(Bot):
         best = max(ranked, key=lambda turn: self._answered(turn[1], seat))
         return best[0]
 
-    def _answered(self, after: State, seat: int) -> float:
+    def _answered(self, after: State[Any], seat: int) -> float:
         """`seat`'s mean value after the next seat's best turn, over the deals."""
         total = 0.0
         for deal in range(self.deals):
@@ -92,7 +92,7 @@ class TurnSearchBot(Bot):
             total += self._after_reply(dealt, seat)
         return total / self.deals
 
-    def _after_reply(self, state: State, seat: int) -> float:
+    def _after_reply(self, state: State[Any], seat: int) -> float:
         values = self.strategy.values
         if state.is_over():
             return values(state)[seat]

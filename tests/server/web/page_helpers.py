@@ -8,7 +8,7 @@ from urllib.parse import urlsplit
 
 from sqlalchemy import func, select
 
-from pbem.models import Game, Submission
+from pbem.models import Game, Submission, User
 from pbem.services.replay import engine_game
 from tests.server.pipeline_helpers import start_game
 
@@ -20,9 +20,13 @@ def legal(session, game: Game, position: int) -> list[str]:
     return [state.format_move(m) for m in state.legal_moves(position)]
 
 
-def submissions(session, game: Game) -> int:
-    """How many submissions the game has stored: a refused move stores none."""
-    return session.scalar(select(func.count()).where(Submission.game_id == game.id))
+def submissions(session, game: Game, author: User | None = None) -> int:
+    """How many submissions the game has stored (of `author` alone, if
+    named: a bot may answer meanwhile): a refused move stores none."""
+    counted = select(func.count()).where(Submission.game_id == game.id)
+    if author is not None:
+        counted = counted.where(Submission.author_id == author.id)
+    return session.scalar(counted)
 
 
 def plies(session, game: Game) -> int:

@@ -68,6 +68,16 @@ class SubmissionStatus(enum.StrEnum):
     REJECTED = "rejected"
 
 
+class Channel(enum.StrEnum):
+    """What a turn (a submission, a move) or a chat line came by; stored as its value."""
+
+    API = "api"
+    WEB = "web"
+    MAIL = "mail"
+    BOT = "bot"  # a bot playing its own seat
+    CLOCK = "clock"  # a bot making a decision that timed out (pbem.clock.timeouts)
+
+
 class MovedMail(enum.StrEnum):
     """When a player hears of the other seats' moves between their own turns."""
 

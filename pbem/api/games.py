@@ -32,7 +32,7 @@ from pbem.i18n import current_language, page_language
 from pbem.i18n.boards import board_text
 from pbem.i18n.rules import describe_error, refusal_of
 from pbem.leagues.seasons import shown_title
-from pbem.models import ChatMessage, Game, Seat, Submission, User
+from pbem.models import Channel, ChatMessage, Game, Seat, Submission, User
 from pbem.numbers import ID_CONVERTER
 from pbem.services import chat
 from pbem.services import games as game_service
@@ -47,7 +47,7 @@ from pbem.services.replay import engine_game
 from pbem.services.resign import resign
 from pbem.services.results import game_result
 from pbem.services.time_control import TimeControl
-from pbem.services.turns import TurnRefused, accept_turn
+from pbem.services.turns import RefusalReason, TurnRefused, accept_turn
 
 blp = Blueprint("api_games", __name__, description="Games, seats and moves")
 
@@ -278,7 +278,7 @@ class Moves(MethodView):
         session = request_session()
         try:
             submission = accept_turn(
-                session, seat, api_user().id, "\n".join(body["moves"]), "api", body.get("ply")
+                session, seat, api_user().id, "\n".join(body["moves"]), Channel.API, body.get("ply")
             )
         except TurnRefused as refusal:
             _answer_refusal(refusal)
@@ -299,12 +299,12 @@ def _answer_refusal(refusal: TurnRefused) -> NoReturn:
     """The error answer for a turn the one door refused: the rule it broke
     (with its message id, for programs), or why it could not be taken now."""
     exc = refusal.illegal
-    if refusal.why == "illegal" and exc is not None:
+    if refusal.why == RefusalReason.ILLEGAL and exc is not None:
         errors = refusal_of(exc) or {"code": None, "params": {}, "rule": exc.rule}
         abort(refusal.status, message=describe_error(exc, page_language()), errors=errors)
-    if refusal.why == "moved_on":
+    if refusal.why == RefusalReason.MOVED_ON:
         abort(409, message=str(refusal), errors={"rule": "moved on"})
-    if refusal.why == "not_holder":
+    if refusal.why == RefusalReason.NOT_HOLDER:
         raise NotFound(str(refusal))
     raise Conflict(str(refusal))
 
@@ -347,7 +347,7 @@ class Chat(MethodView):
         session = request_session()
         seat = game_service.seat_of(session, game_id, api_user())
         limit = current_app.config["PBEM_CHAT_MAX_CHARS"]
-        sent = chat.post(session, seat, body["text"], "api", limit)
+        sent = chat.post(session, seat, body["text"], Channel.API, limit)
         session.commit()
         return {"message": sent.message, "readers": sent.readers, "summary": sent.summary}
 

@@ -30,7 +30,7 @@ from pbem.mail.command_help import command_word, help_text
 from pbem.mail.game_text import history_lines
 from pbem.mail.legal_text import legal_text
 from pbem.mail.unread_lines import not_read, question, sender_names, set_aside, unread_lines
-from pbem.models import GameStatus, Seat, Submission, utcnow
+from pbem.models import Channel, GameStatus, Seat, Submission, utcnow
 from pbem.services import chat, vacation
 from pbem.services.errors import ServiceError
 from pbem.services.events import events_by_ply, events_of
@@ -39,7 +39,7 @@ from pbem.services.replay import engine_game
 from pbem.services.resign import resign
 from pbem.services.seat_address import NEW_ADDRESS, renew_address
 from pbem.services.submissions import submission_lines
-from pbem.services.turns import TurnRefused, accept_turn
+from pbem.services.turns import RefusalReason, TurnRefused, accept_turn
 
 VACATION_DAYS = re.compile(r"([0-9]{1,4})(?:\s*(?:days?|jours?|dn[iíuů]|dny|den))?", re.IGNORECASE)
 
@@ -129,7 +129,9 @@ def _moves(
         answer.outcome = "unclear"
         return
     try:
-        submission = accept_turn(session, seat, seat.user_id, "\n".join(moves), "mail", seen_ply)
+        submission = accept_turn(
+            session, seat, seat.user_id, "\n".join(moves), Channel.MAIL, seen_ply
+        )
     except TurnRefused as refusal:
         _refused_moves(refusal, answer)
         return
@@ -140,7 +142,7 @@ def _moves(
 def _refused_moves(refusal: TurnRefused, answer: Answer) -> None:
     """Why the one door refused the mail's moves, in the player's words."""
     exc = refusal.illegal
-    if refusal.why == "moved_on" and exc is not None:
+    if refusal.why == RefusalReason.MOVED_ON and exc is not None:
         assert refusal.then is not None and refusal.now is not None
         answer.paragraphs.append(
             ngettext(
@@ -201,7 +203,9 @@ def _resign(session: Session, seat: Seat, _argument: str, answer: Answer) -> Non
 
 def _chat(session: Session, seat: Seat, argument: str, answer: Answer) -> None:
     try:
-        sent = chat.post(session, seat, argument, "mail", answer.config["PBEM_CHAT_MAX_CHARS"])
+        sent = chat.post(
+            session, seat, argument, Channel.MAIL, answer.config["PBEM_CHAT_MAX_CHARS"]
+        )
     except ServiceError as exc:
         answer.paragraphs.append(_("Your chat message was not sent: %(reason)s", reason=exc))
         return

@@ -12,7 +12,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from pbem.db import lock_game
-from pbem.models import ChatMessage, Game, Seat, User, utcnow
+from pbem.models import Channel, ChatMessage, Game, Seat, User, utcnow
 from pbem.services import notifications
 from pbem.services.errors import Forbidden, Invalid, NotFound
 from pbem.services.game_organisers import organises
@@ -38,7 +38,7 @@ def summary(readers: int) -> str:
     return ngettext("Sent to %(num)s other player.", "Sent to %(num)s other players.", readers)
 
 
-def post(session: Session, seat: Seat, text: str, channel: str, max_chars: int) -> Sent:
+def post(session: Session, seat: Seat, text: str, channel: Channel, max_chars: int) -> Sent:
     """Keep the message and queue a mail to each other player; the caller commits."""
     text = text.strip()
     if not text:

@@ -21,7 +21,17 @@ from sqlalchemy.orm import Session
 import engine
 from pbem import signals
 from pbem.i18n.phrases import Phrase, phrase
-from pbem.models import Game, MovedMail, Outbox, OutboxStatus, Seat, Submission, User, utcnow
+from pbem.models import (
+    Channel,
+    Game,
+    MovedMail,
+    Outbox,
+    OutboxStatus,
+    Seat,
+    Submission,
+    User,
+    utcnow,
+)
 from pbem.services.deadlines import out_of_quiet_hours
 from pbem.services.game_organisers import organiser_ids
 from pbem.services.notice_choices import tells
@@ -231,7 +241,7 @@ def notify_accepted(
     """Mail players get an answer to every turn they send; other channels answer at once.
     When the turn goes on (a Taluva tile sent alone) the answer shows the board and
     the moves open now, since no new 'your turn' mail follows."""
-    if submission.channel == "mail":
+    if submission.channel == Channel.MAIL:
         _queue(
             session,
             submission.seat,

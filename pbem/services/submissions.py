@@ -11,12 +11,10 @@ from sqlalchemy.orm import Session
 import engine
 from pbem import signals
 from pbem.i18n.refusal_texts import SIZE_RULE, TURN_ORDER
-from pbem.models import Seat, Submission, SubmissionStatus
+from pbem.models import Channel, Seat, Submission, SubmissionStatus
 from pbem.services.errors import Conflict
 from pbem.services.replay import engine_game
 
-# "clock": a bot playing a seat whose player ran out of time (pbem.clock.timeouts).
-CHANNELS = ("api", "web", "mail", "bot", "clock")
 STILL_WAITING = lazy_gettext("your previous submission is still being processed")
 
 
@@ -80,13 +78,12 @@ def pending_submission(session: Session, seat: Seat) -> Submission | None:
 
 
 def submit(
-    session: Session, seat: Seat, raw_text: str, channel: str, author_id: int | None = None
+    session: Session, seat: Seat, raw_text: str, channel: Channel, author_id: int | None = None
 ) -> Submission:
     """Store what was sent for the seat, unjudged, for its holder now; only
     pbem.services.turns calls this, after its checks. Once the caller
     commits, the submission is handed to a worker (pbem.dispatch)."""
-    if channel not in CHANNELS:
-        raise ValueError(f"unknown channel {channel!r}")
+    channel = Channel(channel)  # ValueError for an unknown one
     submission = Submission(
         game_id=seat.game_id,
         seat_id=seat.id,

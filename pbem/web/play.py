@@ -23,7 +23,7 @@ from pbem.i18n import current_language, page_language
 from pbem.i18n.boards import board_text
 from pbem.i18n.games import game_title, said_move
 from pbem.i18n.rules import describe_error
-from pbem.models import Game, GameStatus, Seat, Submission
+from pbem.models import Channel, Game, GameStatus, Seat, Submission
 from pbem.numbers import whole_number
 from pbem.render.lastturn import moves_since
 from pbem.services import chat, pictures
@@ -36,7 +36,7 @@ from pbem.services.replay import moves_stored
 from pbem.services.resign import resign
 from pbem.services.seat_address import renew_address
 from pbem.services.submissions import pending_submission, submission_lines
-from pbem.services.turns import TurnRefused, accept_turn, sent_from_page, try_turn
+from pbem.services.turns import RefusalReason, TurnRefused, accept_turn, sent_from_page, try_turn
 from pbem.web.common import db, me, page_blueprint, refusal_reason, signed_in, signed_in_user
 from pbem.web.lobby import titles
 from pbem.web.move_groups import FULL_LIST, as_choice, group_moves, lone_moves
@@ -217,7 +217,7 @@ def _explained(refusal: TurnRefused) -> engine.IllegalMove:
     """A refused trial as the rule it broke, naming the moves played since
     the page was drawn when that is why the moves no longer fit."""
     assert refusal.illegal is not None  # a trial's refusal
-    if refusal.why != "moved_on":
+    if refusal.why != RefusalReason.MOVED_ON:
         return refusal.illegal
     assert refusal.then is not None and refusal.now is not None  # said when it moved on
     return engine.IllegalMove.of(
@@ -336,7 +336,7 @@ def submit(game_id: str) -> ResponseReturnValue:
     if earlier is not None:
         return redirect(_game_url(seat, submission=earlier.id, again=1))
     try:
-        submission = accept_turn(db(), seat, signed_in_user().id, text, "web", drawn_at)
+        submission = accept_turn(db(), seat, signed_in_user().id, text, Channel.WEB, drawn_at)
     except (TurnRefused, Conflict) as refusal:
         db().rollback()
         earlier = sent_from_page(db(), seat, text, drawn_at)
@@ -344,7 +344,7 @@ def submit(game_id: str) -> ResponseReturnValue:
             return redirect(_game_url(seat, submission=earlier.id, again=1))
         if isinstance(refusal, TurnRefused) and refusal.illegal is not None:
             return _refused(seat, text, _explained(refusal))
-        if isinstance(refusal, TurnRefused) and refusal.why == "not_holder":
+        if isinstance(refusal, TurnRefused) and refusal.why == RefusalReason.NOT_HOLDER:
             raise NotFound(str(refusal)) from None
         return render_game_page(seat, None, moves=text, error=str(refusal), status=409)
     db().commit()

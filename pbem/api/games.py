@@ -30,7 +30,7 @@ from pbem.api.schemas import (
 from pbem.db import request_session
 from pbem.i18n import current_language, page_language
 from pbem.i18n.boards import board_text
-from pbem.i18n.rules import describe_error, refusal_of
+from pbem.i18n.rules import refusal_of
 from pbem.leagues.seasons import shown_title
 from pbem.models import Channel, ChatMessage, Game, Seat, Submission, User
 from pbem.numbers import ID_CONVERTER
@@ -298,15 +298,15 @@ def _submission_url(submission: Submission) -> str:
 def _answer_refusal(refusal: TurnRefused) -> NoReturn:
     """The error answer for a turn the one door refused: the rule it broke
     (with its message id, for programs), or why it could not be taken now."""
-    exc = refusal.illegal
+    exc, message = refusal.illegal, refusal.said(page_language())
     if refusal.why == RefusalReason.ILLEGAL and exc is not None:
         errors = refusal_of(exc) or {"code": None, "params": {}, "rule": exc.rule}
-        abort(refusal.status, message=describe_error(exc, page_language()), errors=errors)
+        abort(refusal.status, message=message, errors=errors)
     if refusal.why == RefusalReason.MOVED_ON:
-        abort(409, message=str(refusal), errors={"rule": "moved on"})
+        abort(refusal.status, message=message, errors={"rule": "moved on"})
     if refusal.why == RefusalReason.NOT_HOLDER:
-        raise NotFound(str(refusal))
-    raise Conflict(str(refusal))
+        raise NotFound(message)
+    raise Conflict(message)
 
 
 @blp.route(f"{SEAT_URL}/resign")

@@ -25,6 +25,7 @@ from sqlalchemy.orm import Session
 import engine
 from pbem.db import lock_game
 from pbem.i18n.refusal_texts import TURN_ORDER
+from pbem.i18n.rules import describe_error
 from pbem.models import Channel, Game, Move, Seat, Submission, SubmissionStatus
 from pbem.services.replay import moves_stored
 from pbem.services.submissions import (
@@ -88,13 +89,15 @@ class RefusalReason(StrEnum):
     WAITING = "waiting"  # another turn of the seat waits
     OUT_OF_TIME = "out_of_time"  # the clock's bot is playing this decision
     NOT_HOLDER = "not_holder"  # the sender no longer holds the seat
-    # The same moves came from the same page: `earlier` is the submission they led to.
+    # The same moves came from the same page: `earlier` is the id of the
+    # submission they led to.
     SENT_ALREADY = "sent_already"
 
 
 class TurnRefused(Exception):
-    """Why a turn was not stored (`why`, a RefusalReason), for the channel
-    to say its own way."""
+    """Why a turn was not stored (`why`, a RefusalReason), with what each
+    channel needs to answer: its words (`said`), its HTTP status and the
+    submission a form sent twice leads to (`earlier`)."""
 
     def __init__(
         self,
@@ -104,7 +107,7 @@ class TurnRefused(Exception):
         illegal: engine.IllegalMove | None = None,
         then: int | None = None,
         now: int | None = None,
-        earlier: Submission | None = None,
+        earlier: int | None = None,
     ) -> None:
         super().__init__(message)
         self.why, self.illegal, self.then, self.now = why, illegal, then, now
@@ -112,12 +115,32 @@ class TurnRefused(Exception):
 
     @property
     def status(self) -> int:
-        """The HTTP status the pages and the API answer with."""
+        """The HTTP status the pages and the API answer with: a seat no
+        longer the sender's is not found; moves the rules refuse are 409
+        when it is not the seat's turn, else 422; anything else is 409."""
         if self.why == RefusalReason.NOT_HOLDER:
             return 404
-        if self.why == RefusalReason.ILLEGAL and self.illegal is not None:
+        if self.illegal is not None:
             return 409 if self.illegal.rule == TURN_ORDER else 422
         return 409
+
+    def said(self, language: str | None) -> str:
+        """The refusal in `language` for pages and the API: the rule broken,
+        naming the moves played since the page was drawn when those are why
+        the moves no longer fit."""
+        if self.illegal is None:
+            return str(self)
+        if self.why != RefusalReason.MOVED_ON:
+            return describe_error(self.illegal, language)
+        assert self.then is not None and self.now is not None  # said when it moved on
+        outdated = engine.IllegalMove.of(
+            "pbem.page_outdated",
+            rule=self.illegal.rule,
+            then=self.then,
+            now=self.now,
+            error=self.illegal.quoted(),
+        )
+        return describe_error(outdated, language)
 
 
 def accept_turn(
@@ -136,15 +159,18 @@ def accept_turn(
     if rule.exact_ply and seen is not None:
         _refuse_if_moved_on(seen, tried_at)
     if rule.tried:
-        try_turn(seat, text, seen, only_when_behind=not rule.tried_in_full)
+        try:
+            try_turn(seat, text, seen, only_when_behind=not rule.tried_in_full)
+        except TurnRefused as refusal:
+            # The moves may no longer fit because their first sending was applied.
+            raise _sent_before(session, seat, text, seen, rule) or refusal from None
     game = lock_game(session, seat.game_id)  # reads the game's seats again, as they are now
     seat = next(s for s in game.seats if s.id == seat.id)
+    sent_before = _sent_before(session, seat, text, seen, rule)
+    if sent_before is not None:
+        raise sent_before
     _refuse_unless_held(seat, author_id, channel)
     now = _moves_now(session, game)
-    if rule.once_per_page and seen is not None:
-        earlier = sent_from_page(session, seat, text, seen)
-        if earlier is not None:
-            raise TurnRefused(RefusalReason.SENT_ALREADY, str(STILL_WAITING), earlier=earlier)
     if rule.exact_ply and seen is not None:
         _refuse_if_moved_on(seen, now)  # again: a turn applied while this one was tried
     if rule.one_waiting:
@@ -222,15 +248,20 @@ def _refuse_while_waiting(session: Session, seat: Seat) -> None:
     raise TurnRefused(RefusalReason.WAITING, str(STILL_WAITING))
 
 
-def sent_from_page(session: Session, seat: Seat, text: str, drawn_at: int) -> Submission | None:
-    """The same moves from this seat, still waiting or applied after the page
-    was drawn at `drawn_at` moves: a form sent twice (a double click, a
-    reload, two tabs) leads to the first one's submission instead."""
+def _sent_before(
+    session: Session, seat: Seat, text: str, drawn_at: int | None, rule: ChannelRule
+) -> TurnRefused | None:
+    """For a channel whose pages are sent once: the same moves from this
+    seat, still waiting or applied after the page was drawn at `drawn_at`
+    moves. A form sent twice (a double click, a reload, two tabs) leads to
+    the first one's submission instead, whatever else would refuse it."""
+    if not rule.once_per_page or drawn_at is None:
+        return None
     applied_since = select(Move.submission_id).where(
         Move.game_id == seat.game_id, Move.ply > drawn_at
     )
-    return session.scalar(
-        select(Submission)
+    earlier = session.scalar(
+        select(Submission.id)
         .where(
             Submission.seat_id == seat.id,
             Submission.raw_text == text,
@@ -239,3 +270,6 @@ def sent_from_page(session: Session, seat: Seat, text: str, drawn_at: int) -> Su
         .order_by(Submission.id)
         .limit(1)
     )
+    if earlier is None:
+        return None
+    return TurnRefused(RefusalReason.SENT_ALREADY, str(STILL_WAITING), earlier=earlier)

@@ -29,7 +29,14 @@ from pbem.i18n.times import local_time
 from pbem.mail.command_help import command_word, help_text
 from pbem.mail.game_text import history_lines
 from pbem.mail.legal_text import legal_text
-from pbem.mail.unread_lines import not_read, question, sender_names, set_aside, unread_lines
+from pbem.mail.unread_lines import (
+    Judge,
+    not_read,
+    question,
+    sender_names,
+    set_aside,
+    unread_lines,
+)
 from pbem.models import Channel, GameStatus, Seat, Submission, utcnow
 from pbem.services import chat, vacation
 from pbem.services.errors import ServiceError
@@ -80,14 +87,16 @@ class Answer:
 
 def carry_out(
     session: Session,
-    seat: Seat,
+    judge: Judge,
     reading: Reading,
     seen_ply: int | None,
     config: Mapping[str, Any],
 ) -> Answer:
-    """Run the commands and store the moves; the caller commits."""
+    """Run the commands and store the moves of the mail to `judge`'s seat;
+    the caller commits."""
     answer = Answer(config=config)
-    moves, aside = set_aside(seat, reading.moves, sender_names(seat, reading.sender))
+    seat = judge.seat
+    moves, aside = set_aside(judge, reading.moves, sender_names(seat, reading.sender))
     resigning = any(name == "resign" for name, _ in reading.commands)
     if resigning and (moves or len(reading.commands) > 1):
         answer.paragraphs.append(
@@ -99,7 +108,7 @@ def carry_out(
         answer.outcome = "refused"
         return answer
     if moves:
-        _moves(session, seat, moves, seen_ply, answer)
+        _moves(session, judge, moves, seen_ply, answer)
     for name, argument in reading.commands:
         _COMMANDS[name](session, seat, argument, answer)
     if not moves and not reading.commands:
@@ -115,17 +124,17 @@ def carry_out(
 
 
 def _moves(
-    session: Session, seat: Seat, moves: list[str], seen_ply: int | None, answer: Answer
+    session: Session, judge: Judge, moves: list[str], seen_ply: int | None, answer: Answer
 ) -> None:
-    game = seat.game
+    seat, game = judge.seat, judge.seat.game
     if game.status != GameStatus.ACTIVE:
         answer.paragraphs.append(_("This game is over; your moves were not played."))
         answer.board = True
         answer.outcome = "refused"
         return
-    unread = unread_lines(seat, moves)
+    unread = unread_lines(judge, moves)
     if unread:
-        answer.paragraphs.append(question(seat, moves, unread))
+        answer.paragraphs.append(question(judge, moves, unread))
         answer.outcome = "unclear"
         return
     try:

@@ -52,8 +52,9 @@ def check_size(seat: Seat, lines: list[str]) -> None:
             )
 
 
-def preview(seat: Seat, raw_text: str) -> engine.Trial:
+def preview(seat: Seat, raw_text: str, played: engine.Game | None = None) -> engine.Trial:
     """The submission tried as the seat may know it; IllegalMove says why not.
+    `played`: the seat's game now, when the caller has built it already.
 
     Pages, the API and mail call this first to answer at once. The trial
     conceals what a draw would give, so the answer never tells a card; moves
@@ -66,7 +67,9 @@ def preview(seat: Seat, raw_text: str) -> engine.Trial:
     if not lines:
         raise engine.IllegalMove.of("pbem.no_move")
     check_size(seat, lines)
-    return engine_game(seat.game).trial(seat.position, lines)
+    if played is None:
+        played = engine_game(seat.game)
+    return played.trial(seat.position, lines)
 
 
 def pending_submission(session: Session, seat: Seat) -> Submission | None:

@@ -89,7 +89,7 @@ def seat_json(seat: Seat, user: User) -> dict[str, Any]:
         "kind": kind,
         "bot_level": seat.bot,
         "mine": seat.user_id == user.id,
-        "resigned": seat.resigned_at is not None,
+        "resigned": seat.has_left,
         "deadline": seat.timeout_at,
         "own_deadline": seat.deadline,
         "waiting_since": seat.asked_at,

@@ -289,7 +289,7 @@ def authenticated_seat(
         if (
             seat is not None
             and seat.user is not None
-            and seat.resigned_at is None
+            and not seat.has_left
             and seat.user.email.lower() == sender
         ):
             return seat

@@ -59,8 +59,7 @@ def think_needed(game: Game, seat: Seat) -> Think | None:
         return None
     if seat.bot is not None:
         return Think(seat.bot, Channel.BOT)
-    stood_in = seat.user_id is not None and seat.timed_out_at is not None
-    if stood_in and game.on_timeout == OnTimeout.BOT:
+    if seat.timed_out and game.on_timeout == OnTimeout.BOT:
         return Think(game.stand_in, Channel.CLOCK)
     return None
 

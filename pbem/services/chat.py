@@ -54,15 +54,11 @@ def post(session: Session, seat: Seat, text: str, channel: Channel, max_chars: i
         )
     message = ChatMessage(game_id=seat.game_id, seat_id=seat.id, text=text, channel=channel)
     session.add(message)
-    readers = [other for other in seat.game.seats if other.id != seat.id and _reads_chat(other)]
+    # A person who still plays reads it: not an open seat, a bot or a resigned player.
+    readers = [other for other in seat.game.seats if other.id != seat.id and other.is_playing]
     notifications.notify_chat(session, seat, readers, text)
     session.flush()
     return Sent(message, len(readers))
-
-
-def _reads_chat(seat: Seat) -> bool:
-    """A person who still plays: not an open seat, a bot or a resigned player."""
-    return seat.user_id is not None and seat.bot is None and seat.resigned_at is None
 
 
 def messages(session: Session, game: Game) -> list[ChatMessage]:

@@ -192,12 +192,7 @@ def _queue(session: Session, seat: Seat, kind: str, payload: dict[str, Any], **h
     """To the seat's player, unless they left it or their account is
     suspended (the stand-in bot plays for them meanwhile)."""
     user = seat.user
-    if (
-        seat.user_id is None
-        or user is None
-        or seat.resigned_at is not None
-        or user.suspended_at is not None
-    ):
+    if seat.user_id is None or user is None or seat.has_left or user.suspended_at is not None:
         return
     if KINDS[kind].chosen and not tells(session, seat.user_id, seat.game_id, "mail"):
         return

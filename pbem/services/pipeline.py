@@ -85,7 +85,7 @@ def _judge(session: Session, game: Game, submission: Submission) -> None:
             raise engine.IllegalMove.of("pbem.not_started")
         if game.abandoned_at is not None:
             raise engine.IllegalMove.of("pbem.abandoned")
-        if submission.seat.resigned_at is not None and submission.channel != Channel.BOT:
+        if submission.seat.has_left and submission.channel != Channel.BOT:
             raise engine.IllegalMove.of("pbem.resigned")
         if submission.sent_for_id != submission.seat.user_id:
             raise engine.IllegalMove.of("pbem.seat_changed_hands")

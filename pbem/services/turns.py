@@ -228,13 +228,13 @@ def _refuse_unless_held(seat: Seat, author_id: int | None, channel: Channel) -> 
     still seated and no bot making a decision of theirs that timed out; a
     bot's, a bot in the seat; the clock's, a player whose decision timed out."""
     if channel in PEOPLE:
-        held = seat.user_id == author_id and seat.bot is None and seat.resigned_at is None
+        held = seat.user_id == author_id and seat.is_playing
         if held and seat.bot_asked_at is not None:
             raise TurnRefused(RefusalReason.OUT_OF_TIME, str(OUT_OF_TIME))
     elif channel == Channel.BOT:
         held = seat.bot is not None
     else:
-        held = seat.user_id is not None and seat.bot is None and seat.timed_out_at is not None
+        held = seat.timed_out
     if not held:
         raise TurnRefused(RefusalReason.NOT_HOLDER, _("this seat is no longer yours"))
 

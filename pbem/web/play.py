@@ -106,7 +106,7 @@ def render_game_page(
     may_move = (
         position.is_now
         and game.status == GameStatus.ACTIVE
-        and seat.resigned_at is None
+        and not seat.has_left
         and seat.position in played.state.to_act()
         and pending is None
     )

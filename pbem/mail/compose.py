@@ -374,7 +374,7 @@ def _chat(mail: Mail, payload: Payload, _picture: SeatPicture, _seat: Seat) -> s
 
 def _timeout(mail: Mail, payload: Payload, picture: SeatPicture, _seat: Seat) -> str:
     late = picture.seats[payload["late"]]
-    outcome = written(payload["outcome"])  # pbem.clock.timeouts.OUTCOMES
+    outcome = written(payload["outcome"])  # pbem.services.time_control.OUTCOMES
     if payload["late"] == picture.position:
         mail.para(_("Timeout: You ran out of time. %(outcome)s", outcome=outcome))
         if payload.get("moves"):

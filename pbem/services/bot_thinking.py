@@ -27,13 +27,11 @@ from sqlalchemy.orm import Session
 
 from pbem import signals
 from pbem.db import lock_game
-from pbem.i18n import in_language
 from pbem.models import Channel, Game, GameStatus, OnTimeout, Seat, utcnow
 from pbem.services import notifications
 from pbem.services.bots import bot_turn
 from pbem.services.replay import engine_game
 from pbem.services.submissions import pending_submission
-from pbem.services.time_control import OUTCOMES
 from pbem.services.turns import TurnRefused, accept_turn
 
 log = logging.getLogger(__name__)
@@ -101,9 +99,7 @@ def think(session: Session, seat_id: int) -> str:
     seat = submission.seat  # as the game's lock read it
     seat.bot_asked_at = None
     if needed.channel == Channel.CLOCK:
-        with in_language(None):  # the payload keeps the English text
-            to_others, to_late = (str(text) for text in OUTCOMES[OnTimeout.BOT])
-        notifications.notify_timeout(session, seat.game, seat, to_others, to_late, moves)
+        notifications.notify_timeout(session, seat.game, seat, OnTimeout.BOT, moves)
     session.commit()
     return "sent"
 

@@ -25,6 +25,7 @@ from pbem.models import (
     Channel,
     Game,
     MovedMail,
+    OnTimeout,
     Outbox,
     OutboxStatus,
     Seat,
@@ -36,6 +37,7 @@ from pbem.services.deadlines import out_of_quiet_hours
 from pbem.services.game_organisers import organiser_ids
 from pbem.services.notice_choices import tells
 from pbem.services.seat_address import NEW_ADDRESS
+from pbem.services.time_control import outcome_said
 from pbem.task_names import SEND_MAILS
 
 
@@ -360,14 +362,16 @@ def notify_timeout(
     session: Session,
     game: Game,
     late: Seat,
-    outcome: str,
-    to_late: str,
+    rule: OnTimeout,
     moves: Sequence[str] = (),
 ) -> None:
-    """Everyone playing, the late player included, hears what the timeout did;
-    the late player in words of their own ("you keep your seat"), with the
-    moves a bot made for them (theirs to see; the others see them as the game
-    shows them, secret parts hidden, in their next mail)."""
+    """Everyone playing, the late player included, hears what the timeout
+    under `rule` did, whoever acts on it (the clock; under on_timeout bot,
+    the bot once it made the decision); the late player in words of their
+    own ("you keep your seat"), with the moves a bot made for them (theirs
+    to see; the others see them as the game shows them, secret parts
+    hidden, in their next mail)."""
+    outcome, to_late = outcome_said(rule)
     for seat in game.seats:
         said = {"late": late.position, "outcome": outcome}
         if seat.id == late.id:

@@ -20,11 +20,10 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 from sqlalchemy.orm import Session
 
-import engine
 from pbem.config import base_url
 from pbem.i18n import current_language
 from pbem.i18n.command_words import command_named, own_word
-from pbem.i18n.rules import describe_error, describe_refusal, refusal_of
+from pbem.i18n.rules import describe_error
 from pbem.i18n.times import local_time
 from pbem.mail.command_help import command_word, help_text
 from pbem.mail.game_text import history_lines
@@ -163,18 +162,14 @@ def _refused_moves(refusal: TurnRefused, answer: Answer) -> None:
                 "Nothing was played. Here is the board now.",
                 refusal.now - refusal.then,
                 seen=refusal.then,
-                reason=_reason(exc),
+                reason=describe_error(exc, current_language()),
             )
         )
         answer.board = True
         answer.outcome = "stale"
-    elif exc is not None:
-        answer.paragraphs.append(
-            _("Nothing was played: %(reason)s.", reason=_reason(exc, with_rule=False))
-        )
-        answer.outcome = "refused"
     else:
-        answer.paragraphs.append(_("Nothing was played: %(reason)s.", reason=str(refusal)))
+        reason = refusal.said(current_language(), with_rule=False)
+        answer.paragraphs.append(_("Nothing was played: %(reason)s.", reason=reason))
         answer.outcome = "refused"
 
 
@@ -276,15 +271,6 @@ def _back(session: Session, seat: Seat, _argument: str, answer: Answer) -> None:
 
 def _help(_session: Session, _seat: Seat, _argument: str, answer: Answer) -> None:
     answer.paragraphs.append(help_text(base_url(answer.config)))
-
-
-def _reason(error: engine.IllegalMove, with_rule: bool = True) -> str:
-    """An engine refusal in the language being written, with the rule's name or not."""
-    if with_rule:
-        return describe_error(error, current_language())
-    refusal = refusal_of(error)
-    unnamed = {**refusal, "rule": None} if refusal is not None else None
-    return describe_refusal(unnamed, error.reason, current_language())
 
 
 _COMMANDS = {

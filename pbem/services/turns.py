@@ -124,14 +124,16 @@ class TurnRefused(Exception):
             return 409 if self.illegal.rule == TURN_ORDER else 422
         return 409
 
-    def said(self, language: str | None) -> str:
-        """The refusal in `language` for pages and the API: the rule broken,
-        naming the moves played since the page was drawn when those are why
-        the moves no longer fit."""
+    def said(self, language: str | None, *, with_rule: bool = True) -> str:
+        """The refusal in `language`, the one wording of pages, the API and
+        mail: the rule broken, named or not (`with_rule`); on a page, with
+        the moves played since it was drawn when those are why the moves no
+        longer fit (a mail says that in words of its own, with the board)."""
         if self.illegal is None:
             return str(self)
         if self.why != RefusalReason.MOVED_ON:
-            return describe_error(self.illegal, language)
+            illegal = self.illegal if with_rule else self.illegal.with_rule(None)
+            return describe_error(illegal, language)
         assert self.then is not None and self.now is not None  # said when it moved on
         outdated = engine.IllegalMove.of(
             "pbem.page_outdated",

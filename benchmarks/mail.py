@@ -37,7 +37,7 @@ from engine.core.selfplay import play_bot_game
 from pbem import create_app, migrate
 from pbem.db import get_db
 from pbem.mail import game_views, send
-from pbem.models import Game, Move, Outbox, OutboxStatus
+from pbem.models import Channel, Game, Move, Outbox, OutboxStatus
 from pbem.services import accounts
 from pbem.services.games import SeatSpec, create_game
 from pbem.services.pipeline import process_submission
@@ -214,7 +214,7 @@ def main() -> None:
         game = stored_game(session, moves, turns[0][0] - 1)
         for ply, seat, texts in turns:
             last_id = session.scalar(select(func.max(Outbox.id))) or 0
-            submission = submit(session, game.seats[seat], "\n".join(texts), "api")
+            submission = submit(session, game.seats[seat], "\n".join(texts), Channel.API)
             session.commit()
             outcome = process_submission(session, submission.id)
             assert outcome is not None and outcome.status == "accepted", outcome

@@ -35,7 +35,7 @@ from engine import LoggedMove
 from engine.core.selfplay import play_bot_game
 from pbem import create_app, migrate
 from pbem.db import get_db
-from pbem.models import Game, Move
+from pbem.models import Channel, Game, Move
 from pbem.services import accounts, snapshots
 from pbem.services.games import SeatSpec, create_game
 from pbem.services.pipeline import process_submission
@@ -99,7 +99,7 @@ def timed_turns(
             if fresh:
                 snapshots.forget(session, game_id)
                 session.commit()
-            submission = submit(session, game.seats[entry.seat], entry.text, "api")
+            submission = submit(session, game.seats[entry.seat], entry.text, Channel.API)
             session.commit()
             started = time.perf_counter()
             outcome = process_submission(session, submission.id)

@@ -68,6 +68,16 @@ class SubmissionStatus(enum.StrEnum):
     REJECTED = "rejected"
 
 
+class Channel(enum.StrEnum):
+    """What a turn (a submission, a move) or a chat line came by; stored as its value."""
+
+    API = "api"
+    WEB = "web"
+    MAIL = "mail"
+    BOT = "bot"  # a bot playing its own seat
+    CLOCK = "clock"  # a bot making a decision that timed out (pbem.clock.timeouts)
+
+
 class MovedMail(enum.StrEnum):
     """When a player hears of the other seats' moves between their own turns."""
 
@@ -300,9 +310,35 @@ class Seat(Base):
     game: Mapped[Game] = relationship(back_populates="seats")
     user: Mapped[User | None] = relationship(back_populates="seats")
 
+    # What the seat's columns say together, asked here rather than of the
+    # columns at each use.
+
     @property
     def is_open(self) -> bool:
+        """Waiting for a player: neither a person nor a bot holds it."""
         return self.user_id is None and self.bot is None
+
+    @property
+    def has_left(self) -> bool:
+        """Its player is out (resigned, forfeited on time, handed to a bot,
+        the account deleted): a bot plays it on."""
+        return self.resigned_at is not None
+
+    @property
+    def played_by_person(self) -> bool:
+        """A person plays it, with no bot for them: they have a clock."""
+        return self.user_id is not None and self.bot is None
+
+    @property
+    def is_playing(self) -> bool:
+        """Its player plays it still: a person, no bot for them, not left."""
+        return self.played_by_person and not self.has_left
+
+    @property
+    def timed_out(self) -> bool:
+        """Its player keeps it, but their decision ran out of time: the
+        clock acts for them (pbem.clock.timeouts)."""
+        return self.played_by_person and self.timed_out_at is not None
 
 
 WAITING_INTERACTIVE = "status = 'pending' AND channel IN ('api', 'web')"

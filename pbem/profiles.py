@@ -102,7 +102,7 @@ def outcome_for(game: Game, user_id: int) -> str:
     ranks = places(result)
     place = ranks[seat.position]
     tied = sum(1 for other in ranks.values() if other == place) > 1
-    left = seat.resigned_at is not None
+    left = seat.has_left
     if place == 1:
         if tied:
             return _("shared the win, left the game") if left else _("shared the win")

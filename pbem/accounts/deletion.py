@@ -98,7 +98,7 @@ def _leave_games(session: Session, user: User) -> None:
     seats = session.scalars(select(Seat).join(Game).where(Seat.user_id == user.id)).all()
     for seat in seats:
         status = seat.game.status
-        if status == GameStatus.ACTIVE and seat.resigned_at is None:
+        if status == GameStatus.ACTIVE and not seat.has_left:
             resign(session, seat)
         elif status == GameStatus.OPEN:
             game = lock_game(session, seat.game_id)

@@ -31,7 +31,7 @@ def suspend(session: Session, user: User) -> None:
     for seat in _seats_in_play(session, user):
         game = lock_game(session, seat.game_id)
         seat = next(s for s in game.seats if s.id == seat.id)
-        if game.status == GameStatus.ACTIVE and seat.bot is None and seat.resigned_at is None:
+        if game.status == GameStatus.ACTIVE and seat.bot is None and not seat.has_left:
             stand_in(session, game, seat)
 
 
@@ -45,7 +45,7 @@ def restore(session: Session, user: User) -> None:
     for seat in _seats_in_play(session, user):
         game = lock_game(session, seat.game_id)
         seat = next(s for s in game.seats if s.id == seat.id)
-        if game.status != GameStatus.ACTIVE or seat.bot is None or seat.resigned_at is not None:
+        if game.status != GameStatus.ACTIVE or seat.bot is None or seat.has_left:
             continue
         seat.bot = None
         if seat.position in game.to_act:

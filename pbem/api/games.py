@@ -30,9 +30,9 @@ from pbem.api.schemas import (
 from pbem.db import request_session
 from pbem.i18n import current_language, page_language
 from pbem.i18n.boards import board_text
-from pbem.i18n.rules import describe_error, refusal_of
+from pbem.i18n.rules import refusal_of
 from pbem.leagues.seasons import shown_title
-from pbem.models import ChatMessage, Game, Seat, Submission, User
+from pbem.models import Channel, ChatMessage, Game, Seat, Submission, User
 from pbem.numbers import ID_CONVERTER
 from pbem.services import chat
 from pbem.services import games as game_service
@@ -47,7 +47,7 @@ from pbem.services.replay import engine_game
 from pbem.services.resign import resign
 from pbem.services.results import game_result
 from pbem.services.time_control import TimeControl
-from pbem.services.turns import TurnRefused, accept_turn
+from pbem.services.turns import RefusalReason, TurnRefused, accept_turn
 
 blp = Blueprint("api_games", __name__, description="Games, seats and moves")
 
@@ -89,7 +89,7 @@ def seat_json(seat: Seat, user: User) -> dict[str, Any]:
         "kind": kind,
         "bot_level": seat.bot,
         "mine": seat.user_id == user.id,
-        "resigned": seat.resigned_at is not None,
+        "resigned": seat.has_left,
         "deadline": seat.timeout_at,
         "own_deadline": seat.deadline,
         "waiting_since": seat.asked_at,
@@ -278,7 +278,7 @@ class Moves(MethodView):
         session = request_session()
         try:
             submission = accept_turn(
-                session, seat, api_user().id, "\n".join(body["moves"]), "api", body.get("ply")
+                session, seat, api_user().id, "\n".join(body["moves"]), Channel.API, body.get("ply")
             )
         except TurnRefused as refusal:
             _answer_refusal(refusal)
@@ -298,15 +298,15 @@ def _submission_url(submission: Submission) -> str:
 def _answer_refusal(refusal: TurnRefused) -> NoReturn:
     """The error answer for a turn the one door refused: the rule it broke
     (with its message id, for programs), or why it could not be taken now."""
-    exc = refusal.illegal
-    if refusal.why == "illegal" and exc is not None:
+    exc, message = refusal.illegal, refusal.said(page_language())
+    if refusal.why == RefusalReason.ILLEGAL and exc is not None:
         errors = refusal_of(exc) or {"code": None, "params": {}, "rule": exc.rule}
-        abort(refusal.status, message=describe_error(exc, page_language()), errors=errors)
-    if refusal.why == "moved_on":
-        abort(409, message=str(refusal), errors={"rule": "moved on"})
-    if refusal.why == "not_holder":
-        raise NotFound(str(refusal))
-    raise Conflict(str(refusal))
+        abort(refusal.status, message=message, errors=errors)
+    if refusal.why == RefusalReason.MOVED_ON:
+        abort(refusal.status, message=message, errors={"rule": "moved on"})
+    if refusal.why == RefusalReason.NOT_HOLDER:
+        raise NotFound(message)
+    raise Conflict(message)
 
 
 @blp.route(f"{SEAT_URL}/resign")
@@ -347,7 +347,7 @@ class Chat(MethodView):
         session = request_session()
         seat = game_service.seat_of(session, game_id, api_user())
         limit = current_app.config["PBEM_CHAT_MAX_CHARS"]
-        sent = chat.post(session, seat, body["text"], "api", limit)
+        sent = chat.post(session, seat, body["text"], Channel.API, limit)
         session.commit()
         return {"message": sent.message, "readers": sent.readers, "summary": sent.summary}
 

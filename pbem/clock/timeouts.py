@@ -21,7 +21,6 @@ from sqlalchemy.orm import Session
 import engine
 from pbem import signals
 from pbem.db import lock_game
-from pbem.i18n import in_language
 from pbem.i18n.phrases import Phrase, phrase
 from pbem.models import Game, GameStatus, OnTimeout, Seat
 from pbem.services import notifications
@@ -30,7 +29,7 @@ from pbem.services.events import record_event
 from pbem.services.replay import engine_game
 from pbem.services.resign import leave_seat
 from pbem.services.submissions import pending_submission
-from pbem.services.time_control import OUTCOMES
+from pbem.services.time_control import outcome_said
 
 log = logging.getLogger(__name__)
 
@@ -94,12 +93,10 @@ def time_out(session: Session, game: Game, seat: Seat, now: datetime) -> None:
     rule = OnTimeout(game.on_timeout)
     if rule == OnTimeout.BOT:
         engine_game(game)  # from its snapshot: cheap, and raises for a broken game
-    with in_language(None):  # the event and the payload keep the English text
-        to_others, to_late = (str(text) for text in OUTCOMES[rule])
     said = phrase(
         "timeout: %(name)s ran out of time. %(outcome)s",
         name=seat.name,
-        outcome=Phrase(to_others),  # one of OUTCOMES, in the catalogues
+        outcome=Phrase(outcome_said(rule)[0]),  # one of OUTCOMES, in the catalogues
     )
     record_event(session, game, "timeout", said, seat_position=seat.position)
     signals.announce(
@@ -111,7 +108,7 @@ def time_out(session: Session, game: Game, seat: Seat, now: datetime) -> None:
         # which has a clock of its own and is the player's).
         ask_bots(session, game)
         return
-    notifications.notify_timeout(session, game, seat, to_others, to_late)
+    notifications.notify_timeout(session, game, seat, rule)
     if rule == OnTimeout.FORFEIT:
         leave_seat(session, game, seat, "forfeited")
     else:

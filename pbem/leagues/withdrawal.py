@@ -134,10 +134,6 @@ def _seats_in_play(season: Season, place: SeasonEntrant) -> list[tuple[Game, Sea
         if game.status != GameStatus.ACTIVE:
             continue
         for seat in game.seats:
-            if seat.entrant_id == place.id and _held(seat):
+            if seat.entrant_id == place.id and seat.is_playing:
                 found.append((game, seat))
     return found
-
-
-def _held(seat: Seat) -> bool:
-    return seat.user_id is not None and seat.bot is None and seat.resigned_at is None

@@ -20,17 +20,23 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 from sqlalchemy.orm import Session
 
-import engine
 from pbem.config import base_url
 from pbem.i18n import current_language
 from pbem.i18n.command_words import command_named, own_word
-from pbem.i18n.rules import describe_error, describe_refusal, refusal_of
+from pbem.i18n.rules import describe_error
 from pbem.i18n.times import local_time
 from pbem.mail.command_help import command_word, help_text
 from pbem.mail.game_text import history_lines
 from pbem.mail.legal_text import legal_text
-from pbem.mail.unread_lines import not_read, question, sender_names, set_aside, unread_lines
-from pbem.models import GameStatus, Seat, Submission, utcnow
+from pbem.mail.unread_lines import (
+    Judge,
+    not_read,
+    question,
+    sender_names,
+    set_aside,
+    unread_lines,
+)
+from pbem.models import Channel, GameStatus, Seat, Submission, utcnow
 from pbem.services import chat, vacation
 from pbem.services.errors import ServiceError
 from pbem.services.events import events_by_ply, events_of
@@ -39,7 +45,7 @@ from pbem.services.replay import engine_game
 from pbem.services.resign import resign
 from pbem.services.seat_address import NEW_ADDRESS, renew_address
 from pbem.services.submissions import submission_lines
-from pbem.services.turns import TurnRefused, accept_turn
+from pbem.services.turns import RefusalReason, TurnRefused, accept_turn
 
 VACATION_DAYS = re.compile(r"([0-9]{1,4})(?:\s*(?:days?|jours?|dn[iíuů]|dny|den))?", re.IGNORECASE)
 
@@ -80,14 +86,16 @@ class Answer:
 
 def carry_out(
     session: Session,
-    seat: Seat,
+    judge: Judge,
     reading: Reading,
     seen_ply: int | None,
     config: Mapping[str, Any],
 ) -> Answer:
-    """Run the commands and store the moves; the caller commits."""
+    """Run the commands and store the moves of the mail to `judge`'s seat;
+    the caller commits."""
     answer = Answer(config=config)
-    moves, aside = set_aside(seat, reading.moves, sender_names(seat, reading.sender))
+    seat = judge.seat
+    moves, aside = set_aside(judge, reading.moves, sender_names(seat, reading.sender))
     resigning = any(name == "resign" for name, _ in reading.commands)
     if resigning and (moves or len(reading.commands) > 1):
         answer.paragraphs.append(
@@ -99,7 +107,7 @@ def carry_out(
         answer.outcome = "refused"
         return answer
     if moves:
-        _moves(session, seat, moves, seen_ply, answer)
+        _moves(session, judge, moves, seen_ply, answer)
     for name, argument in reading.commands:
         _COMMANDS[name](session, seat, argument, answer)
     if not moves and not reading.commands:
@@ -115,21 +123,23 @@ def carry_out(
 
 
 def _moves(
-    session: Session, seat: Seat, moves: list[str], seen_ply: int | None, answer: Answer
+    session: Session, judge: Judge, moves: list[str], seen_ply: int | None, answer: Answer
 ) -> None:
-    game = seat.game
+    seat, game = judge.seat, judge.seat.game
     if game.status != GameStatus.ACTIVE:
         answer.paragraphs.append(_("This game is over; your moves were not played."))
         answer.board = True
         answer.outcome = "refused"
         return
-    unread = unread_lines(seat, moves)
+    unread = unread_lines(judge, moves)
     if unread:
-        answer.paragraphs.append(question(seat, moves, unread))
+        answer.paragraphs.append(question(judge, moves, unread))
         answer.outcome = "unclear"
         return
     try:
-        submission = accept_turn(session, seat, seat.user_id, "\n".join(moves), "mail", seen_ply)
+        submission = accept_turn(
+            session, seat, seat.user_id, "\n".join(moves), Channel.MAIL, seen_ply
+        )
     except TurnRefused as refusal:
         _refused_moves(refusal, answer)
         return
@@ -140,7 +150,7 @@ def _moves(
 def _refused_moves(refusal: TurnRefused, answer: Answer) -> None:
     """Why the one door refused the mail's moves, in the player's words."""
     exc = refusal.illegal
-    if refusal.why == "moved_on" and exc is not None:
+    if refusal.why == RefusalReason.MOVED_ON and exc is not None:
         assert refusal.then is not None and refusal.now is not None
         answer.paragraphs.append(
             ngettext(
@@ -152,18 +162,14 @@ def _refused_moves(refusal: TurnRefused, answer: Answer) -> None:
                 "Nothing was played. Here is the board now.",
                 refusal.now - refusal.then,
                 seen=refusal.then,
-                reason=_reason(exc),
+                reason=describe_error(exc, current_language()),
             )
         )
         answer.board = True
         answer.outcome = "stale"
-    elif exc is not None:
-        answer.paragraphs.append(
-            _("Nothing was played: %(reason)s.", reason=_reason(exc, with_rule=False))
-        )
-        answer.outcome = "refused"
     else:
-        answer.paragraphs.append(_("Nothing was played: %(reason)s.", reason=str(refusal)))
+        reason = refusal.said(current_language(), with_rule=False)
+        answer.paragraphs.append(_("Nothing was played: %(reason)s.", reason=reason))
         answer.outcome = "refused"
 
 
@@ -201,7 +207,9 @@ def _resign(session: Session, seat: Seat, _argument: str, answer: Answer) -> Non
 
 def _chat(session: Session, seat: Seat, argument: str, answer: Answer) -> None:
     try:
-        sent = chat.post(session, seat, argument, "mail", answer.config["PBEM_CHAT_MAX_CHARS"])
+        sent = chat.post(
+            session, seat, argument, Channel.MAIL, answer.config["PBEM_CHAT_MAX_CHARS"]
+        )
     except ServiceError as exc:
         answer.paragraphs.append(_("Your chat message was not sent: %(reason)s", reason=exc))
         return
@@ -263,15 +271,6 @@ def _back(session: Session, seat: Seat, _argument: str, answer: Answer) -> None:
 
 def _help(_session: Session, _seat: Seat, _argument: str, answer: Answer) -> None:
     answer.paragraphs.append(help_text(base_url(answer.config)))
-
-
-def _reason(error: engine.IllegalMove, with_rule: bool = True) -> str:
-    """An engine refusal in the language being written, with the rule's name or not."""
-    if with_rule:
-        return describe_error(error, current_language())
-    refusal = refusal_of(error)
-    unnamed = {**refusal, "rule": None} if refusal is not None else None
-    return describe_refusal(unnamed, error.reason, current_language())
 
 
 _COMMANDS = {

@@ -293,7 +293,7 @@ def _game_mail(
         mail.domain = config["PBEM_MAIL_DOMAIN"]
         mail.link(_("The board picture at full size"), mail.png_url)
     # No moves to send any more: the game is over, or the reader resigned.
-    done = picture.result is not None or game.abandoned_at is not None or seat.resigned_at
+    done = picture.result is not None or game.abandoned_at is not None or seat.has_left
     mail.para(short_help() if entry.short or done else commands_line(base_url(config)))
     mail.link(_("Game page"), _game_url(config, game))
     notation = notation_path(game.ruleset, current_language())
@@ -374,7 +374,7 @@ def _chat(mail: Mail, payload: Payload, _picture: SeatPicture, _seat: Seat) -> s
 
 def _timeout(mail: Mail, payload: Payload, picture: SeatPicture, _seat: Seat) -> str:
     late = picture.seats[payload["late"]]
-    outcome = written(payload["outcome"])  # pbem.clock.timeouts.OUTCOMES
+    outcome = written(payload["outcome"])  # pbem.services.time_control.OUTCOMES
     if payload["late"] == picture.position:
         mail.para(_("Timeout: You ran out of time. %(outcome)s", outcome=outcome))
         if payload.get("moves"):

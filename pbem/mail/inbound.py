@@ -37,7 +37,7 @@ from pbem.mail.automatic import is_automatic
 from pbem.mail.commands import Reading, carry_out, read_commands
 from pbem.mail.reply_text import UnreadableBody, body_text, new_text
 from pbem.mail.sender_check import failed_check
-from pbem.mail.unread_lines import reads_a_move
+from pbem.mail.unread_lines import Judge, reads_a_move
 from pbem.metrics import events
 from pbem.models import InboundMessage, InboundStatus, Outbox, Seat, utcnow
 from pbem.ratelimit import address_key, allow_refusal_answer
@@ -213,14 +213,15 @@ def _read_seat_mail(
         str(message.get("Subject", "")),
     )
     reading = read_commands(text, sender=str(message.get("From", "")))
+    judge = Judge(seat)  # the game's position, built once for the whole mail
     if (
         text
         and not reading.commands
         and _answers_chat(session, seat, message)
-        and not reads_a_move(seat, reading.moves)
+        and not reads_a_move(judge, reading.moves)
     ):
         reading = Reading(commands=[("chat", text)], sender=reading.sender)
-    answer = carry_out(session, seat, reading, seen, config)
+    answer = carry_out(session, judge, reading, seen, config)
     row.submission_id = answer.submission_id
     if answer.paragraphs:
         _answer(session, seat, row, answer.paragraphs, answer.board)
@@ -288,7 +289,7 @@ def authenticated_seat(
         if (
             seat is not None
             and seat.user is not None
-            and seat.resigned_at is None
+            and not seat.has_left
             and seat.user.email.lower() == sender
         ):
             return seat

@@ -25,9 +25,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from email.utils import parseaddr
-from typing import Any
+from functools import cached_property
 
 from flask_babel import gettext as _
 from flask_babel import ngettext
@@ -46,21 +45,22 @@ NAME_TRIMMINGS = " -—~.,!"  # "-- Ann", "Ann." sign as "Ann"
 FIRST_WORD = re.compile(r"[^\s,;:.!?]+")  # "Allez," begins with "Allez"
 
 
-@dataclass(frozen=True)
-class _Judge:
-    """What the seat's game makes of a line, from its position now."""
+class Judge:
+    """What the seat's game makes of a mail's lines, from its position now.
+    The position is built once per mail, when a line first needs it, and
+    serves every reading of the mail's lines and the question's trial."""
 
-    state: engine.State[Any]
-    position: int
+    def __init__(self, seat: Seat) -> None:
+        self.seat = seat
 
-    @classmethod
-    def of(cls, seat: Seat) -> _Judge:
-        return cls(engine_game(seat.game).state, seat.position)
+    @cached_property
+    def played(self) -> engine.Game:
+        return engine_game(self.seat.game)
 
     def readable(self, line: str) -> bool:
         """Whether the game reads the line as a move (legal now or not)."""
         try:
-            self.state.parse_syntax(self.position, line)
+            self.played.state.parse_syntax(self.seat.position, line)
         except engine.IllegalMove:
             return False
         return True
@@ -71,7 +71,7 @@ class _Judge:
         first = FIRST_WORD.match(line.strip())
         word = first.group() if first else ""
         return (
-            self.state.opens_move(word)
+            self.played.state.opens_move(word)
             or command_named(word) is not None
             or patterns.names_a_place(line)
             or self.readable(line)
@@ -86,14 +86,14 @@ def sender_names(seat: Seat, from_header: str) -> set[str]:
     return {name.strip(NAME_TRIMMINGS).casefold() for name in [*full, *words] if name.strip()}
 
 
-def set_aside(seat: Seat, lines: list[str], names: Iterable[str]) -> tuple[list[str], list[str]]:
+def set_aside(judge: Judge, lines: list[str], names: Iterable[str]) -> tuple[list[str], list[str]]:
     """The lines to read and those plainly no move: lines drawn across, and
     before the first line that looks like a move or after the last, prose, a
     greeting first, closings and the sender's name last; only lines the game
     cannot read."""
-    if not lines or seat.game.status != GameStatus.ACTIVE:
+    if not lines or judge.seat.game.status != GameStatus.ACTIVE:
         return list(lines), []
-    judge, names = _Judge.of(seat), set(names)
+    names = set(names)
 
     def signed(line: str) -> bool:
         return line.strip(NAME_TRIMMINGS).casefold() in names or patterns.is_closing(line)
@@ -110,7 +110,7 @@ def set_aside(seat: Seat, lines: list[str], names: Iterable[str]) -> tuple[list[
     return kept, [lines[i] for i in sorted(aside)]
 
 
-def _prose(judge: _Judge, line: str, plainly_no_move: Callable[[str], bool]) -> bool:
+def _prose(judge: Judge, line: str, plainly_no_move: Callable[[str], bool]) -> bool:
     """Whether a line around the moves is no move: it does not look like
     one, or it is a greeting or a signature that the game cannot read."""
     if not judge.looks_like_a_move(line):
@@ -124,24 +124,23 @@ def not_read(aside: list[str]) -> str:
     return title + "\n" + _listed(aside)
 
 
-def unread_lines(seat: Seat, lines: list[str]) -> list[str]:
+def unread_lines(judge: Judge, lines: list[str]) -> list[str]:
     """The lines after a readable first move that the game cannot read."""
-    judge = _Judge.of(seat)
     if not lines or not judge.readable(lines[0]):
         return []
     return [line for line in lines[1:] if not judge.readable(line)]
 
 
-def reads_a_move(seat: Seat, lines: list[str]) -> bool:
+def reads_a_move(judge: Judge, lines: list[str]) -> bool:
     """Whether the seat's game reads any of the lines as a move."""
-    return any(map(_Judge.of(seat).readable, lines))
+    return any(map(judge.readable, lines))
 
 
-def question(seat: Seat, lines: list[str], unread: list[str]) -> str:
+def question(judge: Judge, lines: list[str], unread: list[str]) -> str:
     """The answer that asks the player to send the turn again."""
     read = [line for line in lines if line not in unread]
     try:
-        preview(seat, "\n".join(read))
+        preview(judge.seat, "\n".join(read), judge.played)
         verdict = _("These moves can be played now: to play them, reply with only them.")
     except engine.IllegalMove as exc:
         verdict = _(

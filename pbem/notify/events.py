@@ -45,7 +45,7 @@ def _turn_started(
     players = {
         seat.user_id: seat
         for seat in game.seats
-        if seat.position in positions and seat.user_id is not None and seat.resigned_at is None
+        if seat.position in positions and seat.user_id is not None and not seat.has_left
     }
     if not players:
         return

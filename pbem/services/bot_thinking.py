@@ -27,13 +27,11 @@ from sqlalchemy.orm import Session
 
 from pbem import signals
 from pbem.db import lock_game
-from pbem.i18n import in_language
-from pbem.models import Game, GameStatus, OnTimeout, Seat, utcnow
+from pbem.models import Channel, Game, GameStatus, OnTimeout, Seat, utcnow
 from pbem.services import notifications
 from pbem.services.bots import bot_turn
 from pbem.services.replay import engine_game
 from pbem.services.submissions import pending_submission
-from pbem.services.time_control import OUTCOMES
 from pbem.services.turns import TurnRefused, accept_turn
 
 log = logging.getLogger(__name__)
@@ -41,16 +39,16 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class Think:
-    """What a bot is to do for a seat: play at `level` by `channel`, "bot"
-    (its own seat, the whole turn) or "clock" (one timed-out decision)."""
+    """What a bot is to do for a seat: play at `level` by `channel`, BOT
+    (its own seat, the whole turn) or CLOCK (one timed-out decision)."""
 
     level: str
-    channel: str
+    channel: Channel
 
     @property
     def stand_in(self) -> bool:
         """A stand-in for one timed-out decision of a player who keeps the seat."""
-        return self.channel == "clock"
+        return self.channel == Channel.CLOCK
 
 
 def think_needed(game: Game, seat: Seat) -> Think | None:
@@ -58,10 +56,9 @@ def think_needed(game: Game, seat: Seat) -> Think | None:
     if game.status != GameStatus.ACTIVE or seat.position not in game.to_act:
         return None
     if seat.bot is not None:
-        return Think(seat.bot, "bot")
-    stood_in = seat.user_id is not None and seat.timed_out_at is not None
-    if stood_in and game.on_timeout == OnTimeout.BOT:
-        return Think(game.stand_in, "clock")
+        return Think(seat.bot, Channel.BOT)
+    if seat.timed_out and game.on_timeout == OnTimeout.BOT:
+        return Think(game.stand_in, Channel.CLOCK)
     return None
 
 
@@ -101,10 +98,8 @@ def think(session: Session, seat_id: int) -> str:
         return "dropped"
     seat = submission.seat  # as the game's lock read it
     seat.bot_asked_at = None
-    if needed.channel == "clock":
-        with in_language(None):  # the payload keeps the English text
-            to_others, to_late = (str(text) for text in OUTCOMES[OnTimeout.BOT])
-        notifications.notify_timeout(session, seat.game, seat, to_others, to_late, moves)
+    if needed.channel == Channel.CLOCK:
+        notifications.notify_timeout(session, seat.game, seat, OnTimeout.BOT, moves)
     session.commit()
     return "sent"
 

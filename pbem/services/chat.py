@@ -12,7 +12,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from pbem.db import lock_game
-from pbem.models import ChatMessage, Game, Seat, User, utcnow
+from pbem.models import Channel, ChatMessage, Game, Seat, User, utcnow
 from pbem.services import notifications
 from pbem.services.errors import Forbidden, Invalid, NotFound
 from pbem.services.game_organisers import organises
@@ -38,7 +38,7 @@ def summary(readers: int) -> str:
     return ngettext("Sent to %(num)s other player.", "Sent to %(num)s other players.", readers)
 
 
-def post(session: Session, seat: Seat, text: str, channel: str, max_chars: int) -> Sent:
+def post(session: Session, seat: Seat, text: str, channel: Channel, max_chars: int) -> Sent:
     """Keep the message and queue a mail to each other player; the caller commits."""
     text = text.strip()
     if not text:
@@ -54,15 +54,11 @@ def post(session: Session, seat: Seat, text: str, channel: str, max_chars: int) 
         )
     message = ChatMessage(game_id=seat.game_id, seat_id=seat.id, text=text, channel=channel)
     session.add(message)
-    readers = [other for other in seat.game.seats if other.id != seat.id and _reads_chat(other)]
+    # A person who still plays reads it: not an open seat, a bot or a resigned player.
+    readers = [other for other in seat.game.seats if other.id != seat.id and other.is_playing]
     notifications.notify_chat(session, seat, readers, text)
     session.flush()
     return Sent(message, len(readers))
-
-
-def _reads_chat(seat: Seat) -> bool:
-    """A person who still plays: not an open seat, a bot or a resigned player."""
-    return seat.user_id is not None and seat.bot is None and seat.resigned_at is None
 
 
 def messages(session: Session, game: Game) -> list[ChatMessage]:

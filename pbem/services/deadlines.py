@@ -55,10 +55,10 @@ def follow_to_act(session: Session, game: Game, newly: Iterable[int]) -> None:
     now, newly = utcnow(), set(newly)
     for seat in game.seats:
         owes = seat.position in game.to_act and game.status == GameStatus.ACTIVE
-        ended = not owes or seat.position in newly or not _is_clocked(seat)
+        ended = not owes or seat.position in newly or not seat.played_by_person
         if seat.asked_at is not None and ended:
             settle(session, seat, _decided_at(session, seat, now))
-        if owes and seat.asked_at is None and _is_clocked(seat):
+        if owes and seat.asked_at is None and seat.played_by_person:
             ask(session, seat, now)
 
 
@@ -74,11 +74,6 @@ def _decided_at(session: Session, seat: Seat, now: datetime) -> datetime:
         )
     )
     return now if stored is None else min(stored, now)
-
-
-def _is_clocked(seat: Seat) -> bool:
-    """Players have clocks; bots (and resigned seats, which bots play) do not."""
-    return seat.user_id is not None and seat.bot is None
 
 
 def ask(session: Session, seat: Seat, now: datetime) -> None:

@@ -21,11 +21,23 @@ from sqlalchemy.orm import Session
 import engine
 from pbem import signals
 from pbem.i18n.phrases import Phrase, phrase
-from pbem.models import Game, MovedMail, Outbox, OutboxStatus, Seat, Submission, User, utcnow
+from pbem.models import (
+    Channel,
+    Game,
+    MovedMail,
+    OnTimeout,
+    Outbox,
+    OutboxStatus,
+    Seat,
+    Submission,
+    User,
+    utcnow,
+)
 from pbem.services.deadlines import out_of_quiet_hours
 from pbem.services.game_organisers import organiser_ids
 from pbem.services.notice_choices import tells
 from pbem.services.seat_address import NEW_ADDRESS
+from pbem.services.time_control import outcome_said
 from pbem.task_names import SEND_MAILS
 
 
@@ -182,12 +194,7 @@ def _queue(session: Session, seat: Seat, kind: str, payload: dict[str, Any], **h
     """To the seat's player, unless they left it or their account is
     suspended (the stand-in bot plays for them meanwhile)."""
     user = seat.user
-    if (
-        seat.user_id is None
-        or user is None
-        or seat.resigned_at is not None
-        or user.suspended_at is not None
-    ):
+    if seat.user_id is None or user is None or seat.has_left or user.suspended_at is not None:
         return
     if KINDS[kind].chosen and not tells(session, seat.user_id, seat.game_id, "mail"):
         return
@@ -231,7 +238,7 @@ def notify_accepted(
     """Mail players get an answer to every turn they send; other channels answer at once.
     When the turn goes on (a Taluva tile sent alone) the answer shows the board and
     the moves open now, since no new 'your turn' mail follows."""
-    if submission.channel == "mail":
+    if submission.channel == Channel.MAIL:
         _queue(
             session,
             submission.seat,
@@ -355,14 +362,16 @@ def notify_timeout(
     session: Session,
     game: Game,
     late: Seat,
-    outcome: str,
-    to_late: str,
+    rule: OnTimeout,
     moves: Sequence[str] = (),
 ) -> None:
-    """Everyone playing, the late player included, hears what the timeout did;
-    the late player in words of their own ("you keep your seat"), with the
-    moves a bot made for them (theirs to see; the others see them as the game
-    shows them, secret parts hidden, in their next mail)."""
+    """Everyone playing, the late player included, hears what the timeout
+    under `rule` did, whoever acts on it (the clock; under on_timeout bot,
+    the bot once it made the decision); the late player in words of their
+    own ("you keep your seat"), with the moves a bot made for them (theirs
+    to see; the others see them as the game shows them, secret parts
+    hidden, in their next mail)."""
+    outcome, to_late = outcome_said(rule)
     for seat in game.seats:
         said = {"late": late.position, "outcome": outcome}
         if seat.id == late.id:

@@ -331,7 +331,7 @@ def _seat(game: Game, position: int) -> Seat:
 def _player_seat(game: Game, position: int) -> Seat:
     """A seat its player still holds (not a bot's, not one given up)."""
     seat = _seat(game, position)
-    if seat.user_id is None or seat.bot is not None or seat.resigned_at is not None:
+    if not seat.is_playing:
         raise Conflict(
             _(
                 "seat %(number)s has no player: a bot plays it or nobody took it",

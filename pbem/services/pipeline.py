@@ -28,7 +28,7 @@ from pbem.db import lock_game
 from pbem.i18n.rules import refusal_of
 from pbem.logs import bind, log_context
 from pbem.metrics import events
-from pbem.models import Game, GameStatus, Move, Submission, SubmissionStatus, utcnow
+from pbem.models import Channel, Game, GameStatus, Move, Submission, SubmissionStatus, utcnow
 from pbem.services import notifications, snapshots
 from pbem.services.bot_thinking import ask_bots
 from pbem.services.deadlines import follow_to_act
@@ -85,7 +85,7 @@ def _judge(session: Session, game: Game, submission: Submission) -> None:
             raise engine.IllegalMove.of("pbem.not_started")
         if game.abandoned_at is not None:
             raise engine.IllegalMove.of("pbem.abandoned")
-        if submission.seat.resigned_at is not None and submission.channel != "bot":
+        if submission.seat.has_left and submission.channel != Channel.BOT:
             raise engine.IllegalMove.of("pbem.resigned")
         if submission.sent_for_id != submission.seat.user_id:
             raise engine.IllegalMove.of("pbem.seat_changed_hands")
@@ -164,7 +164,7 @@ def _refused(
         notifications.notify_not_played(session, submission)
     else:
         notifications.notify_rejected(session, submission)
-    if submission.channel == "clock":
+    if submission.channel == Channel.CLOCK:
         submission.seat.timed_out_at = None
     signals.announce(
         session,

@@ -86,7 +86,7 @@ def rate_game(session: Session, game: Game, result: engine.Result) -> list[Ratin
         ranks=[ranks[seat.position] for seat in humans],
     )
     against_bots = any(seat.user_id is None for seat in game.seats)
-    forfeit = any(seat.resigned_at is not None for seat in game.seats)
+    forfeit = any(seat.has_left for seat in game.seats)
     now = utcnow()
     changes = []
     for seat, rating, (after,) in zip(humans, ratings, new, strict=True):

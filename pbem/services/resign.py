@@ -26,7 +26,7 @@ def resign(session: Session, seat: Seat) -> None:
     seat = next(s for s in game.seats if s.id == seat.id)
     if game.status != GameStatus.ACTIVE:
         raise Conflict(_("the game is not going on"))
-    if seat.resigned_at is not None or seat.user_id is None:
+    if seat.has_left or seat.user_id is None:
         raise Conflict(_("this seat has no player to resign"))
     notifications.notify_resigned(session, game, seat)
     leave_seat(session, game, seat, "resigned")

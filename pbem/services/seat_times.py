@@ -66,7 +66,7 @@ def seat_times(
         waiting_since=when(seat.asked_at) if owes and seat.asked_at else None,
         deadline=when(seat.timeout_at) if owes and clocked and seat.timeout_at else None,
         drawing_bank=owes and clocked and seat.deadline is not None and now > seat.deadline,
-        timed_out=owes and seat.timed_out_at is not None,
+        timed_out=owes and seat.timed_out,
         clock_stopped=owes and clocked and seat.timeout_at is None,
         bank_left=duration(bank_left(session, seat, now)) if clocked and game.bank_days else None,
         vacation_until=when(away.ended_at) if away and away.ended_at else None,

@@ -11,12 +11,10 @@ from sqlalchemy.orm import Session
 import engine
 from pbem import signals
 from pbem.i18n.refusal_texts import SIZE_RULE, TURN_ORDER
-from pbem.models import Seat, Submission, SubmissionStatus
+from pbem.models import Channel, Seat, Submission, SubmissionStatus
 from pbem.services.errors import Conflict
 from pbem.services.replay import engine_game
 
-# "clock": a bot playing a seat whose player ran out of time (pbem.clock.timeouts).
-CHANNELS = ("api", "web", "mail", "bot", "clock")
 STILL_WAITING = lazy_gettext("your previous submission is still being processed")
 
 
@@ -54,8 +52,9 @@ def check_size(seat: Seat, lines: list[str]) -> None:
             )
 
 
-def preview(seat: Seat, raw_text: str) -> engine.Trial:
+def preview(seat: Seat, raw_text: str, played: engine.Game | None = None) -> engine.Trial:
     """The submission tried as the seat may know it; IllegalMove says why not.
+    `played`: the seat's game now, when the caller has built it already.
 
     Pages, the API and mail call this first to answer at once. The trial
     conceals what a draw would give, so the answer never tells a card; moves
@@ -68,7 +67,9 @@ def preview(seat: Seat, raw_text: str) -> engine.Trial:
     if not lines:
         raise engine.IllegalMove.of("pbem.no_move")
     check_size(seat, lines)
-    return engine_game(seat.game).trial(seat.position, lines)
+    if played is None:
+        played = engine_game(seat.game)
+    return played.trial(seat.position, lines)
 
 
 def pending_submission(session: Session, seat: Seat) -> Submission | None:
@@ -80,13 +81,12 @@ def pending_submission(session: Session, seat: Seat) -> Submission | None:
 
 
 def submit(
-    session: Session, seat: Seat, raw_text: str, channel: str, author_id: int | None = None
+    session: Session, seat: Seat, raw_text: str, channel: Channel, author_id: int | None = None
 ) -> Submission:
     """Store what was sent for the seat, unjudged, for its holder now; only
     pbem.services.turns calls this, after its checks. Once the caller
     commits, the submission is handed to a worker (pbem.dispatch)."""
-    if channel not in CHANNELS:
-        raise ValueError(f"unknown channel {channel!r}")
+    channel = Channel(channel)  # ValueError for an unknown one
     submission = Submission(
         game_id=seat.game_id,
         seat_id=seat.id,

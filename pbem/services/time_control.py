@@ -9,6 +9,7 @@ from typing import Any
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext, ngettext
 
+from pbem.i18n import in_language
 from pbem.models import Game, OnTimeout
 from pbem.services.errors import Invalid
 
@@ -106,3 +107,11 @@ OUTCOMES = {
         lazy_gettext("The game waits for its organiser to decide."),
     ),
 }
+
+
+def outcome_said(rule: OnTimeout) -> tuple[str, str]:
+    """What a timeout under `rule` did, told to the others and to the late
+    player, in the English kept with the game (its event, its mails)."""
+    with in_language(None):
+        to_others, to_late = OUTCOMES[rule]
+        return str(to_others), str(to_late)

@@ -15,6 +15,7 @@ TurnRefused into a page, an API answer or a mail.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext
@@ -24,7 +25,8 @@ from sqlalchemy.orm import Session
 import engine
 from pbem.db import lock_game
 from pbem.i18n.refusal_texts import TURN_ORDER
-from pbem.models import Game, Move, Seat, Submission, SubmissionStatus
+from pbem.i18n.rules import describe_error
+from pbem.models import Channel, Game, Move, Seat, Submission, SubmissionStatus
 from pbem.services.replay import moves_stored
 from pbem.services.submissions import (
     STILL_WAITING,
@@ -35,7 +37,7 @@ from pbem.services.submissions import (
     submit,
 )
 
-PEOPLE = ("api", "web", "mail")
+PEOPLE = frozenset({Channel.API, Channel.WEB, Channel.MAIL})
 OUT_OF_TIME = lazy_gettext(
     "your time for this move ran out: a bot is making it for you; look at the game again"
 )
@@ -67,37 +69,45 @@ class ChannelRule:
 
 
 CHANNEL_RULES = {
-    "api": ChannelRule(one_waiting=True, exact_ply=True),
-    "web": ChannelRule(one_waiting=True, once_per_page=True),
-    "mail": ChannelRule(tried_in_full=False),
+    Channel.API: ChannelRule(one_waiting=True, exact_ply=True),
+    Channel.WEB: ChannelRule(one_waiting=True, once_per_page=True),
+    Channel.MAIL: ChannelRule(tried_in_full=False),
     # A bot thinks outside the lock (pbem.services.bot_thinking): moves for a
     # position the game has left, or while a turn of the seat waits, are dropped.
-    "bot": ChannelRule(one_waiting=True, exact_ply=True, tried=False),
-    "clock": ChannelRule(one_waiting=True, exact_ply=True, tried=False),
+    Channel.BOT: ChannelRule(one_waiting=True, exact_ply=True, tried=False),
+    Channel.CLOCK: ChannelRule(one_waiting=True, exact_ply=True, tried=False),
 }
 
 
-class TurnRefused(Exception):
-    """Why a turn was not stored, for the channel to say its own way.
+class RefusalReason(StrEnum):
+    """Why the one door refused a turn (TurnRefused.why)."""
 
-    why: "illegal" (the rules refuse it: `illegal` says why), "moved_on"
-    (the game moved on since the position the sender saw: `then`, `now`,
-    and `illegal` when the turn no longer fits it), "waiting" (another turn
-    of the seat waits), "out_of_time" (the clock's bot is playing this
-    decision), "not_holder" (the sender no longer holds the seat),
-    "sent_already" (the same moves came from the same page: `earlier` is
-    the submission they led to).
-    """
+    ILLEGAL = "illegal"  # the rules refuse it: `illegal` says why
+    # The game moved on since the position the sender saw: `then`, `now`,
+    # and `illegal` when the turn no longer fits it.
+    MOVED_ON = "moved_on"
+    WAITING = "waiting"  # another turn of the seat waits
+    OUT_OF_TIME = "out_of_time"  # the clock's bot is playing this decision
+    NOT_HOLDER = "not_holder"  # the sender no longer holds the seat
+    # The same moves came from the same page: `earlier` is the id of the
+    # submission they led to.
+    SENT_ALREADY = "sent_already"
+
+
+class TurnRefused(Exception):
+    """Why a turn was not stored (`why`, a RefusalReason), with what each
+    channel needs to answer: its words (`said`), its HTTP status and the
+    submission a form sent twice leads to (`earlier`)."""
 
     def __init__(
         self,
-        why: str,
+        why: RefusalReason,
         message: str,
         *,
         illegal: engine.IllegalMove | None = None,
         then: int | None = None,
         now: int | None = None,
-        earlier: Submission | None = None,
+        earlier: int | None = None,
     ) -> None:
         super().__init__(message)
         self.why, self.illegal, self.then, self.now = why, illegal, then, now
@@ -105,16 +115,43 @@ class TurnRefused(Exception):
 
     @property
     def status(self) -> int:
-        """The HTTP status the pages and the API answer with."""
-        if self.why == "not_holder":
+        """The HTTP status the pages and the API answer with: a seat no
+        longer the sender's is not found; moves the rules refuse are 409
+        when it is not the seat's turn, else 422; anything else is 409."""
+        if self.why == RefusalReason.NOT_HOLDER:
             return 404
-        if self.why == "illegal" and self.illegal is not None:
+        if self.illegal is not None:
             return 409 if self.illegal.rule == TURN_ORDER else 422
         return 409
 
+    def said(self, language: str | None, *, with_rule: bool = True) -> str:
+        """The refusal in `language`, the one wording of pages, the API and
+        mail: the rule broken, named or not (`with_rule`); on a page, with
+        the moves played since it was drawn when those are why the moves no
+        longer fit (a mail says that in words of its own, with the board)."""
+        if self.illegal is None:
+            return str(self)
+        if self.why != RefusalReason.MOVED_ON:
+            illegal = self.illegal if with_rule else self.illegal.with_rule(None)
+            return describe_error(illegal, language)
+        assert self.then is not None and self.now is not None  # said when it moved on
+        outdated = engine.IllegalMove.of(
+            "pbem.page_outdated",
+            rule=self.illegal.rule,
+            then=self.then,
+            now=self.now,
+            error=self.illegal.quoted(),
+        )
+        return describe_error(outdated, language)
+
 
 def accept_turn(
-    session: Session, seat: Seat, author_id: int | None, text: str, channel: str, seen: int | None
+    session: Session,
+    seat: Seat,
+    author_id: int | None,
+    text: str,
+    channel: Channel,
+    seen: int | None,
 ) -> Submission:
     """Store the turn for a worker to judge, or raise TurnRefused; the caller
     commits. `seen`: the number of moves the sender saw when choosing (None:
@@ -124,15 +161,18 @@ def accept_turn(
     if rule.exact_ply and seen is not None:
         _refuse_if_moved_on(seen, tried_at)
     if rule.tried:
-        try_turn(seat, text, seen, only_when_behind=not rule.tried_in_full)
+        try:
+            try_turn(seat, text, seen, only_when_behind=not rule.tried_in_full)
+        except TurnRefused as refusal:
+            # The moves may no longer fit because their first sending was applied.
+            raise _sent_before(session, seat, text, seen, rule) or refusal from None
     game = lock_game(session, seat.game_id)  # reads the game's seats again, as they are now
     seat = next(s for s in game.seats if s.id == seat.id)
+    sent_before = _sent_before(session, seat, text, seen, rule)
+    if sent_before is not None:
+        raise sent_before
     _refuse_unless_held(seat, author_id, channel)
     now = _moves_now(session, game)
-    if rule.once_per_page and seen is not None:
-        earlier = sent_from_page(session, seat, text, seen)
-        if earlier is not None:
-            raise TurnRefused("sent_already", str(STILL_WAITING), earlier=earlier)
     if rule.exact_ply and seen is not None:
         _refuse_if_moved_on(seen, now)  # again: a turn applied while this one was tried
     if rule.one_waiting:
@@ -164,14 +204,16 @@ def try_turn(
         return preview(seat, text)
     except engine.IllegalMove as exc:
         if behind:
-            raise TurnRefused("moved_on", str(exc), illegal=exc, then=seen, now=current) from None
-        raise TurnRefused("illegal", str(exc), illegal=exc) from None
+            raise TurnRefused(
+                RefusalReason.MOVED_ON, str(exc), illegal=exc, then=seen, now=current
+            ) from None
+        raise TurnRefused(RefusalReason.ILLEGAL, str(exc), illegal=exc) from None
 
 
 def _refuse_if_moved_on(seen: int, current: int) -> None:
     if seen != current:
         raise TurnRefused(
-            "moved_on",
+            RefusalReason.MOVED_ON,
             _(
                 "the game moved on since you chose these moves (then %(then)s moves,"
                 " now %(now)s): look at the position and send your turn again",
@@ -183,40 +225,45 @@ def _refuse_if_moved_on(seen: int, current: int) -> None:
         )
 
 
-def _refuse_unless_held(seat: Seat, author_id: int | None, channel: str) -> None:
+def _refuse_unless_held(seat: Seat, author_id: int | None, channel: Channel) -> None:
     """The seat as it is under the lock: a person's turn needs its player
     still seated and no bot making a decision of theirs that timed out; a
     bot's, a bot in the seat; the clock's, a player whose decision timed out."""
     if channel in PEOPLE:
-        held = seat.user_id == author_id and seat.bot is None and seat.resigned_at is None
+        held = seat.user_id == author_id and seat.is_playing
         if held and seat.bot_asked_at is not None:
-            raise TurnRefused("out_of_time", str(OUT_OF_TIME))
-    elif channel == "bot":
+            raise TurnRefused(RefusalReason.OUT_OF_TIME, str(OUT_OF_TIME))
+    elif channel == Channel.BOT:
         held = seat.bot is not None
     else:
-        held = seat.user_id is not None and seat.bot is None and seat.timed_out_at is not None
+        held = seat.timed_out
     if not held:
-        raise TurnRefused("not_holder", _("this seat is no longer yours"))
+        raise TurnRefused(RefusalReason.NOT_HOLDER, _("this seat is no longer yours"))
 
 
 def _refuse_while_waiting(session: Session, seat: Seat) -> None:
     waiting = pending_submission(session, seat)
     if waiting is None:
         return
-    if waiting.channel == "clock":
-        raise TurnRefused("out_of_time", str(OUT_OF_TIME))
-    raise TurnRefused("waiting", str(STILL_WAITING))
+    if waiting.channel == Channel.CLOCK:
+        raise TurnRefused(RefusalReason.OUT_OF_TIME, str(OUT_OF_TIME))
+    raise TurnRefused(RefusalReason.WAITING, str(STILL_WAITING))
 
 
-def sent_from_page(session: Session, seat: Seat, text: str, drawn_at: int) -> Submission | None:
-    """The same moves from this seat, still waiting or applied after the page
-    was drawn at `drawn_at` moves: a form sent twice (a double click, a
-    reload, two tabs) leads to the first one's submission instead."""
+def _sent_before(
+    session: Session, seat: Seat, text: str, drawn_at: int | None, rule: ChannelRule
+) -> TurnRefused | None:
+    """For a channel whose pages are sent once: the same moves from this
+    seat, still waiting or applied after the page was drawn at `drawn_at`
+    moves. A form sent twice (a double click, a reload, two tabs) leads to
+    the first one's submission instead, whatever else would refuse it."""
+    if not rule.once_per_page or drawn_at is None:
+        return None
     applied_since = select(Move.submission_id).where(
         Move.game_id == seat.game_id, Move.ply > drawn_at
     )
-    return session.scalar(
-        select(Submission)
+    earlier = session.scalar(
+        select(Submission.id)
         .where(
             Submission.seat_id == seat.id,
             Submission.raw_text == text,
@@ -225,3 +272,6 @@ def sent_from_page(session: Session, seat: Seat, text: str, drawn_at: int) -> Su
         .order_by(Submission.id)
         .limit(1)
     )
+    if earlier is None:
+        return None
+    return TurnRefused(RefusalReason.SENT_ALREADY, str(STILL_WAITING), earlier=earlier)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from flask import current_app, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 
+from pbem.models import Channel
 from pbem.numbers import ID_CONVERTER
 from pbem.services import chat
 from pbem.services.errors import Invalid
@@ -23,7 +24,7 @@ def post(game_id: str) -> ResponseReturnValue:
     seat = seat_of(db(), game_id, me())
     text = request.form.get("text", "")
     try:
-        sent = chat.post(db(), seat, text, "web", current_app.config["PBEM_CHAT_MAX_CHARS"])
+        sent = chat.post(db(), seat, text, Channel.WEB, current_app.config["PBEM_CHAT_MAX_CHARS"])
     except Invalid as exc:
         db().rollback()
         return render_game_page(seat, None, chat_error=str(exc), chat_text=text, status=422)

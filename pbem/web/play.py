@@ -22,8 +22,7 @@ import engine
 from pbem.i18n import current_language, page_language
 from pbem.i18n.boards import board_text
 from pbem.i18n.games import game_title, said_move
-from pbem.i18n.rules import describe_error
-from pbem.models import Game, GameStatus, Seat, Submission
+from pbem.models import Channel, Game, GameStatus, Seat, Submission
 from pbem.numbers import whole_number
 from pbem.render.lastturn import moves_since
 from pbem.services import chat, pictures
@@ -36,7 +35,7 @@ from pbem.services.replay import moves_stored
 from pbem.services.resign import resign
 from pbem.services.seat_address import renew_address
 from pbem.services.submissions import pending_submission, submission_lines
-from pbem.services.turns import TurnRefused, accept_turn, sent_from_page, try_turn
+from pbem.services.turns import RefusalReason, TurnRefused, accept_turn, try_turn
 from pbem.web.common import db, me, page_blueprint, refusal_reason, signed_in, signed_in_user
 from pbem.web.lobby import titles
 from pbem.web.move_groups import FULL_LIST, as_choice, group_moves, lone_moves
@@ -107,7 +106,7 @@ def render_game_page(
     may_move = (
         position.is_now
         and game.status == GameStatus.ACTIVE
-        and seat.resigned_at is None
+        and not seat.has_left
         and seat.position in played.state.to_act()
         and pending is None
     )
@@ -203,30 +202,11 @@ def _form() -> tuple[str, int]:
 
 
 def _check(seat: Seat, text: str, drawn_at: int) -> engine.Trial:
-    """The moves tried on a copy that conceals chance; IllegalMove explains a
-    refusal, naming a position that moved on since the page was drawn."""
-    try:
-        trial = try_turn(seat, text, drawn_at)
-    except TurnRefused as refusal:
-        raise _explained(refusal) from None
+    """The moves tried on a copy that conceals chance; TurnRefused says why
+    not, naming a position that moved on since the page was drawn."""
+    trial = try_turn(seat, text, drawn_at)
     assert trial is not None  # tried in full
     return trial
-
-
-def _explained(refusal: TurnRefused) -> engine.IllegalMove:
-    """A refused trial as the rule it broke, naming the moves played since
-    the page was drawn when that is why the moves no longer fit."""
-    assert refusal.illegal is not None  # a trial's refusal
-    if refusal.why != "moved_on":
-        return refusal.illegal
-    assert refusal.then is not None and refusal.now is not None  # said when it moved on
-    return engine.IllegalMove.of(
-        "pbem.page_outdated",
-        rule=refusal.illegal.rule,
-        then=refusal.then,
-        now=refusal.now,
-        error=refusal.illegal.quoted(),
-    )
 
 
 @bp.route("/games/<game_id>/preview", methods=["POST"])
@@ -236,8 +216,8 @@ def preview_page(game_id: str) -> ResponseReturnValue:
     text, drawn_at = _form()
     try:
         trial = _check(seat, text, drawn_at)
-    except engine.IllegalMove as exc:
-        return _refused(seat, text, exc)
+    except TurnRefused as refusal:
+        return _refused(seat, text, refusal)
     board_svg, board_panel = pictures.inline_board(seat.game, trial.view(), current_language())
     return render_template(
         "preview.html",
@@ -277,8 +257,8 @@ def what_follows(game_id: str) -> ResponseReturnValue:
     if submission_lines(text):
         try:
             trial = _check(seat, text, drawn_at)
-        except engine.IllegalMove as exc:
-            return {"error": describe_error(exc, page_language())}, _refusal_status(exc)
+        except TurnRefused as refusal:
+            return {"error": refusal.said(page_language())}, refusal.status
         turn, view = _following(trial), trial.view()
         if trial.unchecked:
             note = (
@@ -310,19 +290,11 @@ def _reason(shown: Submission | None) -> str | None:
     return None if shown is None else refusal_reason(shown)
 
 
-def _refused(seat: Seat, text: str, exc: engine.IllegalMove) -> tuple[str, int]:
+def _refused(seat: Seat, text: str, refusal: TurnRefused) -> tuple[str, int]:
     """The game page again with the moves as typed and why they were refused."""
     return render_game_page(
-        seat,
-        None,
-        moves=text,
-        error=describe_error(exc, page_language()),
-        status=_refusal_status(exc),
+        seat, None, moves=text, error=refusal.said(page_language()), status=refusal.status
     )
-
-
-def _refusal_status(exc: engine.IllegalMove) -> int:
-    return 409 if exc.rule == "turn order" else 422
 
 
 @bp.route("/games/<game_id>/submit", methods=["POST"])
@@ -330,23 +302,20 @@ def _refusal_status(exc: engine.IllegalMove) -> int:
 def submit(game_id: str) -> ResponseReturnValue:
     seat = _my_seat(game_id)
     text, drawn_at = _form()
-    # The same form sent twice (a double click, a reload, two tabs racing)
-    # leads to the first one's submission: a no-op.
-    earlier = sent_from_page(db(), seat, text, drawn_at)
-    if earlier is not None:
-        return redirect(_game_url(seat, submission=earlier.id, again=1))
     try:
-        submission = accept_turn(db(), seat, signed_in_user().id, text, "web", drawn_at)
-    except (TurnRefused, Conflict) as refusal:
+        submission = accept_turn(db(), seat, signed_in_user().id, text, Channel.WEB, drawn_at)
+    except TurnRefused as refusal:
         db().rollback()
-        earlier = sent_from_page(db(), seat, text, drawn_at)
-        if earlier is not None:  # the same form sent twice: the first one counts
-            return redirect(_game_url(seat, submission=earlier.id, again=1))
-        if isinstance(refusal, TurnRefused) and refusal.illegal is not None:
-            return _refused(seat, text, _explained(refusal))
-        if isinstance(refusal, TurnRefused) and refusal.why == "not_holder":
+        if refusal.earlier is not None:
+            # The same form sent twice (a double click, a reload, two tabs
+            # racing) leads to the first one's submission: a no-op.
+            return redirect(_game_url(seat, submission=refusal.earlier, again=1))
+        if refusal.why == RefusalReason.NOT_HOLDER:
             raise NotFound(str(refusal)) from None
-        return render_game_page(seat, None, moves=text, error=str(refusal), status=409)
+        return _refused(seat, text, refusal)
+    except Conflict as conflict:
+        db().rollback()
+        return render_game_page(seat, None, moves=text, error=str(conflict), status=409)
     db().commit()
     return redirect(_game_url(seat, submission=submission.id))
 

@@ -14,7 +14,7 @@ from benchmarks.replies import cases
 from engine import IllegalMove
 from pbem.mail.addresses import reply_address
 from pbem.mail.commands import read_commands
-from pbem.mail.unread_lines import set_aside
+from pbem.mail.unread_lines import Judge, set_aside
 from pbem.models import InboundMessage
 from pbem.services.replay import engine_game
 from tests.mail.conftest import DOMAIN
@@ -276,12 +276,13 @@ def test_the_clubs_words_around_a_move_are_set_aside_but_a_broken_move_never(
     state = engine_game(game).state
     seat = game.seats[min(state.to_act())]
     move = state.format_move(state.legal_moves(seat.position)[0])
+    judge = Judge(seat)
     for words in CLUB_WORDS:
-        assert set_aside(seat, [words, move, words], set()) == ([move], [words, words]), words
+        assert set_aside(judge, [words, move, words], set()) == ([move], [words, words]), words
     for language in ("en", "fr", "cs"):
         verb, _, rest = state.said_move(move, language).partition(" ")
         broken = [verb, f"{verb} {rest} {rest}".strip()]
-        kept, aside = set_aside(seat, [move, *broken], set())
+        kept, aside = set_aside(judge, [move, *broken], set())
         assert (kept, aside) == ([move, *broken], []), broken
 
 
@@ -302,7 +303,7 @@ def test_replies_of_the_corpus_keep_their_moves_and_lose_the_prose_around_them(
     reading = read_commands("\n".join(case.read()))
     state = engine_game(seat.game).state
     moves = [i for i, line in enumerate(reading.moves) if readable(state, line)]
-    kept, aside = set_aside(seat, reading.moves, {"ann"})
+    kept, aside = set_aside(Judge(seat), reading.moves, {"ann"})
     if not moves:
         assert (kept, aside) == ([], reading.moves)
     else:

@@ -11,6 +11,7 @@ from sqlalchemy import select
 
 from pbem.mail.commands import Reading, carry_out
 from pbem.mail.compose import compose
+from pbem.mail.unread_lines import Judge
 from pbem.models import Game, OnTimeout, Outbox, Seat
 from pbem.services import accounts, notifications
 from pbem.services.deadlines import out_of_quiet_hours
@@ -283,7 +284,9 @@ def test_the_mail_history_shows_events_after_their_move(app, session, make_user)
         assert swept(session, game) == ["timeout"]
     game = fresh(session, Game, game.id)
     with app.app_context():
-        answer = carry_out(session, game.seats[1], Reading(commands=[("history", "")]), None, 500)
+        answer = carry_out(
+            session, Judge(game.seats[1]), Reading(commands=[("history", "")]), None, 500
+        )
     assert "(timeout: Ann ran out of time." in answer.paragraphs[0]
 
 

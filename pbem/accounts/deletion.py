@@ -150,6 +150,10 @@ def _erase_own_rows(session: Session, user: User) -> None:
     ):
         session.execute(delete(model).where(model.user_id == user.id))
     hooks = select(Webhook.id).where(Webhook.user_id == user.id)
+    # The hooks' rows first, then their deliveries': the order a worker
+    # recording a delivery's answer takes them (pbem.notify.deliver), so
+    # neither waits for the other in a circle.
+    session.execute(hooks.order_by(Webhook.id).with_for_update())
     session.execute(delete(WebhookDelivery).where(WebhookDelivery.webhook_id.in_(hooks)))
     session.execute(delete(Webhook).where(Webhook.user_id == user.id))
     own_seats = select(Seat.id).where(Seat.user_id == user.id)

@@ -83,13 +83,27 @@ def deliver(session: Session, delivery_id: int, config: Mapping[str, Any]) -> st
     except (outbound.Refused, OSError) as exc:
         log.warning("webhook delivery %s: %s: %s", delivery.id, type(exc).__name__, exc)
         return _failed(session, delivery, outbound.failure(exc), config, now)
-    delivery.answer_status = answer.status
     if not 200 <= answer.status < 300:
         log.warning("webhook delivery %s: HTTP %s: %r", delivery.id, answer.status, answer.text)
-        return _failed(session, delivery, outbound.failure(answer.status), config, now)
+        return _failed(session, delivery, outbound.failure(answer.status), config, now, answer)
+    if not _hook_kept(session, hook):
+        return None
+    delivery.answer_status = answer.status
     hook.failures, hook.disabled_at = 0, None
     delivery.sent_at = now
     return _finish(session, delivery, DeliveryStatus.SENT, None)
+
+
+def _hook_kept(session: Session, hook: Webhook) -> bool:
+    """Lock the hook's row before its delivery's, in the order an account's
+    deletion takes them (pbem.accounts.deletion), so the two never wait on
+    each other; False, and nothing written, if the hook was removed while
+    its receiver answered."""
+    kept = session.scalar(select(Webhook.id).where(Webhook.id == hook.id).with_for_update())
+    if kept is None:
+        session.rollback()
+        log.info("webhook delivery: hook %s was removed meanwhile", hook.id)
+    return kept is not None
 
 
 def _later(session: Session, delivery: WebhookDelivery, at: datetime) -> str:
@@ -129,8 +143,13 @@ def _failed(
     error: str,
     config: Mapping[str, Any],
     now: datetime,
-) -> str:
+    answer: outbound.Answer | None = None,
+) -> str | None:
     hook = delivery.webhook
+    if not _hook_kept(session, hook):
+        return None
+    if answer is not None:
+        delivery.answer_status = answer.status
     session.execute(  # counted in the database: two workers may fail at once
         update(Webhook)
         .where(Webhook.id == hook.id)

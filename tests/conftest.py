@@ -1,6 +1,7 @@
 import gc
 import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -14,6 +15,11 @@ os.environ.setdefault("PBEM_MOVED_MAIL_WAIT_SECONDS", "0")
 # Fixtures that start a process: Chromium (Playwright) and the mail rig's
 # private Dovecot. A test using one is a `system` test wherever it lives.
 SYSTEM_FIXTURES = frozenset({"chromium", "imap_server"})
+# The quick tier (`./dev test --quick`): the rules, the notation, the
+# pictures and the schedules, in folders that need no service, less the
+# tests marked `heavy` (whole games, processes).
+QUICK_FOLDERS = ("engine", "render", "leagues")
+TESTS = Path(__file__).parent
 
 
 @pytest.hookimpl(wrapper=True)
@@ -26,10 +32,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> Iterator[None]:
     for item in items:
         if SYSTEM_FIXTURES.intersection(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.system)
+        if in_quick_folder(item.path) and not item.get_closest_marker("heavy"):
+            item.add_marker(pytest.mark.quick)
     yield
     items[:] = system_first_in_each_share(
         items, int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", 1))
     )
+
+
+def in_quick_folder(path: Path) -> bool:
+    return path.is_relative_to(TESTS) and path.relative_to(TESTS).parts[0] in QUICK_FOLDERS
 
 
 def system_first_in_each_share(items: list[pytest.Item], shares: int) -> list[pytest.Item]:

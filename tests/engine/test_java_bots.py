@@ -17,6 +17,8 @@ from engine.games.java.state import JavaState
 from engine.games.java.strategy import JavaStrategy
 from tests.engine.bot_tables import MIXED_TABLES, table_id
 
+pytestmark = pytest.mark.heavy  # whole games: not in the quick tier
+
 # Budgets shrunk for speed (the levels' own are in JavaStrategy.budgets):
 # one-wide beams; whole games skip strong's answers, which the fairness and
 # reproducibility tests keep.
@@ -99,6 +101,7 @@ from engine import Game
 from engine.bots import make_bot
 from engine.games.java.strategy import JavaStrategy
 from tests.engine.bot_tables import MIXED_TABLES, table_id
+
 JavaStrategy.budgets = json.loads(sys.argv[1])
 game = Game.new("java", ["a", "b"], "again")
 moves = []

@@ -32,6 +32,8 @@ from engine.games.samurai.turns import plan_turn
 from tests.engine.bot_tables import MIXED_TABLES, table_id
 from tests.engine.samurai.helpers import clear_board, game_in_play, put_figures
 
+pytestmark = pytest.mark.heavy  # whole games: not in the quick tier
+
 # Beam, turns answered, deals, answering beam.
 SMALL_TURNS = {"TURN_WIDTH": 2, "TURNS_KEPT": 2, "REPLY_DEALS": 2, "REPLY_WIDTH": 1}
 

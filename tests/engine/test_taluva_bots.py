@@ -26,6 +26,8 @@ from engine.games.taluva.turns import TurnSearchBot, whole_turns
 from tests.engine.bot_tables import MIXED_TABLES, table_id
 from tests.engine.taluva.helpers import position
 
+pytestmark = pytest.mark.heavy  # whole games: not in the quick tier
+
 # `strong` gets `medium`'s budget in tests: its own (TURN_SEARCHES) is for
 # play, and the moves' legality is the same.
 
@@ -135,6 +137,7 @@ import json
 from engine.bots import make_bot
 from tests.engine.bot_tables import MIXED_TABLES, table_id
 from tests.engine.taluva.helpers import position
+
 state = position("again", 12)
 move = make_bot("strong", "taluva", "same key").choose(state, state.current)
 print(json.dumps(state.format_move(move)))

@@ -9,6 +9,7 @@ import random
 from collections import Counter
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -23,6 +24,8 @@ from engine.games.java.state import JavaState
 from engine.games.java.tiles import PALACE_VALUES
 from tests.engine.java.helpers import CELLS, candidates
 from tests.engine.properties import Chance, play_checked, trials_along
+
+pytestmark = pytest.mark.heavy  # whole games: not in the quick tier
 
 
 def accepted(state: JavaState, seat: int, move) -> bool:

@@ -5,6 +5,7 @@ import random
 from collections import Counter
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -12,6 +13,9 @@ from engine import Game, IllegalMove
 from engine.games.samurai.state import SamuraiState
 from engine.games.samurai.tiles import COLOUR_SET, UNKNOWN
 from tests.engine.properties import Chance, play_checked, trials_along
+
+pytestmark = pytest.mark.heavy  # whole games: not in the quick tier
+
 
 GAMES = settings(max_examples=6, deadline=None)
 seeds = st.text(alphabet="abcdefgh0123456789", min_size=1, max_size=8)

@@ -5,6 +5,7 @@ import random
 from collections import Counter
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -13,6 +14,9 @@ from engine.games.taluva.notation import format_move, parse_move
 from engine.games.taluva.state import TaluvaState
 from engine.games.taluva.tiles import Tile
 from tests.engine.properties import Chance, play_checked, trials_along
+
+pytestmark = pytest.mark.heavy  # whole games: not in the quick tier
+
 
 SETUPS = [
     (2, {}),

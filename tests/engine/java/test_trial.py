@@ -6,7 +6,7 @@ import pytest
 from engine import Game, IllegalMove, PartlyPlayed
 from engine.games.java import cards
 from engine.games.java.state import JavaState
-from tests.engine.java.helpers import game, hand, palace, play, put
+from tests.engine.java.helpers import festival_position, game, hand, play
 
 UNKNOWN = cards.UNKNOWN
 
@@ -55,11 +55,7 @@ def test_a_reshuffle_of_the_discards_stays_unknown():
 
 
 def festival_after_tile() -> JavaState:
-    state = game(3, 0, "village E5", "village E6", "village D5")
-    palace(state, "E5", 4)
-    put(state, 0, "E6")
-    put(state, 1, "D5")
-    state.faceup = "M"
+    state = festival_position()
     hand(state, 0)
     hand(state, 1)
     play(state, 0, "rice G9")
